@@ -1,0 +1,88 @@
+//! Storage: the small trait through which the vault model reads and writes.
+//!
+//! Paths are always workspace-relative and `/`-separated (`.vault/adr/x.md`).
+//! [`check_path`] is the one place that decides which paths are acceptable, and
+//! [`WriteScope`] the one place that decides where writes may land, so the
+//! native implementation ([`CapStorage`]), the in-memory one ([`MemStorage`])
+//! and the host's sandbox all enforce the same rules.
+
+mod budget;
+mod error;
+mod memory;
+#[cfg(not(target_arch = "wasm32"))]
+mod native;
+mod path;
+
+pub use budget::ReadBudget;
+pub use error::StorageError;
+pub use memory::MemStorage;
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::CapStorage;
+pub use path::{WriteScope, check_path};
+
+/// Largest file any read returns: bigger files are refused with their size.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// The read budget of one `find` call (and of one verb call in the sandbox).
+pub const CALL_READ_BUDGET: u64 = 128 * 1024 * 1024;
+
+/// One file found by [`Storage::list`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FileEntry {
+    /// Workspace-relative path, `/`-separated.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// Where the vault model reads and writes files.
+///
+/// Implementations must be safe to share between threads: reads may run in
+/// parallel. Every method takes a workspace-relative path that passes
+/// [`check_path`]; anything else is refused with [`StorageError::InvalidPath`].
+pub trait Storage: Send + Sync {
+    /// The whole content of a file. Files over [`MAX_FILE_BYTES`] are refused
+    /// with [`StorageError::TooLarge`]; reads past the storage's read budget
+    /// with [`StorageError::BudgetExceeded`].
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError>;
+
+    /// Every regular file under `dir` (recursively), sorted by path. A missing
+    /// `dir` lists nothing. Symlinked folders are not followed.
+    fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError>;
+
+    /// Whether a regular file exists at `path`.
+    fn exists(&self, path: &str) -> Result<bool, StorageError>;
+
+    /// Replace (or create) a file atomically: a reader sees the old bytes or
+    /// the new ones, never a mix. Missing parent folders are created. Only
+    /// paths inside the [`WriteScope`] are accepted.
+    fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError>;
+
+    /// Move a file, creating the destination's parent folders. Both paths
+    /// must be inside the [`WriteScope`]; an existing destination is refused.
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError>;
+
+    /// Delete a file. Folders left empty are removed too, up to the scope root.
+    fn remove(&self, path: &str) -> Result<(), StorageError>;
+}
+
+impl<S: Storage + ?Sized> Storage for &S {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        (**self).read(path)
+    }
+    fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
+        (**self).list(dir)
+    }
+    fn exists(&self, path: &str) -> Result<bool, StorageError> {
+        (**self).exists(path)
+    }
+    fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
+        (**self).write(path, bytes)
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        (**self).rename(from, to)
+    }
+    fn remove(&self, path: &str) -> Result<(), StorageError> {
+        (**self).remove(path)
+    }
+}
