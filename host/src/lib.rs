@@ -1,1 +1,16 @@
-//! placeholder
+//! The vaultspec host: the catalog of verb components, the sandbox that runs
+//! them, and the command line in front of both.
+//!
+//! A verb travels through these modules in order: [`builtins`] holds the
+//! components compiled into the binary; [`catalog`] reads their WIT
+//! declarations into typed [`catalog::VerbSpec`]s; [`cli`] (or a tool call)
+//! turns user input into an [`invocation::Invocation`]; [`sandbox`] checks it,
+//! runs the verb in a fresh store and returns its [`sandbox::Outcome`].
+
+pub mod builtins;
+pub mod catalog;
+pub mod cli;
+pub mod env;
+pub mod invocation;
+pub mod sandbox;
+pub mod workspace;

@@ -1,0 +1,157 @@
+//! Reading a component's bytes without compiling them: its embedded
+//! declaration and its real imports.
+//!
+//! Both come from one pass of `wasmparser`: the `vaultspec-wit` custom
+//! section (the SDK places it in the component's core module) and the
+//! outermost component's import section. Imports are what the component
+//! really needs; the WIT world may name interfaces the code never calls.
+
+use wasmparser::{Encoding, Parser, Payload};
+
+use super::error::Reason;
+
+/// The custom section the SDK writes the verb's WIT source into.
+pub const WIT_SECTION: &str = "vaultspec-wit";
+
+/// What one pass over a component's bytes found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inspection {
+    /// The embedded WIT source, if any.
+    pub declaration: Option<String>,
+    /// The names the outermost component imports (`wasi:cli/stdout@0.2.6`).
+    pub imports: Vec<String>,
+}
+
+/// Read the declaration and the imports of a component.
+pub fn inspect(bytes: &[u8]) -> Result<Inspection, Reason> {
+    let mut declaration = None;
+    let mut imports = Vec::new();
+    let mut depth = 0usize;
+    for payload in Parser::new(0).parse_all(bytes) {
+        let payload = payload.map_err(|e| Reason::NotAComponent(e.to_string()))?;
+        match payload {
+            Payload::Version { encoding, .. } => {
+                if depth == 0 && encoding != Encoding::Component {
+                    return Err(Reason::NotAComponent(
+                        "it is a core module; build it with `--target wasm32-wasip2`".into(),
+                    ));
+                }
+                depth += 1;
+            }
+            Payload::End(_) => depth = depth.saturating_sub(1),
+            Payload::ComponentImportSection(section) if depth == 1 => {
+                for import in section {
+                    let import = import.map_err(|e| Reason::NotAComponent(e.to_string()))?;
+                    imports.push(import.name.name.to_owned());
+                }
+            }
+            Payload::CustomSection(section) if section.name() == WIT_SECTION => {
+                let text = std::str::from_utf8(section.data()).map_err(|_| {
+                    Reason::MalformedDeclaration("the declaration is not UTF-8".into())
+                })?;
+                if declaration.replace(text.to_owned()).is_some() {
+                    return Err(Reason::MalformedDeclaration(
+                        "the component carries more than one declaration".into(),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 || bytes.is_empty() {
+        return Err(Reason::NotAComponent("the bytes end early".into()));
+    }
+    Ok(Inspection { declaration, imports })
+}
+
+/// What a component may do beyond computing: read and write the workspace.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Capabilities {
+    /// It imports `vaultspec:verb/workspace-read`.
+    pub read: bool,
+    /// It imports `vaultspec:verb/workspace-write`.
+    pub write: bool,
+}
+
+/// Interfaces granted to every verb, by `namespace:package/interface`.
+const GRANTED: [&str; 17] = [
+    "wasi:io/poll",
+    "wasi:io/error",
+    "wasi:io/streams",
+    "wasi:cli/environment",
+    "wasi:cli/exit",
+    "wasi:cli/stdin",
+    "wasi:cli/stdout",
+    "wasi:cli/stderr",
+    "wasi:cli/terminal-input",
+    "wasi:cli/terminal-output",
+    "wasi:cli/terminal-stdin",
+    "wasi:cli/terminal-stdout",
+    "wasi:cli/terminal-stderr",
+    "wasi:clocks/wall-clock",
+    "wasi:clocks/monotonic-clock",
+    "wasi:random/random",
+    "wasi:random/insecure-seed",
+];
+
+const READ: &str = "vaultspec:verb/workspace-read";
+const WRITE: &str = "vaultspec:verb/workspace-write";
+
+/// Check every import against what the sandbox grants, and say which
+/// workspace capabilities the component uses.
+pub fn capabilities(imports: &[String]) -> Result<Capabilities, Reason> {
+    let mut caps = Capabilities::default();
+    for import in imports {
+        let (name, version) = import.split_once('@').unwrap_or((import, ""));
+        let major_ok = |wanted: &str| version.starts_with(wanted);
+        if name == READ && major_ok("0.1.") {
+            caps.read = true;
+        } else if name == WRITE && major_ok("0.1.") {
+            caps.write = true;
+        } else if (GRANTED.contains(&name) || name == "wasi:random/insecure") && major_ok("0.2.") {
+        } else {
+            return Err(Reason::ImportNotGranted(import.clone()));
+        }
+    }
+    Ok(caps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn std_and_workspace_imports_are_granted() {
+        let caps = capabilities(&names(&[
+            "wasi:cli/stdout@0.2.6",
+            "wasi:io/streams@0.2.6",
+            "vaultspec:verb/workspace-read@0.1.0",
+            "vaultspec:verb/workspace-write@0.1.0",
+        ]))
+        .unwrap();
+        assert_eq!(caps, Capabilities { read: true, write: true });
+    }
+
+    #[test]
+    fn filesystem_sockets_and_http_are_refused_by_name() {
+        for import in [
+            "wasi:filesystem/preopens@0.2.6",
+            "wasi:sockets/tcp@0.2.6",
+            "wasi:http/outgoing-handler@0.2.6",
+            "vaultspec:verb/workspace-write@0.2.0",
+        ] {
+            let err = capabilities(&names(&[import])).unwrap_err();
+            assert!(err.to_string().contains(import), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_core_module_or_garbage_is_not_a_component() {
+        assert!(matches!(inspect(b"\0asm\x01\0\0\0"), Err(Reason::NotAComponent(_))));
+        assert!(matches!(inspect(b"hello"), Err(Reason::NotAComponent(_))));
+    }
+}

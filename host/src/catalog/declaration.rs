@@ -1,0 +1,324 @@
+//! Reading a verb component's WIT declaration into [`VerbSpec`]s.
+//!
+//! The declaration is the world source the SDK embeds. It is resolved
+//! against the host's own copy of `vaultspec:verb`, then every export is
+//! mapped: an interface `vault-feature` with a function `list` is the verb
+//! `vault feature list`; a function the world exports directly is a
+//! top-level verb. The mapping rules are in `wit/README.md`.
+
+use wit_parser::{Docs, Function, Resolve, Type, TypeDefKind, WorldItem};
+
+use super::error::Reason;
+use super::spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec};
+
+/// The host's copy of the contract; declarations resolve their imports here.
+pub const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
+
+/// Flags the host owns; a verb may not declare them.
+pub const RESERVED_FLAGS: [&str; 2] = ["target", "help"];
+
+/// Parse a declaration into the verbs it exports, in declaration order.
+pub fn parse(source: &str) -> Result<Vec<VerbSpec>, Reason> {
+    let mut resolve = Resolve::new();
+    resolve
+        .push_source("vaultspec-verb.wit", VERB_WIT)
+        .map_err(|e| Reason::MalformedDeclaration(format!("{e:#}")))?;
+    let package = resolve
+        .push_source("declaration.wit", source)
+        .map_err(|e| Reason::MalformedDeclaration(format!("{e:#}")))?;
+    let world = resolve
+        .select_world(&[package], None)
+        .map_err(|e| Reason::MalformedDeclaration(format!("{e:#}")))?;
+
+    let mut verbs = Vec::new();
+    for (key, item) in &resolve.worlds[world].exports {
+        match item {
+            WorldItem::Function(func) => {
+                let export = ExportName { interface: None, function: func.name.clone() };
+                verbs.push(verb(&resolve, vec![func.name.clone()], func, export)?);
+            }
+            WorldItem::Interface { id, .. } => {
+                let iface = &resolve.interfaces[*id];
+                let Some(name) = &iface.name else {
+                    return Err(Reason::BadVerb("an exported interface has no name".into()));
+                };
+                let group: Vec<String> = name.split('-').map(str::to_owned).collect();
+                let interface = resolve.name_world_key(key);
+                for func in iface.functions.values() {
+                    let mut path = group.clone();
+                    path.push(func.name.clone());
+                    let export = ExportName {
+                        interface: Some(interface.clone()),
+                        function: func.name.clone(),
+                    };
+                    verbs.push(verb(&resolve, path, func, export)?);
+                }
+            }
+            WorldItem::Type { .. } => {}
+        }
+    }
+    if verbs.is_empty() {
+        return Err(Reason::BadVerb("the declaration exports no verb".into()));
+    }
+    Ok(verbs)
+}
+
+fn docs(docs: &Docs) -> String {
+    docs.contents.as_deref().unwrap_or("").trim().to_owned()
+}
+
+fn verb(
+    resolve: &Resolve,
+    path: Vec<String>,
+    func: &Function,
+    export: ExportName,
+) -> Result<VerbSpec, Reason> {
+    let verb_name = path.join(" ");
+    let bad = |what: String| Reason::BadVerb(format!("verb `{verb_name}`: {what}"));
+    if !matches!(func.result, Some(Type::U8)) {
+        return Err(bad("must return `u8`, the exit code".into()));
+    }
+    let mut spec = VerbSpec {
+        path,
+        description: docs(&func.docs),
+        flags: Vec::new(),
+        operands: Vec::new(),
+        supports_json: false,
+        export,
+        params: Vec::new(),
+        has_options: false,
+        fields: Vec::new(),
+    };
+    for param in &func.params {
+        if param.name == "options" {
+            if spec.has_options {
+                return Err(bad("declares `options` twice".into()));
+            }
+            spec.has_options = true;
+            spec.params.push(Param::Options);
+            read_options(resolve, &param.ty, &mut spec)?;
+            continue;
+        }
+        if spec.operands.last().is_some_and(|o| o.variadic) {
+            return Err(bad(format!(
+                "operand `{}` follows a variadic one; a `list<string>` must come last",
+                param.name
+            )));
+        }
+        let (required, variadic) = match operand_shape(resolve, &param.ty) {
+            Some(shape) => shape,
+            None => {
+                return Err(bad(format!(
+                    "operand `{}` must be `string`, `option<string>` or a final `list<string>`",
+                    param.name
+                )));
+            }
+        };
+        if required && spec.operands.iter().any(|o| !o.required) {
+            return Err(bad(format!(
+                "required operand `{}` follows an optional one",
+                param.name
+            )));
+        }
+        spec.params.push(Param::Operand(spec.operands.len()));
+        spec.operands.push(OperandSpec { name: param.name.clone(), required, variadic });
+    }
+    Ok(spec)
+}
+
+/// `(required, variadic)` for an operand type, or `None` if not allowed.
+fn operand_shape(resolve: &Resolve, ty: &Type) -> Option<(bool, bool)> {
+    match ty {
+        Type::String => Some((true, false)),
+        Type::Id(id) => match &resolve.types[*id].kind {
+            TypeDefKind::Option(Type::String) => Some((false, false)),
+            TypeDefKind::List(Type::String) => Some((false, true)),
+            TypeDefKind::Type(inner) => operand_shape(resolve, inner),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn read_options(resolve: &Resolve, ty: &Type, spec: &mut VerbSpec) -> Result<(), Reason> {
+    let verb = spec.path.join(" ");
+    let bad = |what: String| Reason::BadVerb(format!("verb `{verb}`: {what}"));
+    let record = match ty {
+        Type::Id(id) => match &resolve.types[*id].kind {
+            TypeDefKind::Record(record) => record,
+            TypeDefKind::Type(inner) => return read_options(resolve, inner, spec),
+            _ => return Err(bad("`options` must be a record".into())),
+        },
+        _ => return Err(bad("`options` must be a record".into())),
+    };
+    for field in &record.fields {
+        if RESERVED_FLAGS.contains(&field.name.as_str()) {
+            return Err(Reason::ReservedFlag { verb, flag: field.name.clone() });
+        }
+        spec.fields.push(field.name.clone());
+        let shape = flag_shape(resolve, &field.ty).ok_or_else(|| {
+            bad(format!("flag `--{}` has a type no command line can give", field.name))
+        })?;
+        if field.name == "json" {
+            if shape != FlagShape::Switch {
+                return Err(bad("`json` must be a `bool`".into()));
+            }
+            spec.supports_json = true;
+            continue;
+        }
+        let (help, short) = split_short(&docs(&field.docs));
+        if let Some(c) = short
+            && spec.flags.iter().any(|f| f.short == Some(c))
+        {
+            return Err(bad(format!("declares the short flag `-{c}` twice")));
+        }
+        spec.flags.push(FlagSpec { name: field.name.clone(), short, shape, help });
+    }
+    Ok(())
+}
+
+/// Take a `short: -x` line out of a field's docs.
+fn split_short(docs: &str) -> (String, Option<char>) {
+    let mut short = None;
+    let mut lines = Vec::new();
+    for line in docs.lines() {
+        let trimmed = line.trim();
+        if let Some(rest) = trimmed.strip_prefix("short:") {
+            let rest = rest.trim();
+            let mut chars = rest.strip_prefix('-').unwrap_or(rest).chars();
+            if let (Some(c), None) = (chars.next(), chars.next())
+                && c.is_ascii_alphanumeric()
+            {
+                short = Some(c);
+                continue;
+            }
+        }
+        lines.push(line);
+    }
+    (lines.join("\n").trim().to_owned(), short)
+}
+
+fn flag_shape(resolve: &Resolve, ty: &Type) -> Option<FlagShape> {
+    if *ty == Type::Bool {
+        return Some(FlagShape::Switch);
+    }
+    if let Some(scalar) = scalar(resolve, ty) {
+        return Some(FlagShape::Required(scalar));
+    }
+    let Type::Id(id) = ty else { return None };
+    match &resolve.types[*id].kind {
+        TypeDefKind::Option(inner) => scalar(resolve, inner).map(FlagShape::Optional),
+        TypeDefKind::List(inner) => scalar(resolve, inner).map(FlagShape::Repeated),
+        TypeDefKind::Type(inner) => flag_shape(resolve, inner),
+        _ => None,
+    }
+}
+
+fn scalar(resolve: &Resolve, ty: &Type) -> Option<Scalar> {
+    Some(match ty {
+        Type::String => Scalar::String,
+        Type::U8 => Scalar::Unsigned(8),
+        Type::U16 => Scalar::Unsigned(16),
+        Type::U32 => Scalar::Unsigned(32),
+        Type::U64 => Scalar::Unsigned(64),
+        Type::S8 => Scalar::Signed(8),
+        Type::S16 => Scalar::Signed(16),
+        Type::S32 => Scalar::Signed(32),
+        Type::S64 => Scalar::Signed(64),
+        Type::F32 => Scalar::Float(32),
+        Type::F64 => Scalar::Float(64),
+        Type::Id(id) => match &resolve.types[*id].kind {
+            TypeDefKind::Enum(e) => Scalar::Choice(e.cases.iter().map(|c| c.name.clone()).collect()),
+            TypeDefKind::Type(inner) => return scalar(resolve, inner),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOTES: &str = r#"
+package acme:notes@0.1.0;
+
+interface notes-tag {
+    enum order { newest, oldest }
+
+    record list-options {
+        /// Only notes of this feature.
+        /// short: -f
+        feature: option<string>,
+        /// Tags to require.
+        tag: list<string>,
+        /// How to sort.
+        order: option<order>,
+        /// Stop after this many.
+        limit: u32,
+        /// Include archived notes.
+        archived: bool,
+        /// Print JSON.
+        json: bool,
+    }
+
+    /// List notes by tag.
+    ///
+    /// Longer help.
+    list: func(options: list-options, kind: option<string>, rest: list<string>) -> u8;
+}
+
+world notes {
+    import vaultspec:verb/workspace-read@0.1.0;
+    export notes-tag;
+    /// Say hello.
+    hello: func(name: string) -> u8;
+}
+"#;
+
+    #[test]
+    fn a_declaration_becomes_typed_verbs() {
+        let verbs = parse(NOTES).unwrap();
+        let list = verbs.iter().find(|v| v.path_string() == "notes tag list").unwrap();
+        assert_eq!(list.summary(), "List notes by tag.");
+        assert!(list.supports_json);
+        assert_eq!(list.export.interface.as_deref(), Some("acme:notes/notes-tag@0.1.0"));
+        let names: Vec<_> = list.flags.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["feature", "tag", "order", "limit", "archived"]);
+        let feature = list.flag("feature").unwrap();
+        assert_eq!((feature.short, feature.help.as_str()), (Some('f'), "Only notes of this feature."));
+        assert!(list.flag("tag").unwrap().repeatable());
+        assert_eq!(list.flag("order").unwrap().choices(), ["newest", "oldest"]);
+        assert!(list.flag("limit").unwrap().required());
+        assert!(!list.flag("archived").unwrap().takes_value());
+        assert_eq!(list.operands.len(), 2);
+        assert!(!list.operands[0].required && list.operands[1].variadic);
+        assert_eq!(list.params, [Param::Options, Param::Operand(0), Param::Operand(1)]);
+
+        let hello = verbs.iter().find(|v| v.path_string() == "hello").unwrap();
+        assert_eq!(hello.export.interface, None);
+        assert!(hello.operands[0].required && !hello.has_options);
+    }
+
+    #[test]
+    fn a_reserved_flag_is_refused() {
+        let source = NOTES.replace("archived: bool", "target: option<string>");
+        let err = parse(&source).unwrap_err().to_string();
+        assert!(err.contains("reserved flag `--target`"), "{err}");
+    }
+
+    #[test]
+    fn shapes_no_command_line_can_give_are_refused() {
+        let source = NOTES.replace("limit: u32", "limit: tuple<u32, u32>");
+        assert!(parse(&source).unwrap_err().to_string().contains("`--limit`"));
+        let source = NOTES.replace("-> u8;", "-> string;");
+        assert!(parse(&source).unwrap_err().to_string().contains("must return `u8`"));
+        let source = NOTES.replace("kind: option<string>, rest: list<string>", "rest: list<string>, kind: string");
+        assert!(parse(&source).is_err());
+    }
+
+    #[test]
+    fn text_that_is_not_wit_is_refused_as_malformed() {
+        assert!(matches!(parse("this is not wit"), Err(Reason::MalformedDeclaration(_))));
+    }
+}

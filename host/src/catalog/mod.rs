@@ -1,0 +1,127 @@
+//! The catalog: every verb the host can run, read from component declarations.
+//!
+//! A [`VerbComponent`] is one component's bytes, digest, capabilities and the
+//! verbs its declaration exports; the [`Catalog`] holds them all and looks
+//! verbs up by path. Building it parses WIT and reads import names only: no
+//! guest code runs and nothing is compiled.
+
+mod component;
+mod declaration;
+mod error;
+mod spec;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect};
+pub use declaration::{RESERVED_FLAGS, VERB_WIT, parse};
+pub use error::{Reason, Refusal};
+pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec};
+
+/// Where a component came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Built with vaultspec and embedded in the binary.
+    Builtin,
+    /// Loaded from a file.
+    File(std::path::PathBuf),
+}
+
+/// One loaded component and the verbs it provides.
+#[derive(Debug)]
+pub struct VerbComponent {
+    /// A short name: the builtin's name or the file stem.
+    pub name: String,
+    /// Where it came from.
+    pub origin: Origin,
+    /// The component's bytes.
+    pub bytes: Arc<[u8]>,
+    /// `sha256:` + lowercase hex of the bytes.
+    pub digest: String,
+    /// What it may do to the workspace.
+    pub capabilities: Capabilities,
+    /// The verbs it exports, in declaration order.
+    pub verbs: Vec<VerbSpec>,
+}
+
+impl VerbComponent {
+    /// Read a component's declaration and imports; refuse it if either is
+    /// not acceptable.
+    pub fn load(name: &str, origin: Origin, bytes: Arc<[u8]>) -> Result<Self, Refusal> {
+        let refuse = |reason| Refusal { component: name.to_owned(), reason };
+        let inspection = inspect(&bytes).map_err(refuse)?;
+        let capabilities = capabilities(&inspection.imports).map_err(refuse)?;
+        let source = inspection.declaration.ok_or_else(|| refuse(Reason::MissingDeclaration))?;
+        let verbs = parse(&source).map_err(refuse)?;
+        let digest = format!("sha256:{}", hex::encode(Sha256::digest(&bytes)));
+        Ok(Self { name: name.to_owned(), origin, bytes, digest, capabilities, verbs })
+    }
+}
+
+/// One verb of the catalog, with the component that provides it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The verb.
+    pub spec: VerbSpec,
+    /// Index of its component in [`Catalog::components`].
+    pub component: usize,
+}
+
+/// Every verb the host knows, by path.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    components: Vec<Arc<VerbComponent>>,
+    verbs: BTreeMap<String, Entry>,
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Add a component's verbs. A verb path that is already taken refuses
+    /// the whole component, naming the verb and the component that has it.
+    pub fn add(&mut self, component: VerbComponent) -> Result<(), Refusal> {
+        for verb in &component.verbs {
+            if let Some(existing) = self.verbs.get(&verb.path_string()) {
+                return Err(Refusal {
+                    component: component.name.clone(),
+                    reason: Reason::Duplicate {
+                        verb: verb.path_string(),
+                        other: self.components[existing.component].name.clone(),
+                    },
+                });
+            }
+        }
+        let index = self.components.len();
+        for verb in &component.verbs {
+            let entry = Entry { spec: verb.clone(), component: index };
+            self.verbs.insert(verb.path_string(), entry);
+        }
+        self.components.push(Arc::new(component));
+        Ok(())
+    }
+
+    /// The verb with this path (`vault feature list`).
+    pub fn get(&self, path: &str) -> Option<&Entry> {
+        self.verbs.get(path)
+    }
+
+    /// Every verb, sorted by path.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.verbs.values()
+    }
+
+    /// Every component, in the order added.
+    pub fn components(&self) -> &[Arc<VerbComponent>] {
+        &self.components
+    }
+
+    /// The component that provides an entry.
+    pub fn component_of(&self, entry: &Entry) -> &Arc<VerbComponent> {
+        &self.components[entry.component]
+    }
+}

@@ -1,0 +1,166 @@
+//! What the catalog knows of one verb: its path, help, flags and operands.
+//!
+//! Everything here is read from a component's embedded WIT declaration
+//! (`wit/README.md` describes the mapping), never from running it.
+
+use serde::Serialize;
+
+/// A value a flag or operand takes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scalar {
+    /// Any text.
+    String,
+    /// An unsigned integer of the given bit width.
+    Unsigned(u8),
+    /// A signed integer of the given bit width.
+    Signed(u8),
+    /// A floating-point number.
+    Float(u8),
+    /// One of a fixed set of words.
+    Choice(Vec<String>),
+}
+
+impl Scalar {
+    /// The word used for this type in help and error messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::String => "text".to_owned(),
+            Self::Unsigned(_) => "a whole number of zero or more".to_owned(),
+            Self::Signed(_) => "a whole number".to_owned(),
+            Self::Float(_) => "a number".to_owned(),
+            Self::Choice(choices) => format!("one of {}", choices.join(", ")),
+        }
+    }
+}
+
+/// How a flag appears on the command line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "shape", content = "type")]
+pub enum FlagShape {
+    /// `bool`: present or absent.
+    Switch,
+    /// A plain field: the flag must be given once with a value.
+    Required(Scalar),
+    /// `option<T>`: may be given once with a value.
+    Optional(Scalar),
+    /// `list<T>`: may be given any number of times.
+    Repeated(Scalar),
+}
+
+/// One flag of a verb: a field of its `options` record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlagSpec {
+    /// The long name, without dashes (`feature` for `--feature`).
+    pub name: String,
+    /// A one-letter alias, declared in the field's docs as `short: -f`.
+    pub short: Option<char>,
+    /// The value it takes.
+    pub shape: FlagShape,
+    /// The field's doc comment.
+    pub help: String,
+}
+
+impl FlagSpec {
+    /// Whether the flag takes a value (anything but a switch).
+    pub fn takes_value(&self) -> bool {
+        !matches!(self.shape, FlagShape::Switch)
+    }
+
+    /// Whether the flag may be given more than once.
+    pub fn repeatable(&self) -> bool {
+        matches!(self.shape, FlagShape::Repeated(_))
+    }
+
+    /// Whether the verb cannot run without it.
+    pub fn required(&self) -> bool {
+        matches!(self.shape, FlagShape::Required(_))
+    }
+
+    /// The type of the value, if it takes one.
+    pub fn scalar(&self) -> Option<&Scalar> {
+        match &self.shape {
+            FlagShape::Switch => None,
+            FlagShape::Required(s) | FlagShape::Optional(s) | FlagShape::Repeated(s) => Some(s),
+        }
+    }
+
+    /// The fixed choices of the value, if any.
+    pub fn choices(&self) -> &[String] {
+        match self.scalar() {
+            Some(Scalar::Choice(choices)) => choices,
+            _ => &[],
+        }
+    }
+}
+
+/// One operand of a verb: a parameter other than `options`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OperandSpec {
+    /// The parameter name.
+    pub name: String,
+    /// `string`: must be given.
+    pub required: bool,
+    /// A final `list<string>`: takes every remaining operand.
+    pub variadic: bool,
+}
+
+/// Where each parameter of the exported function comes from, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Param {
+    /// The `options` record, built from the flags.
+    Options,
+    /// The operand at this index of [`VerbSpec::operands`].
+    Operand(usize),
+}
+
+/// Which export of the component implements the verb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportName {
+    /// The exported interface's full name (`vaultspec:vault/vault@0.1.0`), or
+    /// `None` for a function exported by the world itself.
+    pub interface: Option<String>,
+    /// The function's name within it.
+    pub function: String,
+}
+
+/// Everything the host needs to show, validate and call one verb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerbSpec {
+    /// The words of the verb path (`["vault", "feature", "list"]`).
+    pub path: Vec<String>,
+    /// The function's doc comment: what the verb does.
+    pub description: String,
+    /// The flags, in declaration order, without `json`.
+    pub flags: Vec<FlagSpec>,
+    /// The operands, in order.
+    pub operands: Vec<OperandSpec>,
+    /// Whether the `options` record has a `json: bool` field.
+    pub supports_json: bool,
+    /// The export that implements it.
+    pub export: ExportName,
+    /// The function's parameters, in order.
+    pub params: Vec<Param>,
+    /// Whether the function takes an `options` record at all.
+    pub has_options: bool,
+    /// Every field of the `options` record in declared order, `json`
+    /// included: the order the record is built in.
+    pub fields: Vec<String>,
+}
+
+impl VerbSpec {
+    /// The verb path as one string (`vault feature list`).
+    pub fn path_string(&self) -> String {
+        self.path.join(" ")
+    }
+
+    /// The first line of the description.
+    pub fn summary(&self) -> &str {
+        self.description.lines().next().unwrap_or("").trim()
+    }
+
+    /// The declared flag with this long name.
+    pub fn flag(&self, name: &str) -> Option<&FlagSpec> {
+        self.flags.iter().find(|f| f.name == name)
+    }
+}

@@ -1,0 +1,13 @@
+//! The environment variables vaultspec reads or sets, in one place.
+
+/// The workspace root, when `--target` is not given.
+pub const TARGET_DIR: &str = "VAULTSPEC_TARGET_DIR";
+
+/// Where compiled components are cached (default: the user's cache folder).
+pub const CACHE_DIR: &str = "VAULTSPEC_CACHE_DIR";
+
+/// Log level of the host on stderr (`error`, `warn`, `info`, `debug`, `trace`).
+pub const LOG_LEVEL: &str = "VAULTSPEC_LOG_LEVEL";
+
+/// Set to `1` in the guest environment of calls made through the MCP gateway.
+pub const GATEWAY_INVOCATION: &str = "VAULTSPEC_MCP_GATEWAY_INVOCATION";

@@ -1,0 +1,312 @@
+//! The sandbox: runs one verb call in a fresh store of a prepared component.
+//!
+//! A component is compiled (or loaded from the [`CompileCache`]) on its first
+//! call, checked against its declaration, and pre-instantiated once; every
+//! call then gets a fresh [`Store`] with its own WASI context, limits and
+//! workspace access. What a call may use:
+//!
+//! | resource | rule |
+//! |---|---|
+//! | workspace | only `vaultspec:verb/workspace-*`, read-only unless the component imports write |
+//! | environment | empty; gateway calls get `VAULTSPEC_MCP_GATEWAY_INVOCATION=1` |
+//! | stdin | empty |
+//! | stdout + stderr | captured together up to 1 MiB ([`Output::Capture`]), or the host's own ([`Output::Inherit`]) |
+//! | time | an epoch deadline from the timeout |
+//! | memory | [`MEMORY_LIMIT`] per instance |
+//!
+//! A trap, a panic or a limit ends that call only; the next call starts clean.
+
+mod cache;
+mod engine;
+mod output;
+mod state;
+mod verify;
+mod workspace;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use vaultspec_vault::storage::CALL_READ_BUDGET;
+use vaultspec_vault::{CapStorage, WriteScope};
+use wasmtime::component::{ComponentExportIndex, InstancePre, Linker, ResourceTable};
+use wasmtime::{Engine, Store, StoreLimitsBuilder, Trap};
+use wasmtime_wasi::WasiCtxBuilder;
+
+pub use cache::CompileCache;
+pub use engine::{EPOCH_TICK, MEMORY_LIMIT};
+pub use output::{Capture, OUTPUT_LIMIT};
+use state::CallState;
+
+use crate::catalog::{Reason, Refusal, VerbComponent, VerbSpec};
+use crate::env;
+use crate::invocation::{ArgError, Invocation, arguments};
+use crate::workspace::Workspace;
+
+/// Where a call's stdout and stderr go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// Into memory, both streams counted together against [`OUTPUT_LIMIT`].
+    Capture,
+    /// Straight to the host's own stdout and stderr (a person at a terminal).
+    Inherit,
+}
+
+/// How to run one call.
+#[derive(Debug, Clone)]
+pub struct CallOptions {
+    /// Stop the guest after this long (`None`: no deadline).
+    pub timeout: Option<Duration>,
+    /// Where its output goes.
+    pub output: Output,
+    /// Whether the call comes through the MCP gateway (sets the
+    /// non-interactive marker in the guest's environment).
+    pub gateway: bool,
+}
+
+impl Default for CallOptions {
+    fn default() -> Self {
+        Self { timeout: Some(Duration::from_secs(60)), output: Output::Capture, gateway: false }
+    }
+}
+
+/// Why a call did not finish with an exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The timeout passed.
+    Timeout,
+    /// stdout and stderr together passed [`OUTPUT_LIMIT`].
+    OutputLimit,
+    /// The guest tried to grow its memory past [`MEMORY_LIMIT`].
+    MemoryLimit,
+    /// The guest trapped or panicked.
+    Trap,
+}
+
+/// A call that stopped without an exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// What stopped it.
+    pub kind: FailureKind,
+    /// The engine's account of it.
+    pub message: String,
+}
+
+/// What one call did.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// The verb's exit code, when it returned one.
+    pub exit_code: Option<u8>,
+    /// What it printed to stdout ([`Output::Capture`] only).
+    pub stdout: Vec<u8>,
+    /// What it printed to stderr ([`Output::Capture`] only).
+    pub stderr: Vec<u8>,
+    /// Why it stopped early, if it did.
+    pub failure: Option<Failure>,
+    /// Workspace paths it wrote, renamed or removed, without repeats.
+    pub changed: Vec<String>,
+}
+
+/// Why a call could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    /// The arguments do not fit the verb.
+    #[error(transparent)]
+    Arguments(#[from] ArgError),
+    /// The component cannot be run.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// The host could not set the call up.
+    #[error("could not start `{verb}`: {message}")]
+    Setup {
+        /// The verb path.
+        verb: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// A component compiled, verified and ready to instantiate.
+struct Prepared {
+    pre: InstancePre<CallState>,
+    exports: HashMap<String, ComponentExportIndex>,
+}
+
+/// Runs verb calls. One per process; cheap to share behind an `Arc`.
+pub struct Sandbox {
+    engine: Engine,
+    linker: Linker<CallState>,
+    cache: CompileCache,
+    prepared: Mutex<HashMap<String, Arc<Prepared>>>,
+}
+
+impl Sandbox {
+    /// A sandbox with its engine, its linker and the given compile cache.
+    pub fn new(cache: CompileCache) -> anyhow::Result<Self> {
+        let engine = engine::engine().map_err(anyhow::Error::from)?;
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(anyhow::Error::from)?;
+        workspace::Bindings::add_to_linker::<_, wasmtime::component::HasSelf<_>>(&mut linker, |s| s)
+            .map_err(anyhow::Error::from)?;
+        Ok(Self { engine, linker, cache, prepared: Mutex::default() })
+    }
+
+    /// The engine every call runs on.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Compile (or load from cache), verify and pre-instantiate a component,
+    /// once per process. A component whose real type differs from its
+    /// declaration is refused here, before any of its code runs.
+    pub fn prepare(&self, component: &VerbComponent) -> Result<(), Refusal> {
+        self.prepared(component).map(drop)
+    }
+
+    fn prepared(&self, component: &VerbComponent) -> Result<Arc<Prepared>, Refusal> {
+        if let Some(p) = self.prepared.lock().expect("sandbox lock poisoned").get(&component.digest) {
+            return Ok(p.clone());
+        }
+        let refuse = |reason| Refusal { component: component.name.clone(), reason };
+        let compiled = self
+            .cache
+            .load_or_compile(&self.engine, &component.digest, &component.bytes)
+            .map_err(|e| refuse(Reason::NotAComponent(format!("{e:#}"))))?;
+        verify::verify(&self.engine, &compiled, &component.verbs)
+            .map_err(|what| refuse(Reason::DeclarationMismatch(what)))?;
+        let pre = self
+            .linker
+            .instantiate_pre(&compiled)
+            .map_err(|e| refuse(Reason::ImportNotGranted(format!("{e:#}"))))?;
+        let mut exports = HashMap::new();
+        for verb in &component.verbs {
+            let index = match &verb.export.interface {
+                None => compiled.get_export_index(None, &verb.export.function),
+                Some(interface) => compiled
+                    .get_export_index(None, interface)
+                    .and_then(|i| compiled.get_export_index(Some(&i), &verb.export.function)),
+            };
+            let index = index.ok_or_else(|| {
+                refuse(Reason::DeclarationMismatch(format!(
+                    "`{}` is declared but not exported",
+                    verb.path_string()
+                )))
+            })?;
+            exports.insert(verb.path_string(), index);
+        }
+        let prepared = Arc::new(Prepared { pre, exports });
+        self.prepared
+            .lock()
+            .expect("sandbox lock poisoned")
+            .insert(component.digest.clone(), prepared.clone());
+        Ok(prepared)
+    }
+
+    /// Run one verb of `component` on `workspace`.
+    pub async fn call(
+        &self,
+        component: &VerbComponent,
+        verb: &VerbSpec,
+        invocation: &Invocation,
+        workspace: &Workspace,
+        options: &CallOptions,
+    ) -> Result<Outcome, CallError> {
+        let args = arguments(verb, invocation)?;
+        let prepared = self.prepared(component)?;
+        let index = prepared.exports[&verb.path_string()];
+        let setup = |message: String| CallError::Setup { verb: verb.path_string(), message };
+
+        let writes = component.capabilities.write;
+        let scope = if writes { WriteScope::Vault } else { WriteScope::ReadOnly };
+        let dir = workspace.dir().try_clone().map_err(|e| setup(e.to_string()))?;
+        let storage = CapStorage::from_dir(dir).with_scope(scope).with_read_budget(CALL_READ_BUDGET);
+
+        let capture = Capture::new(OUTPUT_LIMIT);
+        let mut wasi = WasiCtxBuilder::new();
+        wasi.allow_tcp(false).allow_udp(false).allow_ip_name_lookup(false);
+        match options.output {
+            Output::Capture => {
+                wasi.stdout(capture.stdout()).stderr(capture.stderr());
+            }
+            Output::Inherit => {
+                wasi.inherit_stdout().inherit_stderr();
+            }
+        }
+        if options.gateway {
+            wasi.env(env::GATEWAY_INVOCATION, "1");
+        }
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(MEMORY_LIMIT)
+            .trap_on_grow_failure(true)
+            .build();
+        let state = CallState {
+            wasi: wasi.build(),
+            table: ResourceTable::new(),
+            limits,
+            storage,
+            changed: Vec::new(),
+        };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|s| &mut s.limits);
+        store.set_epoch_deadline(engine::deadline_ticks(options.timeout));
+        store.epoch_deadline_trap();
+
+        // Writers hold the workspace lock for the whole call, so two verbs
+        // (or two processes) never interleave their writes.
+        let _lock = if writes {
+            Some(workspace.lock_writes().await.map_err(|e| setup(format!("{e:#}")))?)
+        } else {
+            None
+        };
+        let result = async {
+            let instance = prepared.pre.instantiate_async(&mut store).await?;
+            let func = instance
+                .get_func(&mut store, index)
+                .ok_or_else(|| wasmtime::format_err!("the export vanished"))?;
+            let mut results = [wasmtime::component::Val::U8(0)];
+            func.call_async(&mut store, &args, &mut results).await?;
+            Ok::<_, wasmtime::Error>(results[0].clone())
+        }
+        .await;
+
+        let (stdout, stderr) = capture.take();
+        let mut changed = std::mem::take(&mut store.data_mut().changed);
+        dedup_in_order(&mut changed);
+        let mut outcome = Outcome { stdout, stderr, changed, ..Outcome::default() };
+        match result {
+            Ok(wasmtime::component::Val::U8(code)) => outcome.exit_code = Some(code),
+            Ok(other) => {
+                outcome.failure = Some(Failure {
+                    kind: FailureKind::Trap,
+                    message: format!("the verb returned {other:?} instead of an exit code"),
+                })
+            }
+            Err(err) => classify(err, &capture, &mut outcome),
+        }
+        Ok(outcome)
+    }
+}
+
+fn dedup_in_order(paths: &mut Vec<String>) {
+    let mut seen = std::collections::HashSet::new();
+    paths.retain(|p| seen.insert(p.clone()));
+}
+
+fn classify(err: wasmtime::Error, capture: &Capture, outcome: &mut Outcome) {
+    if let Some(exit) = err.downcast_ref::<wasmtime_wasi::I32Exit>() {
+        outcome.exit_code = Some(u8::try_from(exit.0).unwrap_or(1));
+        return;
+    }
+    let message = format!("{err:#}");
+    let kind = if capture.exceeded() {
+        FailureKind::OutputLimit
+    } else if matches!(err.downcast_ref::<Trap>(), Some(Trap::Interrupt)) {
+        FailureKind::Timeout
+    } else if message.contains("forcing trap when growing memory") {
+        FailureKind::MemoryLimit
+    } else {
+        FailureKind::Trap
+    };
+    outcome.failure = Some(Failure { kind, message });
+}

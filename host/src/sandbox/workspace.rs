@@ -1,0 +1,68 @@
+//! The host side of `vaultspec:verb/workspace-read` and `workspace-write`.
+//!
+//! Each call is answered by the call's [`CapStorage`], so the path rules,
+//! the write scope and the read budgets of `vaultspec-vault` apply unchanged.
+
+use vaultspec_vault::{Storage, StorageError};
+
+use super::state::CallState;
+
+wasmtime::component::bindgen!({
+    path: "../wit",
+    world: "vaultspec:verb/capabilities",
+});
+
+use vaultspec::verb::workspace_read::{self, ErrorKind, FileEntry, FsError};
+use vaultspec::verb::workspace_write;
+
+pub use Capabilities as Bindings;
+
+fn fs_error(err: StorageError) -> FsError {
+    let kind = match &err {
+        StorageError::NotFound { .. } => ErrorKind::NotFound,
+        StorageError::TooLarge { .. } => ErrorKind::TooLarge,
+        StorageError::BudgetExceeded { .. } => ErrorKind::BudgetExceeded,
+        StorageError::InvalidPath { .. } => ErrorKind::InvalidPath,
+        StorageError::Outside { .. } => ErrorKind::Outside,
+        StorageError::Denied { .. } => ErrorKind::Denied,
+        StorageError::AlreadyExists { .. } => ErrorKind::AlreadyExists,
+        StorageError::Io { .. } => ErrorKind::Io,
+    };
+    FsError { kind, path: err.path().to_owned(), message: err.to_string() }
+}
+
+impl workspace_read::Host for CallState {
+    fn read_file(&mut self, path: String) -> Result<Vec<u8>, FsError> {
+        self.storage.read(&path).map_err(fs_error)
+    }
+
+    fn list_files(&mut self, dir: String) -> Result<Vec<FileEntry>, FsError> {
+        let entries = self.storage.list(&dir).map_err(fs_error)?;
+        Ok(entries.into_iter().map(|e| FileEntry { path: e.path, size: e.size }).collect())
+    }
+
+    fn exists(&mut self, path: String) -> Result<bool, FsError> {
+        self.storage.exists(&path).map_err(fs_error)
+    }
+}
+
+impl workspace_write::Host for CallState {
+    fn write_file(&mut self, path: String, contents: Vec<u8>) -> Result<(), FsError> {
+        self.storage.write(&path, &contents).map_err(fs_error)?;
+        self.changed.push(path);
+        Ok(())
+    }
+
+    fn rename(&mut self, source: String, destination: String) -> Result<(), FsError> {
+        self.storage.rename(&source, &destination).map_err(fs_error)?;
+        self.changed.push(source);
+        self.changed.push(destination);
+        Ok(())
+    }
+
+    fn remove(&mut self, path: String) -> Result<(), FsError> {
+        self.storage.remove(&path).map_err(fs_error)?;
+        self.changed.push(path);
+        Ok(())
+    }
+}

@@ -1,0 +1,122 @@
+//! The JSON envelope every verb prints under `--json`, and plain-text helpers.
+//!
+//! Shape (`spec/cli-verbs.md` §0): one compact JSON document on stdout,
+//! `{"schema":"vaultspec.<dotted verb path>.v<N>","status":"<word>","data":{…}}`.
+//! Failures use the `vaultspec.error.v1` schema with status `failed` and exit 1.
+
+use std::io::Write;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// Exit code of a successful verb.
+pub const EXIT_OK: u8 = 0;
+/// Exit code of a domain failure (bad reference, conflict, failed check…).
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit code of a usage error (a bad value the declaration could not catch).
+pub const EXIT_USAGE: u8 = 2;
+
+/// The outcome words of the envelope's `status`.
+pub mod status {
+    /// A file was made.
+    pub const CREATED: &str = "created";
+    /// A file was changed.
+    pub const UPDATED: &str = "updated";
+    /// Nothing needed to change, or the verb only reads.
+    pub const UNCHANGED: &str = "unchanged";
+    /// A file was removed.
+    pub const REMOVED: &str = "removed";
+    /// A file was brought back.
+    pub const RESTORED: &str = "restored";
+    /// The work was deliberately not done.
+    pub const SKIPPED: &str = "skipped";
+    /// The verb failed.
+    pub const FAILED: &str = "failed";
+    /// Items ended differently.
+    pub const MIXED: &str = "mixed";
+}
+
+/// The schema name of a verb: `vaultspec.` + dotted verb path + `.v` + version.
+///
+/// ```
+/// assert_eq!(vaultspec_sdk::output::schema("vault feature list", 2), "vaultspec.vault.feature.list.v2");
+/// ```
+pub fn schema(verb_path: &str, version: u32) -> String {
+    let dotted: Vec<&str> = verb_path.split_whitespace().collect();
+    format!("vaultspec.{}.v{version}", dotted.join("."))
+}
+
+/// The aggregate status of several items: none → `unchanged`, all alike →
+/// that word, otherwise `mixed`.
+pub fn aggregate<'a>(statuses: impl IntoIterator<Item = &'a str>) -> &'a str {
+    let mut iter = statuses.into_iter();
+    let Some(first) = iter.next() else {
+        return status::UNCHANGED;
+    };
+    if iter.all(|s| s == first) { first } else { status::MIXED }
+}
+
+/// Build the envelope of a verb's result.
+pub fn envelope(schema: &str, status: &str, data: impl Serialize) -> Value {
+    json!({
+        "schema": schema,
+        "status": status,
+        "data": serde_json::to_value(data).unwrap_or(Value::Null),
+    })
+}
+
+/// Build the envelope of a failure, with an optional hint for the next step.
+pub fn error_envelope(message: &str, hint: Option<&str>) -> Value {
+    let mut data = json!({ "message": message });
+    if let Some(hint) = hint {
+        data["hint"] = Value::from(hint);
+    }
+    json!({ "schema": "vaultspec.error.v1", "status": status::FAILED, "data": data })
+}
+
+/// Print one JSON document, compact, followed by a newline.
+pub fn print_json(value: &Value) {
+    let mut out = std::io::stdout().lock();
+    let _ = serde_json::to_writer(&mut out, value);
+    let _ = out.write_all(b"\n");
+    let _ = out.flush();
+}
+
+/// Report a failure the way the caller asked for (JSON envelope or a line on
+/// stderr) and return the failure exit code.
+pub fn fail(json: bool, message: &str) -> u8 {
+    if json {
+        print_json(&error_envelope(message, None));
+    } else {
+        eprintln!("error: {message}");
+    }
+    EXIT_FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schema_is_the_dotted_verb_path_with_its_version() {
+        assert_eq!(schema("vault list", 2), "vaultspec.vault.list.v2");
+        assert_eq!(schema("status", 1), "vaultspec.status.v1");
+        assert_eq!(schema("vault set-body", 1), "vaultspec.vault.set-body.v1");
+    }
+
+    #[test]
+    fn statuses_aggregate_to_one_word() {
+        assert_eq!(aggregate([]), "unchanged");
+        assert_eq!(aggregate(["created", "created"]), "created");
+        assert_eq!(aggregate(["created", "unchanged"]), "mixed");
+    }
+
+    #[test]
+    fn the_error_envelope_carries_the_message_and_the_hint() {
+        let value = error_envelope("no such document `x`", Some("vaultspec vault list"));
+        assert_eq!(value["schema"], "vaultspec.error.v1");
+        assert_eq!(value["status"], "failed");
+        assert_eq!(value["data"]["message"], "no such document `x`");
+        assert_eq!(value["data"]["hint"], "vaultspec vault list");
+    }
+}

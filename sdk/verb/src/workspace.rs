@@ -1,0 +1,119 @@
+//! The workspace as a verb sees it: a [`Storage`] backed by host calls.
+//!
+//! [`Workspace`] only reads; [`WritableWorkspace`] also writes. Keeping them
+//! apart keeps the write interface out of components that never write, and
+//! a component without it is given no write access by the host.
+
+use vaultspec_vault::{FileEntry, Storage, StorageError};
+
+use crate::bindings::workspace_read::{self as read, ErrorKind, FsError};
+use crate::bindings::workspace_write as write;
+
+/// Read-only access to the workspace the verb runs in.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Workspace {
+    _private: (),
+}
+
+/// Read and write access to the workspace (`.vault/` and `.vaultspec/`).
+///
+/// Using it makes the component import `vaultspec:verb/workspace-write`.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct WritableWorkspace {
+    _private: (),
+}
+
+impl Workspace {
+    /// The workspace of the current call.
+    pub fn open() -> Self {
+        Self::default()
+    }
+}
+
+impl WritableWorkspace {
+    /// The workspace of the current call, writable.
+    pub fn open() -> Self {
+        Self::default()
+    }
+}
+
+fn convert(err: FsError) -> StorageError {
+    let FsError { kind, path, message } = err;
+    match kind {
+        ErrorKind::NotFound => StorageError::NotFound { path },
+        ErrorKind::TooLarge | ErrorKind::BudgetExceeded | ErrorKind::Io => StorageError::Io {
+            op: "accessing",
+            path,
+            message,
+        },
+        ErrorKind::InvalidPath => StorageError::InvalidPath { path, reason: message },
+        ErrorKind::Outside => StorageError::Outside { path },
+        ErrorKind::Denied => StorageError::Denied { path, reason: message },
+        ErrorKind::AlreadyExists => StorageError::AlreadyExists { path },
+    }
+}
+
+fn read_file(path: &str) -> Result<Vec<u8>, StorageError> {
+    read::read_file(path).map_err(convert)
+}
+
+fn list_files(dir: &str) -> Result<Vec<FileEntry>, StorageError> {
+    let entries = read::list_files(dir).map_err(convert)?;
+    Ok(entries
+        .into_iter()
+        .map(|e| FileEntry { path: e.path, size: e.size })
+        .collect())
+}
+
+fn exists(path: &str) -> Result<bool, StorageError> {
+    read::exists(path).map_err(convert)
+}
+
+impl Storage for Workspace {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        read_file(path)
+    }
+    fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
+        list_files(dir)
+    }
+    fn exists(&self, path: &str) -> Result<bool, StorageError> {
+        exists(path)
+    }
+    fn write(&self, path: &str, _bytes: &[u8]) -> Result<(), StorageError> {
+        Err(read_only(path))
+    }
+    fn rename(&self, from: &str, _to: &str) -> Result<(), StorageError> {
+        Err(read_only(from))
+    }
+    fn remove(&self, path: &str) -> Result<(), StorageError> {
+        Err(read_only(path))
+    }
+}
+
+fn read_only(path: &str) -> StorageError {
+    StorageError::Denied {
+        path: path.to_owned(),
+        reason: "this verb opened the workspace read-only".to_owned(),
+    }
+}
+
+impl Storage for WritableWorkspace {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        read_file(path)
+    }
+    fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
+        list_files(dir)
+    }
+    fn exists(&self, path: &str) -> Result<bool, StorageError> {
+        exists(path)
+    }
+    fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
+        write::write_file(path, bytes).map_err(convert)
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        write::rename(from, to).map_err(convert)
+    }
+    fn remove(&self, path: &str) -> Result<(), StorageError> {
+        write::remove(path).map_err(convert)
+    }
+}
