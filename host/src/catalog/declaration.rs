@@ -265,14 +265,14 @@ interface notes-tag {
     /// List notes by tag.
     ///
     /// Longer help.
-    list: func(options: list-options, kind: option<string>, rest: list<string>) -> u8;
+    %list: func(options: list-options, kind: option<string>, rest: list<string>) -> u8;
 }
 
 world notes {
     import vaultspec:verb/workspace-read@0.1.0;
     export notes-tag;
     /// Say hello.
-    hello: func(name: string) -> u8;
+    export hello: func(name: string) -> u8;
 }
 "#;
 

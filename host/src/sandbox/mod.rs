@@ -62,11 +62,18 @@ pub struct CallOptions {
     /// Whether the call comes through the MCP gateway (sets the
     /// non-interactive marker in the guest's environment).
     pub gateway: bool,
+    /// The most memory the instance may grow to, in bytes.
+    pub memory_limit: usize,
 }
 
 impl Default for CallOptions {
     fn default() -> Self {
-        Self { timeout: Some(Duration::from_secs(60)), output: Output::Capture, gateway: false }
+        Self {
+            timeout: Some(Duration::from_secs(60)),
+            output: Output::Capture,
+            gateway: false,
+            memory_limit: MEMORY_LIMIT,
+        }
     }
 }
 
@@ -237,7 +244,7 @@ impl Sandbox {
             wasi.env(env::GATEWAY_INVOCATION, "1");
         }
         let limits = StoreLimitsBuilder::new()
-            .memory_size(MEMORY_LIMIT)
+            .memory_size(options.memory_limit)
             .trap_on_grow_failure(true)
             .build();
         let state = CallState {

@@ -1,0 +1,111 @@
+//! The `vaultspec` binary at a terminal: listing, JSON, help and usage errors.
+
+use std::process::{Command, Output};
+
+use vaultspec_test_support::{TestVault, cache_dir};
+
+fn vaultspec(vault: &TestVault, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+        .args(args)
+        .arg("--target")
+        .arg(vault.root())
+        .env("VAULTSPEC_CACHE_DIR", cache_dir().parent().unwrap().join("test-cli-cache"))
+        .env_remove("VAULTSPEC_TARGET_DIR")
+        .output()
+        .expect("running vaultspec")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn sample() -> TestVault {
+    let vault = TestVault::new();
+    vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+    vault.doc("research", "2026-03-01", "cache-layer", Some("eviction"));
+    vault.doc("plan", "2026-03-03", "search", None);
+    vault
+}
+
+#[test]
+fn vault_list_prints_every_document_by_type_then_name() {
+    let vault = sample();
+    let out = vaultspec(&vault, &["vault", "list"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let adr = stdout.find("2026-03-02-cache-layer-use-lru-adr.md").expect("the adr is listed");
+    let plan = stdout.find("2026-03-03-search-plan.md").expect("the plan is listed");
+    let research = stdout.find("2026-03-01-cache-layer-eviction-research.md").expect("the research is listed");
+    assert!(adr < plan && plan < research, "{stdout}");
+}
+
+#[test]
+fn vault_list_json_is_one_envelope() -> anyhow::Result<()> {
+    let vault = sample();
+    let out = vaultspec(&vault, &["vault", "list", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let envelope: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    assert_eq!(envelope["schema"], "vaultspec.vault.list.v2");
+    assert_eq!(envelope["status"], "unchanged");
+    assert_eq!(envelope["data"]["total"], 3);
+    assert_eq!(envelope["data"]["documents"][0]["path"], ".vault/adr/2026-03-02-cache-layer-use-lru-adr.md");
+    assert_eq!(envelope["data"]["documents"][0]["doc_type"], "adr");
+    Ok(())
+}
+
+#[test]
+fn help_shows_the_verbs_own_documentation() {
+    let vault = TestVault::new();
+    let out = vaultspec(&vault, &["vault", "list", "--help"]);
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    assert!(help.contains("List the documents of the vault"), "{help}");
+    assert!(help.contains("--feature"), "{help}");
+    let out = vaultspec(&vault, &["vault", "--help"]);
+    assert!(text(&out.stdout).contains("feature"));
+}
+
+#[test]
+fn an_unknown_flag_is_a_usage_error_with_a_suggestion() {
+    let vault = TestVault::new();
+    let out = vaultspec(&vault, &["vault", "list", "--featur", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("--featur") && stderr.contains("--feature"), "{stderr}");
+}
+
+#[test]
+fn a_misspelt_verb_gets_a_suggestion() {
+    let vault = TestVault::new();
+    let out = vaultspec(&vault, &["vault", "lst"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("list"));
+}
+
+#[test]
+fn a_wrongly_typed_value_is_a_usage_error() {
+    let vault = TestVault::new();
+    let out = vaultspec(&vault, &["vault", "list", "--limit", "many"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("many"));
+}
+
+#[test]
+fn a_surplus_operand_is_a_usage_error() {
+    let vault = TestVault::new();
+    let out = vaultspec(&vault, &["vault", "list", "adr", "plan"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("plan"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_folder_without_vaultspec_is_refused_with_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+        .args(["vault", "list", "--target"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains(".vaultspec/"));
+}

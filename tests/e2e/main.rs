@@ -1,0 +1,7 @@
+//! End-to-end tests: hostile components in the sandbox, and the real binary
+//! at the command line.
+
+mod catalog;
+mod cli;
+mod sandbox;
+mod support;

@@ -1,0 +1,55 @@
+//! Helpers the end-to-end tests share: one sandbox, guest loading, calls.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use vaultspec_host::catalog::{Origin, Refusal, VerbComponent};
+use vaultspec_host::invocation::Invocation;
+use vaultspec_host::sandbox::{CallOptions, CompileCache, Outcome, Sandbox};
+use vaultspec_host::workspace::Workspace;
+use vaultspec_test_support::{TestVault, cache_dir};
+
+/// One sandbox for every test, with the shared compile cache.
+pub fn sandbox() -> &'static Sandbox {
+    static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
+    SANDBOX.get_or_init(|| Sandbox::new(CompileCache::new(Some(cache_dir()))).expect("creating the sandbox"))
+}
+
+/// Load a test guest component from its path.
+pub fn load(path: &str) -> Result<VerbComponent, Refusal> {
+    let bytes = std::fs::read(path).expect("the test guest was built");
+    let name = std::path::Path::new(path).file_stem().unwrap().to_string_lossy().into_owned();
+    VerbComponent::load(&name, Origin::File(path.into()), Arc::from(bytes))
+}
+
+/// Run `verb` of `component` on `vault` with these operands and options.
+pub fn call(
+    component: &VerbComponent,
+    verb: &str,
+    operands: &[&str],
+    vault: &TestVault,
+    options: CallOptions,
+) -> anyhow::Result<Outcome> {
+    let spec = component
+        .verbs
+        .iter()
+        .find(|v| v.path_string() == verb)
+        .unwrap_or_else(|| panic!("no verb `{verb}`"));
+    let invocation = Invocation {
+        operands: operands.iter().map(|s| s.to_string()).collect(),
+        ..Invocation::default()
+    };
+    let workspace = Workspace::open(vault.root())?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    Ok(runtime.block_on(sandbox().call(component, spec, &invocation, &workspace, &options))?)
+}
+
+/// Options with a short timeout, for calls expected to end quickly.
+pub fn quick() -> CallOptions {
+    CallOptions { timeout: Some(Duration::from_secs(20)), ..CallOptions::default() }
+}
+
+/// The captured stdout as text.
+pub fn stdout(outcome: &Outcome) -> String {
+    String::from_utf8_lossy(&outcome.stdout).into_owned()
+}
