@@ -11,3 +11,9 @@ pub const LOG_LEVEL: &str = "VAULTSPEC_LOG_LEVEL";
 
 /// Set to `1` in the guest environment of calls made through the MCP gateway.
 pub const GATEWAY_INVOCATION: &str = "VAULTSPEC_MCP_GATEWAY_INVOCATION";
+
+/// `0`, `false`, `no` or `off` turns the MCP server's stdio watchdog off.
+pub const STDIO_WATCHDOG: &str = "VAULTSPEC_STDIO_WATCHDOG";
+
+/// How often the watchdog polls, in milliseconds (tests shorten it).
+pub const WATCHDOG_POLL_MS: &str = "VAULTSPEC_WATCHDOG_POLL_MS";

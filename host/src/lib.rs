@@ -12,5 +12,7 @@ pub mod catalog;
 pub mod cli;
 pub mod env;
 pub mod invocation;
+pub mod logging;
+pub mod mcp;
 pub mod sandbox;
 pub mod workspace;

@@ -66,15 +66,18 @@ impl Workspace {
     /// in this process or any other. The lock is an advisory lock on the root
     /// folder itself, so taking it creates no file.
     pub async fn lock_writes(&self) -> anyhow::Result<WriteLock> {
-        let root = self.root.clone();
-        tokio::task::spawn_blocking(move || {
-            let file = std::fs::File::open(&root)
-                .with_context(|| format!("opening `{}` to lock it", root.display()))?;
-            file.lock().with_context(|| format!("locking `{}`", root.display()))?;
-            Ok(WriteLock { _file: file })
-        })
-        .await
-        .context("the lock task failed")?
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || this.lock_writes_blocking())
+            .await
+            .context("the lock task failed")?
+    }
+
+    /// [`Workspace::lock_writes`] for callers already on a blocking thread.
+    pub fn lock_writes_blocking(&self) -> anyhow::Result<WriteLock> {
+        let root = &self.root;
+        let file = std::fs::File::open(root).with_context(|| format!("opening `{}` to lock it", root.display()))?;
+        file.lock().with_context(|| format!("locking `{}`", root.display()))?;
+        Ok(WriteLock { _file: file })
     }
 }
 

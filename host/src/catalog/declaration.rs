@@ -17,6 +17,9 @@ pub const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
 /// Flags the host owns; a verb may not declare them.
 pub const RESERVED_FLAGS: [&str; 2] = ["target", "help"];
 
+/// One-letter aliases the host owns (`-t` for `--target`, `-h` for `--help`).
+pub const RESERVED_SHORTS: [char; 2] = ['t', 'h'];
+
 /// Parse a declaration into the verbs it exports, in declaration order.
 pub fn parse(source: &str) -> Result<Vec<VerbSpec>, Reason> {
     let mut resolve = Resolve::new();
@@ -167,6 +170,9 @@ fn read_options(resolve: &Resolve, ty: &Type, spec: &mut VerbSpec) -> Result<(),
             continue;
         }
         let (help, short) = split_short(&docs(&field.docs));
+        if let Some(c) = short.filter(|c| RESERVED_SHORTS.contains(c)) {
+            return Err(bad(format!("flag `--{}` takes the short flag `-{c}`, which the host owns", field.name)));
+        }
         if let Some(c) = short
             && spec.flags.iter().any(|f| f.short == Some(c))
         {

@@ -11,11 +11,13 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use clap::{Args, Command, FromArgMatches};
 
 pub use commands::command;
 pub use matches::verb_invocation;
 
-use crate::builtins;
+use crate::mcp::{self, McpArgs};
+use crate::{builtins, logging};
 use crate::sandbox::{CallError, CallOptions, CompileCache, Output, Sandbox};
 use crate::workspace::Workspace;
 
@@ -27,7 +29,10 @@ pub const EXIT_FAILURE: u8 = 1;
 /// Parse `args` and run the chosen verb; returns the process exit code.
 pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8> {
     let catalog = builtins::catalog()?;
-    let matches = match command(&catalog).try_get_matches_from(args) {
+    let mcp = McpArgs::augment_args(
+        Command::new("mcp").about("Serve the vault to an AI coding agent over MCP (stdio)"),
+    );
+    let matches = match command(&catalog).subcommand(mcp).try_get_matches_from(args) {
         Ok(matches) => matches,
         Err(err) => {
             let code = if err.use_stderr() { EXIT_USAGE } else { 0 };
@@ -36,6 +41,14 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
         }
     };
     let target = matches.get_one::<PathBuf>("target").cloned();
+    if let Some(("mcp", sub)) = matches.subcommand() {
+        logging::init("info")?;
+        let args = McpArgs::from_arg_matches(sub)?;
+        let workspace = Workspace::resolve(target.as_deref())?;
+        mcp::serve(workspace, args).await?;
+        return Ok(0);
+    }
+    logging::init("warn")?;
     let (entry, invocation) = verb_invocation(&catalog, &matches).context("no verb was chosen")?;
     let verb = entry.spec.path_string();
     let workspace = Workspace::resolve(target.as_deref())?;

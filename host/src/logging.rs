@@ -1,0 +1,54 @@
+//! Logging to stderr (stdout belongs to the verb output and the MCP protocol).
+
+use anyhow::bail;
+use tracing_subscriber::EnvFilter;
+
+use crate::env;
+
+/// The `tracing` level for a `VAULTSPEC_LOG_LEVEL` word: the reference's
+/// `DEBUG|INFO|WARNING|ERROR|CRITICAL` (any case) and `trace`/`warn`.
+pub fn level(word: &str) -> Option<&'static str> {
+    Some(match word.trim().to_ascii_lowercase().as_str() {
+        "trace" => "trace",
+        "debug" => "debug",
+        "info" => "info",
+        "warn" | "warning" => "warn",
+        "error" | "critical" => "error",
+        _ => return None,
+    })
+}
+
+/// Send logs to stderr at `VAULTSPEC_LOG_LEVEL`, or `default` when unset;
+/// an unknown level refuses to start, naming the variable.
+pub fn init(default: &str) -> anyhow::Result<()> {
+    let chosen = match std::env::var(env::LOG_LEVEL) {
+        Ok(word) if !word.trim().is_empty() => match level(&word) {
+            Some(level) => level,
+            None => bail!(
+                "`{}` is `{word}`; use one of DEBUG, INFO, WARNING, ERROR, CRITICAL",
+                env::LOG_LEVEL
+            ),
+        },
+        _ => default,
+    };
+    let filter = EnvFilter::new(format!("warn,vaultspec_host={chosen},vaultspec_vault={chosen}"));
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_level_words_map_to_tracing_levels() {
+        assert_eq!(level("WARNING"), Some("warn"));
+        assert_eq!(level("critical"), Some("error"));
+        assert_eq!(level(" Info "), Some("info"));
+        assert_eq!(level("loud"), None);
+    }
+}

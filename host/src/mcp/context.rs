@@ -1,0 +1,34 @@
+//! What every tool call of one server shares: the workspace and the mode.
+
+use vaultspec_vault::storage::CALL_READ_BUDGET;
+use vaultspec_vault::{CapStorage, Date, WriteScope};
+
+use crate::workspace::{Workspace, WriteLock};
+
+/// The server's workspace and mode.
+pub struct Context {
+    /// The workspace root, opened.
+    pub workspace: Workspace,
+    /// Whether the server was started with `--read-only`.
+    pub read_only: bool,
+}
+
+impl Context {
+    /// A fresh storage for one call: writable unless read-only, with the
+    /// per-call read budget.
+    pub fn storage(&self) -> anyhow::Result<CapStorage> {
+        let dir = self.workspace.dir().try_clone()?;
+        let scope = if self.read_only { WriteScope::ReadOnly } else { WriteScope::Vault };
+        Ok(CapStorage::from_dir(dir).with_scope(scope).with_read_budget(CALL_READ_BUDGET))
+    }
+
+    /// Today's date (UTC), the stamp every write uses.
+    pub fn today(&self) -> Date {
+        Date::today_utc()
+    }
+
+    /// Take the workspace's write lock (blocking; tools run on blocking threads).
+    pub fn lock_writes(&self) -> anyhow::Result<WriteLock> {
+        self.workspace.lock_writes_blocking()
+    }
+}

@@ -1,0 +1,55 @@
+//! `vaultspec mcp`: the MCP server over stdio, with the ten hot tools.
+//!
+//! [`server::VaultServer`] answers `tools/list` from [`tools::definitions`]
+//! and runs `tools/call` through the argument checks of [`schema`] to the
+//! tools in [`tools`], which call `vaultspec-vault` natively. [`reply`] and
+//! [`batch`] package results the way the reference does; [`watchdog`] ends
+//! the server when its client dies without closing stdin.
+
+pub mod batch;
+pub mod context;
+pub mod instructions;
+pub mod reply;
+pub mod schema;
+pub mod server;
+pub mod tools;
+pub mod watchdog;
+
+use std::time::Duration;
+
+use anyhow::Context as _;
+use rmcp::ServiceExt;
+
+pub use context::Context;
+pub use server::VaultServer;
+
+use crate::env;
+use crate::workspace::Workspace;
+
+/// How the server was asked to run.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct McpArgs {
+    /// Serve only the tools that never write (find, status, check, search, crossref).
+    #[arg(long)]
+    pub read_only: bool,
+    /// Exit when this process (the client) is gone, in addition to stdin EOF.
+    #[arg(long, value_name = "PID")]
+    pub parent_pid: Option<i32>,
+}
+
+/// Serve MCP on stdin/stdout until stdin closes (or the watchdog fires).
+pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
+    tracing::info!(root = %workspace.root().display(), read_only = args.read_only, "vaultspec MCP server starting");
+    if watchdog::enabled() {
+        let poll = std::env::var(env::WATCHDOG_POLL_MS)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .map(Duration::from_millis)
+            .unwrap_or(watchdog::POLL);
+        watchdog::start(args.parent_pid, poll);
+    }
+    let server = VaultServer::new(Context { workspace, read_only: args.read_only });
+    let service = server.serve(rmcp::transport::stdio()).await.context("starting the MCP session")?;
+    service.waiting().await.context("serving MCP")?;
+    Ok(())
+}

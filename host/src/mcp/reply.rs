@@ -1,0 +1,117 @@
+//! Packaging tool results the way every hot tool answers (`spec/mcp-tools.md`
+//! §2–3): one short summary line plus the structured payload, or a tool error.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::Value;
+
+/// The longest summary line a tool sends.
+pub const SUMMARY_LIMIT: usize = 200;
+
+/// The largest serialized reply `find` and `invoke` may send.
+pub const RESPONSE_LIMIT: usize = 128 * 1024;
+
+/// A tool's successful answer: a summary for people, the payload for programs.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// One line, at most [`SUMMARY_LIMIT`] characters once sent.
+    pub summary: String,
+    /// The structured payload (always an object).
+    pub structured: Value,
+}
+
+/// Why a whole call was refused, and how the refusal is worded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// A handler refusal: sent as `Error executing tool <name>: <message>`.
+    Tool(String),
+    /// Sent as the bare text (unknown tool, read-only guard).
+    Bare(String),
+}
+
+impl Refusal {
+    /// A handler refusal with this message.
+    pub fn tool(message: impl Into<String>) -> Self {
+        Self::Tool(message.into())
+    }
+}
+
+impl<E: std::fmt::Display> From<E> for Refusal {
+    fn from(err: E) -> Self {
+        Self::Tool(err.to_string())
+    }
+}
+
+/// The result of one tool call.
+pub type ToolResult = Result<Reply, Refusal>;
+
+/// Cut a summary to [`SUMMARY_LIMIT`] characters.
+pub fn clip_summary(summary: &str) -> String {
+    let line = summary.lines().next().unwrap_or("");
+    line.chars().take(SUMMARY_LIMIT).collect()
+}
+
+/// Turn a tool's outcome into the wire result.
+pub fn package(tool: &str, result: ToolResult) -> CallToolResult {
+    match result {
+        Ok(reply) => {
+            let mut result = CallToolResult::structured(reply.structured);
+            result.content = vec![ContentBlock::text(clip_summary(&reply.summary))];
+            result
+        }
+        Err(Refusal::Tool(message)) => {
+            CallToolResult::error(vec![ContentBlock::text(format!("Error executing tool {tool}: {message}"))])
+        }
+        Err(Refusal::Bare(message)) => CallToolResult::error(vec![ContentBlock::text(message)]),
+    }
+}
+
+/// The size of a result as the response cap counts it: its JSON with
+/// non-ASCII characters escaped.
+pub fn wire_size(result: &CallToolResult) -> usize {
+    let json = serde_json::to_string(result).unwrap_or_default();
+    json.chars().map(|c| if c.is_ascii() { 1 } else if (c as u32) > 0xFFFF { 12 } else { 6 }).sum()
+}
+
+/// Replace a result over [`RESPONSE_LIMIT`] with the refusal the spec names
+/// (the work it reports has already happened).
+pub fn cap_response(tool: &str, result: CallToolResult) -> CallToolResult {
+    if wire_size(&result) > RESPONSE_LIMIT {
+        package(tool, Err(Refusal::tool(format!("Response exceeds {RESPONSE_LIMIT} bytes; tool already ran"))))
+    } else {
+        result
+    }
+}
+
+/// `"1 row"` / `"3 rows"`.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_carries_the_tool_prefix_but_a_bare_one_does_not() {
+        let result = package("find", Err(Refusal::tool("limit too high")));
+        assert_eq!(result.is_error, Some(true));
+        let text = serde_json::to_value(&result.content).unwrap();
+        assert_eq!(text[0]["text"], "Error executing tool find: limit too high");
+        let result = package("edit", Err(Refusal::Bare("Unknown tool: edit".into())));
+        assert_eq!(serde_json::to_value(&result.content).unwrap()[0]["text"], "Unknown tool: edit");
+    }
+
+    #[test]
+    fn summaries_are_one_line_of_at_most_200_characters() {
+        assert_eq!(clip_summary(&"x".repeat(300)).len(), 200);
+        assert_eq!(clip_summary("first\nsecond"), "first");
+    }
+
+    #[test]
+    fn an_oversized_reply_becomes_the_response_cap_refusal() {
+        let big = Reply { summary: "big".into(), structured: serde_json::json!({"text": "é".repeat(30_000)}) };
+        let result = cap_response("find", package("find", Ok(big)));
+        let text = serde_json::to_value(&result.content).unwrap();
+        assert_eq!(text[0]["text"], "Error executing tool find: Response exceeds 131072 bytes; tool already ran");
+    }
+}

@@ -1,0 +1,143 @@
+//! The MCP server: `tools/list` from the definitions, `tools/call` through the
+//! argument checks to the tool, and the result packaged as the spec says.
+//!
+//! Order of a call: unknown tool (bare error) → read-only argument guard
+//! (bare error) → schema validation (tool error) → the tool, run on a
+//! blocking thread so concurrent calls keep flowing → summary + structured
+//! payload, with the 128 KiB cap for `find`.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Map, Value};
+
+use super::context::Context;
+use super::instructions::{SERVER_NAME, instructions};
+use super::reply::{Refusal, ToolResult, cap_response, package};
+use super::schema::validate;
+use super::tools::{self, ToolDef, definitions};
+
+/// The vaultspec MCP server for one workspace.
+#[derive(Clone)]
+pub struct VaultServer {
+    context: Arc<Context>,
+    tools: Arc<Vec<ToolDef>>,
+}
+
+impl VaultServer {
+    /// A server over `context`, in its mode.
+    pub fn new(context: Context) -> Self {
+        let tools = Arc::new(definitions(context.read_only));
+        Self { context: Arc::new(context), tools }
+    }
+
+    /// The `Tool` records `tools/list` returns.
+    pub fn tool_list(&self) -> Vec<Tool> {
+        self.tools.iter().map(to_tool).collect()
+    }
+
+    /// Run one tool call to its packaged result.
+    pub async fn call(&self, name: &str, arguments: Option<Map<String, Value>>) -> rmcp::model::CallToolResult {
+        let Some(def) = self.tools.iter().find(|t| t.name == name) else {
+            return package(name, Err(Refusal::Bare(format!("Unknown tool: {name}"))));
+        };
+        let args = Value::Object(arguments.unwrap_or_default());
+        if let Err(guard) = read_only_guard(self.context.read_only, name, &args) {
+            return package(name, Err(Refusal::Bare(guard)));
+        }
+        if let Err(problem) = validate(&def.input, &args) {
+            return package(name, Err(Refusal::tool(problem)));
+        }
+        tracing::info!(tool = name, arguments = %args, "tool call");
+        let context = self.context.clone();
+        let tool = name.to_owned();
+        let outcome: ToolResult = match tokio::task::spawn_blocking(move || tools::call(&context, &tool, args)).await {
+            Ok(outcome) => outcome,
+            Err(err) => Err(Refusal::tool(format!("the tool stopped unexpectedly: {err}"))),
+        };
+        if let Err(Refusal::Tool(message) | Refusal::Bare(message)) = &outcome {
+            tracing::info!("Tool '{name}' failed: \"{message}\"");
+        }
+        let result = package(name, outcome);
+        if name == "find" { cap_response(name, result) } else { result }
+    }
+}
+
+/// The read-only argument guard (`spec/mcp-tools.md` §5), run before schema
+/// validation so it sees arguments the schema would ignore.
+fn read_only_guard(read_only: bool, tool: &str, args: &Value) -> Result<(), String> {
+    if !read_only {
+        return Ok(());
+    }
+    let keys: Vec<&str> = args.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+    match tool {
+        "check" if keys.contains(&"fix") => Err("read-only check does not accept the 'fix' argument".into()),
+        "crossref" if keys.iter().any(|k| *k != "ref" && *k != "body") => {
+            Err("read-only crossref judges one 'ref' and writes nothing".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn to_tool(def: &ToolDef) -> Tool {
+    let object = |v: &Value| Arc::new(v.as_object().cloned().unwrap_or_default());
+    let mut annotations = ToolAnnotations::default();
+    annotations.read_only_hint = Some(def.hints.read_only);
+    annotations.destructive_hint = def.hints.destructive;
+    annotations.idempotent_hint = Some(def.hints.idempotent);
+    annotations.open_world_hint = Some(def.hints.open_world);
+    let mut tool = Tool::new(def.name, def.description, object(&def.input));
+    tool.output_schema = Some(object(&def.output));
+    tool.annotations = Some(annotations);
+    tool
+}
+
+impl ServerHandler for VaultServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        let mut config = ServerConfig::new(capabilities);
+        config.server_info = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
+        config.instructions = Some(instructions(self.context.read_only));
+        config
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tool_list()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).map(to_tool)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Ok(self.call(&request.name, request.arguments).await.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_read_only_guard_refuses_fix_and_sweep_arguments() {
+        assert!(read_only_guard(true, "check", &json!({"fix": false})).is_err());
+        assert!(read_only_guard(true, "check", &json!({"feature": "x"})).is_ok());
+        assert!(read_only_guard(true, "crossref", &json!({"ref": "a", "apply": true})).is_err());
+        assert!(read_only_guard(true, "crossref", &json!({"ref": "a", "body": "b"})).is_ok());
+        assert!(read_only_guard(false, "check", &json!({"fix": true})).is_ok());
+    }
+}

@@ -1,0 +1,360 @@
+//! The published shape of every hot tool: name, description, input and
+//! output schemas, annotations, for each mode (`spec/mcp-tools.md` §1, §6, §7).
+//!
+//! Input schemas are the contract and are also what arguments are validated
+//! against, so the bounds a client reads are the bounds it gets.
+
+use serde_json::{Value, json};
+
+/// The hints a tool publishes about itself (`None`: key omitted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hints {
+    /// `readOnlyHint`.
+    pub read_only: bool,
+    /// `destructiveHint`, omitted for read-only tools.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: bool,
+    /// `openWorldHint`.
+    pub open_world: bool,
+}
+
+const fn reads(open_world: bool) -> Hints {
+    Hints { read_only: true, destructive: None, idempotent: true, open_world }
+}
+
+const fn writes(destructive: bool, idempotent: bool, open_world: bool) -> Hints {
+    Hints { read_only: false, destructive: Some(destructive), idempotent, open_world }
+}
+
+/// One tool as `tools/list` shows it.
+#[derive(Debug, Clone)]
+pub struct ToolDef {
+    /// Its name.
+    pub name: &'static str,
+    /// What it does, for the model choosing it.
+    pub description: &'static str,
+    /// The JSON Schema of its arguments.
+    pub input: Value,
+    /// The JSON Schema of its `structuredContent`.
+    pub output: Value,
+    /// Its annotations.
+    pub hints: Hints,
+}
+
+/// The tools of a server in this mode, in the order `tools/list` sends them.
+pub fn definitions(read_only: bool) -> Vec<ToolDef> {
+    if read_only {
+        vec![find(), status(), check(true), search(), crossref(true)]
+    } else {
+        vec![
+            find(),
+            create(),
+            edit(),
+            status(),
+            check(false),
+            search(),
+            crossref(false),
+            plan_progress(),
+            plan_edit(),
+            log(),
+        ]
+    }
+}
+
+const DOC_TYPES: [&str; 7] = ["adr", "audit", "exec", "index", "plan", "reference", "research"];
+const SEARCHABLE_TYPES: [&str; 6] = ["adr", "audit", "exec", "plan", "reference", "research"];
+
+fn find() -> ToolDef {
+    ToolDef {
+        name: "find",
+        description: "Find vault documents, or list the vault's features.\n\n\
+            With no feature, type, date or text this lists every feature with its document count and link weight \
+            (json adds lifecycle status, types, first date and whether a plan exists). Otherwise it returns the \
+            matching documents, each with its path, date, blob hash and file URI; text matches the file name or \
+            feature tag, never the body. Ask for body excerpts to survey documents and full bodies for the few \
+            that matter.\n\n\
+            Args:\n    feature: Feature tag, without '#'.\n    type: Document types, searched in this order \
+            (default: adr, plan, research, reference).\n    date: Exact date, YYYY-MM-DD.\n    text: Case-insensitive \
+            substring of the name or feature.\n    body: none, excerpt (first 600 bytes) or full (at most 5 rows).\n    \
+            json: Richer feature rows in listing mode.\n    limit: Rows to return, 1 to 100.",
+        input: json!({"type":"object","properties":{
+            "feature":{"type":"string","description":"Feature tag, no '#'."},
+            "type":{"type":"array","description":"Default: adr, plan, research, reference.","items":{"type":"string","enum":DOC_TYPES}},
+            "date":{"type":"string","description":"Exact date, YYYY-MM-DD."},
+            "text":{"type":"string"},
+            "body":{"type":"string","enum":["none","excerpt","full"],"default":"none"},
+            "json":{"type":"boolean","default":false},
+            "limit":{"type":"integer","minimum":1,"maximum":100,"default":20}}}),
+        output: json!({"type":"object","required":["result"],"properties":{"result":{"type":"array","items":{
+            "type":"object","required":["name"],"properties":{
+                "name":{"type":"string"},"doc_count":{"type":"integer"},"weight":{"type":"integer"},"note":{"type":"string"},
+                "status":{"type":"string"},"types":{"type":"array","items":{"type":"string"}},"earliest_date":{"type":"string"},
+                "has_plan":{"type":"boolean"},"type":{"type":"string"},"feature":{"type":"string"},"date":{"type":"string"},
+                "path":{"type":"string"},"blob_hash":{"type":"string"},"resource_uri":{"type":"string"},"body":{"type":"string"},
+                "body_bytes":{"type":"integer"},"body_truncated":{"type":"boolean"}}}}}}),
+        hints: reads(false),
+    }
+}
+
+fn batch_output() -> Value {
+    json!({"type":"object","required":["status","items"],"properties":{
+        "status":{"type":"string"},
+        "items":{"type":"array","items":{"type":"object","required":["index","status"],"properties":{
+            "index":{"type":"integer"},"target":{"type":"string"},"status":{"type":"string"},"path":{"type":"string"},
+            "blob_hash":{"type":"string"},"error":{"type":"object"},"warnings":{"type":"array","items":{"type":"string"}}}}},
+        "counts":{"type":"object","additionalProperties":{"type":"integer"}},
+        "submitted":{"type":"integer"},"items_omitted":{"type":"integer"}}})
+}
+
+fn create() -> ToolDef {
+    ToolDef {
+        name: "create",
+        description: "Create vault documents from the workspace templates, several in one call.\n\n\
+            Each spec names a feature and a type (default research); the file name, frontmatter and scaffold come from \
+            the templates. Items run in order and one failure never stops the rest; affected feature indexes are \
+            regenerated once at the end.\n\n\
+            Args:\n    documents: Specs with feature, type, title, date, content (seeded as a Context section), \
+            related, tags, tier (plans) and topic.",
+        input: json!({"type":"object","required":["documents"],"properties":{"documents":{"type":"array","items":{
+            "type":"object","required":["feature"],"properties":{
+                "feature":{"type":"string"},"type":{"type":"string"},"title":{"type":"string"},
+                "date":{"type":"string"},"content":{"type":"string"},
+                "related":{"type":"array","items":{"type":"string"}},
+                "tags":{"type":"array","items":{"type":"string"}},
+                "tier":{"type":"string"},"topic":{"type":"string"}}}}}}),
+        output: batch_output(),
+        hints: writes(false, false, false),
+    }
+}
+
+fn edit() -> ToolDef {
+    ToolDef {
+        name: "edit",
+        description: "Edit document bodies: replace the whole body, or replace or append to one section.\n\n\
+            Frontmatter and file names never change here; the modified stamp and body hash are refreshed. Pass the \
+            blob hash you read to refuse the write if the file changed since.\n\n\
+            Args:\n    operations: Each with target (stem, file name, path or [[link]]), operation (set_body, \
+            replace_section or append_section), content, section (the heading) and expected_blob_hash.",
+        input: json!({"type":"object","required":["operations"],"properties":{"operations":{"type":"array","items":{
+            "type":"object","required":["target","operation","content"],"properties":{
+                "target":{"type":"string"},"operation":{"type":"string"},"content":{"type":"string"},
+                "section":{"type":"string"},"expected_blob_hash":{"type":"string"}}}}}}),
+        output: batch_output(),
+        hints: writes(true, false, false),
+    }
+}
+
+fn status() -> ToolDef {
+    ToolDef {
+        name: "status",
+        description: "Show where the vault stands, or trace one feature or plan.\n\n\
+            With no target: the active features by latest activity, the plans with open steps and their next step, \
+            and vault totals. With a feature tag or plan stem: each plan's steps with the execution records and \
+            documents that ground them.\n\n\
+            Args:\n    target: A feature tag or plan stem to trace.",
+        input: json!({"type":"object","properties":{"target":{"type":"string"}}}),
+        output: json!({"type":"object","required":["tool_schema_version","kind"],"properties":{
+            "tool_schema_version":{"type":"string"},"kind":{"type":"string"},"target":{"type":"string"},
+            "trace_kind":{"type":"string"},"features":{"type":"array"},"features_total":{"type":"integer"},
+            "plans_in_flight":{"type":"array"},"totals":{"type":"object"},"plans":{"type":"array"},
+            "hosted_search":{"type":"object","required":["configured","source"],"properties":{
+                "configured":{"type":"boolean"},"source":{"type":["string","null"]}}},
+            "ranking":{"type":"string"}}}),
+        hints: reads(false),
+    }
+}
+
+fn check(read_only: bool) -> ToolDef {
+    let output = json!({"type":"object","required":["status","fixed","total_errors","total_warnings","total_fixed"],"properties":{
+        "status":{"type":"string"},"fixed":{"type":"boolean"},"total_errors":{"type":"integer"},
+        "total_warnings":{"type":"integer"},"total_fixed":{"type":"integer"},
+        "checks":{"type":"array","items":{"type":"object","required":["check","error_count","warning_count","info_count","fixed_count","clean"],"properties":{
+            "check":{"type":"string"},"error_count":{"type":"integer"},"warning_count":{"type":"integer"},
+            "info_count":{"type":"integer"},"fixed_count":{"type":"integer"},"clean":{"type":"boolean"}}}},
+        "findings":{"type":"array","items":{"type":"object","required":["check","path","message","severity","fixable"],"properties":{
+            "check":{"type":"string"},"path":{"type":["string","null"]},"message":{"type":"string"},
+            "severity":{"type":"string"},"fixable":{"type":"boolean"}}}},
+        "findings_total":{"type":"integer"},"findings_truncated":{"type":"boolean"}}});
+    if read_only {
+        ToolDef {
+            name: "check",
+            description: "Validate the whole vault and report what is wrong, without repairing.",
+            input: json!({"type":"object","properties":{"feature":{"type":"string"}}}),
+            output,
+            hints: reads(false),
+        }
+    } else {
+        ToolDef {
+            name: "check",
+            description: "Validate the whole vault; with fix, repair what is safe.",
+            input: json!({"type":"object","properties":{"feature":{"type":"string"},"fix":{"type":"boolean","default":false}}}),
+            output,
+            hints: writes(false, true, false),
+        }
+    }
+}
+
+fn search() -> ToolDef {
+    ToolDef {
+        name: "search",
+        description: "Find the passages of the vault that answer a question.\n\n\
+            Ranked locally (BM25 over document sections): nothing leaves this machine and no key is needed. Each hit \
+            names its document, date, feature and blob hash, with the best passage, its heading path and its file \
+            lines. A local ranking cannot judge whether a passage answers the question, so no answer probability is \
+            given: read the excerpts.\n\n\
+            Args:\n    query: The question or the words to look for.\n    type: Document types (default: all).\n    \
+            feature: Feature tag, without '#'.\n    date: Exact date, YYYY-MM-DD.\n    limit: Hits to return, 1 to 11.",
+        input: json!({"type":"object","required":["query"],"properties":{
+            "query":{"type":"string","minLength":1,"maxLength":2000},
+            "type":{"type":"array","description":"Default: all.","items":{"type":"string","enum":SEARCHABLE_TYPES}},
+            "feature":{"type":"string","description":"Feature tag, no '#'."},
+            "date":{"type":"string","description":"Exact date, YYYY-MM-DD."},
+            "limit":{"type":"integer","minimum":1,"maximum":11,"default":4}}}),
+        output: json!({"type":"object","required":["status","answered"],"properties":{
+            "status":{"type":"string"},"answered":{"type":"boolean"},"ranking":{"type":"string"},
+            "hits":{"type":"array","items":{"type":"object","required":["path","type","feature","date","title","score","blob_hash"],"properties":{
+                "path":{"type":"string"},"type":{"type":"string"},"feature":{"type":"string"},"date":{"type":"string"},
+                "title":{"type":["string","null"]},"score":{"type":"number"},"blob_hash":{"type":"string"},
+                "excerpt":{"$ref":"#/$defs/Excerpt"}}}},
+            "returned":{"type":"integer"},"total":{"type":"integer"},"truncated":{"type":"boolean"}},
+            "$defs":{"Excerpt":{"type":"object","required":["section","line_start","line_end","text","truncated"],"properties":{
+                "section":{"type":"string"},"line_start":{"type":"integer"},"line_end":{"type":"integer"},
+                "text":{"type":"string"},"truncated":{"type":"boolean"}}}}}),
+        hints: reads(true),
+    }
+}
+
+fn crossref(read_only: bool) -> ToolDef {
+    let output = json!({"type":"object","properties":{
+        "sources":{"type":"array","items":{"type":"object","required":["source","status"],"properties":{
+            "source":{"type":"string"},"status":{"type":"string"},
+            "verdicts":{"type":"array","items":{"type":"object","required":["stem","kind","score","relation","declared"],"properties":{
+                "stem":{"type":"string"},"kind":{"type":"string"},"score":{"type":"number"},"relation":{"type":"string"},
+                "declared":{"type":"boolean"},"applied":{"type":"boolean"}}}},
+            "verdicts_total":{"type":"integer"},"truncated":{"type":"boolean"},"links":{"type":"integer"},"written":{"type":"integer"}}}},
+        "judged":{"type":"integer"},"links":{"type":"integer"},"written":{"type":"integer"},"remaining":{"type":"integer"},
+        "next_after":{"type":"string"},"ranking":{"type":"string"}}});
+    if read_only {
+        ToolDef {
+            name: "crossref",
+            description: "Suggest the ADRs one ADR relates to, ranked locally; never writes.\n\n\
+                Candidates are ranked by how much of their wording and feature they share with the ADR (or with a \
+                draft body you pass).\n\n\
+                Args:\n    ref: The ADR to judge.\n    body: A draft body to judge instead of the saved one.",
+            input: json!({"type":"object","required":["ref"],"properties":{
+                "ref":{"type":"string","minLength":1,"description":"The ADR to judge."},
+                "body":{"type":"string"}}}),
+            output,
+            hints: reads(true),
+        }
+    } else {
+        ToolDef {
+            name: "crossref",
+            description: "Suggest the ADRs an ADR relates to, ranked locally; apply writes them into related:.\n\n\
+                Judge one ADR (optionally a draft body), or sweep a feature's ADRs, the ADRs with no links, or all of \
+                them, a page at a time.\n\n\
+                Args:\n    refs: ADRs to judge: stem, file name, path or [[link]].\n    feature: Sweep this feature's ADRs.\n    \
+                isolated: Sweep ADRs that link nowhere.\n    all_adrs: Sweep every ADR.\n    after: Continue a sweep after this stem.\n    \
+                max_sources: ADRs to judge in one call.\n    apply: Write the suggested links.\n    body: A draft body (one ADR only).",
+            input: json!({"type":"object","properties":{
+                "refs":{"type":"array","items":{"type":"string"},"maxItems":50,"description":"ADRs to judge: stem, filename, path or [[wiki-link]]."},
+                "feature":{"type":"string","description":"Sweep this feature's ADRs."},
+                "isolated":{"type":"boolean","default":false},
+                "all_adrs":{"type":"boolean","default":false},
+                "after":{"type":"string"},
+                "max_sources":{"type":"integer","minimum":1,"maximum":50,"default":10},
+                "apply":{"type":"boolean","default":false},
+                "body":{"type":"string"}}}),
+            output,
+            hints: writes(false, true, true),
+        }
+    }
+}
+
+fn plan_progress() -> ToolDef {
+    ToolDef {
+        name: "plan_progress",
+        description: "Check or uncheck plan steps, several in one call.\n\n\
+            The plan is written once, only if something changed, with its modified stamp refreshed. Steps are named \
+            by id (S03) or display path (P02.S03).\n\n\
+            Args:\n    plan: The plan's stem, or a feature with exactly one plan.\n    steps: Each a step_id and a state \
+            (checked or unchecked).",
+        input: json!({"type":"object","required":["plan","steps"],"properties":{
+            "plan":{"type":"string"},
+            "steps":{"type":"array","items":{"type":"object","required":["step_id","state"],"properties":{
+                "step_id":{"type":"string"},"state":{"type":"string"}}}}}}),
+        output: json!({"type":"object","required":["status","plan","items","total_steps","steps_completed","completion_percent","next_open_step"],"properties":{
+            "status":{"type":"string"},"plan":{"type":"string"},
+            "items":{"type":"array","items":{"type":"object","required":["step_id","state","status"],"properties":{
+                "step_id":{"type":"string"},"state":{"type":"string"},"status":{"type":"string"},"error":{"type":"object"}}}},
+            "total_steps":{"type":"integer"},"steps_completed":{"type":"integer"},"completion_percent":{"type":"number"},
+            "next_open_step":{"type":["string","null"]}}}),
+        hints: writes(false, true, false),
+    }
+}
+
+fn plan_edit() -> ToolDef {
+    ToolDef {
+        name: "plan_edit",
+        description: "Add, insert, edit or remove plan steps, several in one call.\n\n\
+            New steps get the next free id; a removed id is retired and never reused. Phases, waves and tiers are \
+            verbs of the long tail (discover 'plan phase').\n\n\
+            Args:\n    plan: The plan's stem, or a feature with exactly one plan.\n    operations: Each an operation (add, \
+            insert, edit, remove) with action, scope, phase_id, before, after or step_id as it needs.",
+        input: json!({"type":"object","required":["plan","operations"],"properties":{
+            "plan":{"type":"string"},
+            "operations":{"type":"array","items":{"type":"object","required":["operation"],"properties":{
+                "operation":{"type":"string"},"action":{"type":"string"},"scope":{"type":"string"},
+                "phase_id":{"type":"string"},"before":{"type":"string"},"after":{"type":"string"},
+                "step_id":{"type":"string"}}}}}}),
+        output: json!({"type":"object","required":["status","plan","items","total_steps","steps_completed","next_open_step"],"properties":{
+            "status":{"type":"string"},"plan":{"type":"string"},
+            "items":{"type":"array","items":{"type":"object","required":["operation","status"],"properties":{
+                "operation":{"type":"string"},"status":{"type":"string"},"step_id":{"type":"string"},"error":{"type":"object"}}}},
+            "total_steps":{"type":"integer"},"steps_completed":{"type":"integer"},
+            "next_open_step":{"type":["string","null"]}}}),
+        hints: writes(true, false, false),
+    }
+}
+
+fn log() -> ToolDef {
+    ToolDef {
+        name: "log",
+        description: "Record what a plan step changed in the feature's execution ledger.\n\n\
+            Creates the ledger on first use. Logging the same rows again changes nothing.\n\n\
+            Args:\n    feature: The feature tag.\n    plan: The plan's stem.\n    step: S01 or P01.S01.\n    rows: Changes as \
+            A:path, M:path, D:path or R:old->new.\n    verify: Checks run, as command=pass or command=fail.\n    \
+            by: Who did the work.\n    notes: Exceptions worth recording.",
+        input: json!({"type":"object","required":["feature","plan","step"],"properties":{
+            "feature":{"type":"string"},"plan":{"type":"string"},"step":{"type":"string"},
+            "rows":{"type":"array","items":{"type":"string"}},
+            "verify":{"type":"array","items":{"type":"string"}},
+            "by":{"type":"string"},
+            "notes":{"type":"array","items":{"type":"string"}}}}),
+        output: json!({"type":"object","required":["path","step","rows","notes","changed","created"],"properties":{
+            "path":{"type":"string"},"step":{"type":"string"},"rows":{"type":"integer"},"notes":{"type":"integer"},
+            "changed":{"type":"boolean"},"created":{"type":"boolean"}}}),
+        hints: writes(false, true, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_are_listed_in_the_reference_order() {
+        let names: Vec<_> = definitions(false).iter().map(|t| t.name).collect();
+        assert_eq!(names, ["find", "create", "edit", "status", "check", "search", "crossref", "plan_progress", "plan_edit", "log"]);
+        let names: Vec<_> = definitions(true).iter().map(|t| t.name).collect();
+        assert_eq!(names, ["find", "status", "check", "search", "crossref"]);
+    }
+
+    #[test]
+    fn read_only_tools_omit_the_destructive_hint() {
+        for tool in definitions(true) {
+            assert!(tool.hints.read_only && tool.hints.destructive.is_none(), "{}", tool.name);
+        }
+    }
+}
