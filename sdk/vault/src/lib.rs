@@ -7,8 +7,30 @@
 //! interfaces by `vaultspec-sdk`.
 #![deny(missing_docs)]
 
+pub mod adr;
+pub mod body;
+pub mod checks;
+pub mod date;
+pub mod doc;
+pub mod error;
+pub mod frontmatter;
+pub mod graph;
+pub mod hash;
+pub mod index;
+pub mod ledger;
+pub mod plan;
+pub mod search;
+pub mod ops;
+pub mod resolve;
 pub mod storage;
+pub mod template;
+#[cfg(any(test, feature = "testgen"))]
+pub mod testgen;
+pub mod text;
 
+pub use date::Date;
+pub use doc::{Corpus, DocType, Document};
+pub use error::{Error, Result};
 pub use storage::{FileEntry, MemStorage, Storage, StorageError, WriteScope};
 
 #[cfg(not(target_arch = "wasm32"))]

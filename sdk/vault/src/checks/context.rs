@@ -1,0 +1,231 @@
+//! The snapshot every checker reads: the vault read once into a graph plus
+//! one [`Document`] per readable file, the run options, and the one writer
+//! the fixers share (which keeps a file's BOM and line-ending convention).
+//!
+//! Unlike [`crate::graph::load_graph`], loading never fails on one bad file:
+//! a file that cannot be read is recorded for the `encoding` check and left
+//! out of the snapshot, as the reference does.
+
+use crate::date::Date;
+use crate::doc::{DocType, Document, is_excluded};
+use crate::error::Result;
+use crate::graph::{Graph, GraphDoc, NodeId};
+use crate::storage::Storage;
+use crate::text;
+
+/// How a check run behaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Apply the fixers.
+    pub fix: bool,
+    /// Restrict per-document checkers to documents tagged `#<feature>`.
+    pub feature: Option<String>,
+    /// The UTC date stamps and date prefixes use.
+    pub today: Date,
+}
+
+impl Options {
+    /// A read-only run over the whole vault.
+    pub fn check(today: Date) -> Options {
+        Options {
+            fix: false,
+            feature: None,
+            today,
+        }
+    }
+
+    /// A fixing run over the whole vault.
+    pub fn fix(today: Date) -> Options {
+        Options {
+            fix: true,
+            feature: None,
+            today,
+        }
+    }
+
+    /// The same options scoped to `feature` (`#` optional).
+    pub fn with_feature(mut self, feature: Option<&str>) -> Options {
+        self.feature = feature
+            .map(|f| f.trim_start_matches('#').to_string())
+            .filter(|f| !f.is_empty());
+        self
+    }
+}
+
+/// A corpus file that could not be read as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// Workspace-relative path.
+    pub path: String,
+    /// Byte offset of the first invalid UTF-8 sequence; `None` when the file
+    /// could not be read at all.
+    pub offset: Option<usize>,
+    /// Why.
+    pub reason: String,
+}
+
+/// The vault as the checkers see it.
+pub struct Snapshot<'s> {
+    /// Where the vault lives.
+    pub storage: &'s dyn Storage,
+    /// The document graph (one node per readable corpus file).
+    pub graph: Graph,
+    /// `docs[i]` is the document of graph node `i` (`None` when not UTF-8).
+    pub docs: Vec<Option<Document>>,
+    /// Corpus files left out of the snapshot.
+    pub unreadable: Vec<Unreadable>,
+}
+
+// NOTE(lead): move to graph/load.rs as a non-failing `read_corpus` variant.
+impl<'s> Snapshot<'s> {
+    /// Reads the corpus of `storage` and builds its graph.
+    pub fn load(storage: &'s dyn Storage) -> Result<Snapshot<'s>> {
+        let mut gdocs = Vec::new();
+        let mut archived = Vec::new();
+        let mut unreadable = Vec::new();
+        for entry in storage.list(crate::doc::VAULT_DIR)? {
+            let Some(rel) = entry.path.strip_prefix(".vault/") else {
+                continue;
+            };
+            if !rel.ends_with(".md") {
+                continue;
+            }
+            if is_excluded(&entry.path) {
+                let dirs: Vec<&str> = rel.split('/').collect();
+                let dirs = &dirs[..dirs.len() - 1];
+                if dirs.first() == Some(&"_archive")
+                    && !dirs.iter().any(|d| *d == ".obsidian" || *d == ".trash")
+                {
+                    archived.push(rel["_archive/".len()..].to_string());
+                }
+                continue;
+            }
+            match storage.read(&entry.path) {
+                Ok(bytes) => {
+                    if let Err(e) = std::str::from_utf8(&bytes) {
+                        unreadable.push(Unreadable {
+                            path: entry.path.clone(),
+                            offset: Some(e.valid_up_to()),
+                            reason: match e.error_len() {
+                                Some(n) => format!("invalid sequence of {n} byte(s)"),
+                                None => "truncated sequence at end of file".to_string(),
+                            },
+                        });
+                        continue;
+                    }
+                    gdocs.push(GraphDoc::from_vec(&entry.path, bytes));
+                }
+                Err(e) => unreadable.push(Unreadable {
+                    path: entry.path.clone(),
+                    offset: None,
+                    reason: e.to_string(),
+                }),
+            }
+        }
+        let graph = Graph::build(gdocs, &archived);
+        let docs = graph
+            .docs()
+            .iter()
+            .map(|g| (!g.encoding_issue).then(|| Document::from_text(&g.path, g.text.clone())))
+            .collect();
+        Ok(Snapshot {
+            storage,
+            graph,
+            docs,
+            unreadable,
+        })
+    }
+
+    /// Every readable document, in path order.
+    pub fn all_docs(&self) -> impl Iterator<Item = &Document> {
+        self.docs.iter().flatten()
+    }
+
+    /// The documents a per-document checker looks at: every readable one,
+    /// or those tagged `#<feature>` when the run is scoped.
+    pub fn scoped<'a>(&'a self, opts: &'a Options) -> impl Iterator<Item = &'a Document> + 'a {
+        self.all_docs()
+            .filter(move |d| opts.feature.as_deref().is_none_or(|f| d.has_feature_tag(f)))
+    }
+
+    /// Whether graph node `id` is a document inside the run's scope.
+    pub fn node_in_scope(&self, id: NodeId, opts: &Options) -> bool {
+        match self.docs.get(id).and_then(Option::as_ref) {
+            Some(d) => opts.feature.as_deref().is_none_or(|f| d.has_feature_tag(f)),
+            None => false,
+        }
+    }
+
+    /// The document of graph node `id`.
+    pub fn doc(&self, id: NodeId) -> Option<&Document> {
+        self.docs.get(id).and_then(Option::as_ref)
+    }
+}
+
+/// Whether a document is a generated feature index (`generated: true`).
+pub fn is_generated(doc: &Document) -> bool {
+    doc.meta
+        .generated
+        .as_deref()
+        .is_some_and(|g| g.eq_ignore_ascii_case("true"))
+}
+
+/// The type a document declares with its directory tag, else its folder.
+pub fn declared_type(doc: &Document) -> Option<DocType> {
+    doc.meta
+        .tags
+        .iter()
+        .filter(|t| t.starts_with('#'))
+        .find_map(|t| DocType::from_tag(t))
+        .or(doc.doc_type)
+}
+
+/// Rewrites one file through `edit`, which receives the text with the BOM
+/// removed and newlines normalised to `\n` and returns the new text (or
+/// `None` to leave the file alone). The BOM and a CRLF convention are
+/// restored before writing; nothing is written when the bytes would not
+/// change. Returns whether the file was written.
+pub fn rewrite(
+    storage: &dyn Storage,
+    path: &str,
+    edit: impl FnOnce(&str) -> Option<String>,
+) -> Result<bool> {
+    let raw = String::from_utf8_lossy(&storage.read(path)?).into_owned();
+    let bom = raw.starts_with(text::BOM);
+    let crlf = text::uses_crlf(&raw);
+    let plain = text::normalize_newlines(text::strip_bom(&raw)).into_owned();
+    let Some(new) = edit(&plain) else {
+        return Ok(false);
+    };
+    if new == plain {
+        return Ok(false);
+    }
+    let mut out = if crlf { text::to_crlf(&new) } else { new };
+    if bom {
+        out.insert(0, text::BOM);
+    }
+    if out == raw {
+        return Ok(false);
+    }
+    storage.write(path, out.as_bytes())?;
+    Ok(true)
+}
+
+/// Reads a file as text (lossy: fixers only touch UTF-8 documents).
+pub fn read_text(storage: &dyn Storage, path: &str) -> Result<String> {
+    Ok(String::from_utf8_lossy(&storage.read(path)?).into_owned())
+}
+
+/// Writes `new` when it differs from `old`; returns whether it wrote.
+pub fn write_if_changed(storage: &dyn Storage, path: &str, old: &str, new: &str) -> Result<bool> {
+    if old == new {
+        return Ok(false);
+    }
+    storage.write(path, new.as_bytes())?;
+    Ok(true)
+}
+
+/// `n` followed by `one` or `many` (`1 HTML comment block`, `2 ... blocks`).
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -1,0 +1,30 @@
+//! The `exec-mapping` checker (read-only): ledger rows against their plans'
+//! Steps (spec/exec-ledger.md §7), computed by [`crate::ledger::exec_mapping`]
+//! and reported here in the checks' result model.
+
+use crate::error::{Error, Result};
+use crate::plan;
+
+use super::context::{Options, Snapshot};
+use super::model::{Check, CheckResult, Finding, Severity};
+
+/// Runs the checker.
+pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
+    let mut result = CheckResult::new(Check::ExecMapping);
+    let found = crate::ledger::exec_mapping(snap.storage, opts.feature.as_deref())
+        .map_err(|e| Error::Invalid(e.to_string()))?;
+    for f in found {
+        let severity = match f.severity {
+            plan::Severity::Error => Severity::Error,
+            plan::Severity::Warning => Severity::Warning,
+            plan::Severity::Info => Severity::Info,
+        };
+        result.findings.push(Finding::new(
+            "exec-mapping",
+            severity,
+            Some(&f.path),
+            f.message,
+        ));
+    }
+    Ok(result)
+}

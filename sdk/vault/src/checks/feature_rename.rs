@@ -1,0 +1,73 @@
+//! The `feature-rename-integrity` checker (read-only): an exec folder
+//! `.vault/exec/<date>-<feature>/` must hold records tagged `#<feature>`. A
+//! mismatch is what an interrupted or hand-made feature rename leaves
+//! behind, and needs a person to decide which name is right.
+
+use crate::error::Result;
+
+use super::context::{Options, Snapshot};
+use super::model::{Check, CheckResult, Finding, Severity};
+
+/// The feature segment of an exec folder name (after `yyyy-mm-dd-`).
+pub fn folder_feature(folder: &str) -> Option<&str> {
+    let b = folder.as_bytes();
+    let dated = b.len() > 11
+        && b[..10].iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
+        && b[10] == b'-';
+    dated.then(|| &folder[11..])
+}
+
+/// Runs the checker.
+pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
+    let mut result = CheckResult::new(Check::FeatureRenameIntegrity);
+    for doc in snap.scoped(opts) {
+        let Some(rest) = doc.path.strip_prefix(".vault/exec/") else {
+            continue;
+        };
+        let parts: Vec<&str> = rest.split('/').collect();
+        let [folder, _file] = parts.as_slice() else {
+            continue;
+        };
+        let Some(expected) = folder_feature(folder) else {
+            continue;
+        };
+        let Some(actual) = doc.feature() else {
+            continue;
+        };
+        if actual != expected {
+            result.findings.push(
+                Finding::new(
+                    "feature-rename-integrity",
+                    Severity::Error,
+                    Some(&doc.path),
+                    format!(
+                        "exec folder `{folder}` names feature `{expected}` but the record is tagged `#{actual}`: expected folder `{}-{actual}` or tag `#{expected}`",
+                        &folder[..10]
+                    ),
+                )
+                .hint("Reconcile the folder name and the feature tag by hand"),
+            );
+        }
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folder_feature_needs_a_date_prefix() {
+        assert_eq!(
+            folder_feature("2026-03-01-cache-layer"),
+            Some("cache-layer")
+        );
+        assert_eq!(folder_feature("cache-layer"), None);
+    }
+}

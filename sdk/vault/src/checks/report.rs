@@ -1,0 +1,205 @@
+//! The JSON shapes the check results travel in: the `data` of `vault check
+//! <name> --json` and `vault check all --json` (spec/checks.md §1), and the
+//! structured result of the MCP `check` tool (§5). The callers add the
+//! envelope (`schema`, `status`) with [`schema_name`] and [`status_word`].
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::model::{Check, CheckResult, Finding, Severity};
+use super::run::total;
+
+/// How many findings the MCP `check` tool returns at most.
+pub const MCP_FINDINGS_CAP: usize = 50;
+
+/// Which diagnostics a CLI report shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Page {
+    /// At most this many items (`--limit`); `None` for all.
+    pub limit: Option<usize>,
+    /// Skip this many first (`--offset`).
+    pub offset: usize,
+    /// Show INFO items (`--fix` or `-v`).
+    pub info: bool,
+}
+
+/// One diagnostic as the CLI prints it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic<'a> {
+    /// Workspace-relative path, or `null` for vault-wide findings.
+    pub path: Option<&'a str>,
+    /// The message.
+    pub message: &'a str,
+    /// `error`, `warning` or `info`.
+    pub severity: Severity,
+    /// Whether the fixer can repair it.
+    pub fixable: bool,
+    /// How to repair it.
+    pub fix_description: Option<&'a str>,
+}
+
+impl<'a> From<&'a Finding> for Diagnostic<'a> {
+    fn from(f: &'a Finding) -> Diagnostic<'a> {
+        Diagnostic {
+            path: f.path.as_deref(),
+            message: &f.message,
+            severity: f.severity,
+            fixable: f.fixable,
+            fix_description: f.fix_description.as_deref(),
+        }
+    }
+}
+
+/// The `data` of `vault check <name> --json` for one result.
+pub fn result_data(r: &CheckResult, page: Page) -> Value {
+    let shown: Vec<&Finding> = r
+        .findings
+        .iter()
+        .filter(|f| page.info || f.severity != Severity::Info)
+        .collect();
+    let total = shown.len();
+    let items: Vec<Diagnostic<'_>> = shown
+        .into_iter()
+        .skip(page.offset)
+        .take(page.limit.unwrap_or(usize::MAX))
+        .map(Diagnostic::from)
+        .collect();
+    json!({
+        "check_name": r.check,
+        "diagnostics": {
+            "returned": items.len(),
+            "total": total,
+            "truncated": page.offset + items.len() < total,
+            "items": items,
+        },
+        "fixed_count": r.fixed_count,
+        "supports_fix": r.check.supports_fix(),
+    })
+}
+
+/// The `data` of `vault check all --json`: `{checks: [...]}` in run order.
+pub fn all_data(results: &[CheckResult], page: Page) -> Value {
+    json!({ "checks": results.iter().map(|r| result_data(r, page)).collect::<Vec<_>>() })
+}
+
+/// The envelope schema: `vaultspec.vault.check.all.v1` for `all`,
+/// `vaultspec.vault.check.<name>.v2` for one checker.
+pub fn schema_name(check: Option<Check>) -> String {
+    match check {
+        None => "vaultspec.vault.check.all.v1".to_string(),
+        Some(c) => format!("vaultspec.vault.check.{c}.v2"),
+    }
+}
+
+/// The envelope status: `failed` while an error remains, `updated` when a
+/// fixer repaired something, else `unchanged`.
+pub fn status_word(results: &[CheckResult]) -> &'static str {
+    if total(results, Severity::Error) > 0 {
+        "failed"
+    } else if results.iter().any(|r| r.fixed_count > 0) {
+        "updated"
+    } else {
+        "unchanged"
+    }
+}
+
+/// The structured result of the MCP `check` tool.
+pub fn mcp_result(results: &[CheckResult], fix: bool) -> Value {
+    let errors = total(results, Severity::Error);
+    let findings: Vec<&Finding> = results
+        .iter()
+        .flat_map(|r| &r.findings)
+        .filter(|f| f.severity != Severity::Info)
+        .collect();
+    let checks: Vec<Value> = results
+        .iter()
+        .map(|r| {
+            json!({
+                "check": r.check,
+                "error_count": r.error_count(),
+                "warning_count": r.warning_count(),
+                "info_count": r.info_count(),
+                "fixed_count": r.fixed_count,
+                "clean": r.is_clean(),
+            })
+        })
+        .collect();
+    let capped: Vec<Value> = findings
+        .iter()
+        .take(MCP_FINDINGS_CAP)
+        .map(|f| json!({"check": f.check, "path": f.path, "message": f.message, "severity": f.severity, "fixable": f.fixable}))
+        .collect();
+    json!({
+        "status": if errors > 0 { "failed" } else { "ok" },
+        "fixed": fix,
+        "total_errors": errors,
+        "total_warnings": total(results, Severity::Warning),
+        "total_fixed": results.iter().map(|r| r.fixed_count).sum::<usize>(),
+        "checks": checks,
+        "findings": capped,
+        "findings_total": findings.len(),
+        "findings_truncated": findings.len() > MCP_FINDINGS_CAP,
+    })
+}
+
+/// The MCP tool's one-line text: `"<errors> errors, <warnings> warnings"`.
+pub fn mcp_summary(results: &[CheckResult]) -> String {
+    format!(
+        "{} errors, {} warnings",
+        total(results, Severity::Error),
+        total(results, Severity::Warning)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_hide_info_unless_asked_and_report_truncation() {
+        let mut r = CheckResult::new(Check::ExecMapping);
+        for i in 0..3 {
+            r.findings.push(Finding::new(
+                "exec-mapping",
+                Severity::Warning,
+                Some(&format!("p{i}")),
+                "w",
+            ));
+        }
+        r.findings
+            .push(Finding::new("exec-mapping", Severity::Info, None, "i"));
+        let d = result_data(
+            &r,
+            Page {
+                limit: Some(2),
+                offset: 1,
+                info: false,
+            },
+        );
+        assert_eq!(d["diagnostics"]["total"], 3);
+        assert_eq!(d["diagnostics"]["returned"], 2);
+        assert_eq!(d["diagnostics"]["truncated"], false);
+        assert_eq!(d["diagnostics"]["items"][0]["path"], "p1");
+        let d = result_data(
+            &r,
+            Page {
+                limit: Some(1),
+                offset: 0,
+                info: true,
+            },
+        );
+        assert_eq!(
+            (
+                d["diagnostics"]["total"].as_u64(),
+                d["diagnostics"]["truncated"].as_bool()
+            ),
+            (Some(4), Some(true))
+        );
+        assert_eq!(d["supports_fix"], false);
+        assert_eq!(
+            schema_name(Some(Check::BodyLinks)),
+            "vaultspec.vault.check.body-links.v2"
+        );
+        assert_eq!(status_word(&[r]), "unchanged");
+    }
+}

@@ -1,0 +1,117 @@
+//! The `schema` checker (read-only): every ADR is grounded in at least one
+//! research, reference or audit document it links to; and an approved plan
+//! that is still open may only rely on ADRs that are `accepted` and not
+//! superseded.
+
+use crate::adr::{self, AdrStatus};
+use crate::doc::DocType;
+use crate::error::Result;
+use crate::graph::NodeId;
+
+use super::context::{Options, Snapshot};
+use super::model::{Check, CheckResult, Finding, Severity};
+
+const NAME: &str = "schema";
+
+/// Whether a plan body (comments masked) carries `Approved yyyy-mm-dd` right
+/// after its `## Description` heading (blank lines allowed between).
+pub fn is_approved(body: &str) -> bool {
+    let masked = crate::graph::markdown::mask_code_and_comments(body);
+    let mut after_description = false;
+    for line in masked.lines().map(str::trim) {
+        if after_description {
+            if line.is_empty() {
+                continue;
+            }
+            let rest = line.strip_prefix("Approved ").unwrap_or("");
+            return rest.len() >= 10 && crate::date::Date::parse_strict(&rest[..10]).is_ok();
+        }
+        after_description = line == "## Description";
+    }
+    false
+}
+
+fn targets<'a>(
+    snap: &'a Snapshot<'_>,
+    id: NodeId,
+) -> impl Iterator<Item = &'a crate::doc::Document> + 'a {
+    snap.graph.out_links(id).filter_map(|t| snap.doc(t))
+}
+
+/// Runs the checker.
+pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
+    let mut result = CheckResult::new(Check::Schema);
+    for (id, doc) in snap.docs.iter().enumerate() {
+        let Some(doc) = doc.as_ref().filter(|_| snap.node_in_scope(id, opts)) else {
+            continue;
+        };
+        match doc.doc_type {
+            Some(DocType::Adr) => {
+                let grounded = targets(snap, id).any(|t| {
+                    matches!(
+                        t.doc_type,
+                        Some(DocType::Research | DocType::Reference | DocType::Audit)
+                    )
+                });
+                if !grounded {
+                    result.findings.push(
+                        Finding::new(NAME, Severity::Error, Some(&doc.path), "ADR has no grounding references: link at least one research, reference or audit document in `related:`")
+                            .hint("vaultspec vault link add <adr> <research>"),
+                    );
+                }
+            }
+            Some(DocType::Plan) if is_approved(doc.body()) => {
+                let plan = match crate::plan::parse_plan(&doc.text) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        result.findings.push(Finding::new(
+                            NAME,
+                            Severity::Error,
+                            Some(&doc.path),
+                            format!("Cannot assess plan authority: {e}"),
+                        ));
+                        continue;
+                    }
+                };
+                if !(plan.steps.is_empty() || plan.steps.iter().any(|s| !s.checked)) {
+                    continue;
+                }
+                for adr_doc in targets(snap, id).filter(|t| t.doc_type == Some(DocType::Adr)) {
+                    let ok = adr::status(adr_doc) == Some(AdrStatus::Accepted)
+                        && adr_doc.meta.superseded_by.is_none();
+                    if !ok {
+                        result.findings.push(Finding::new(
+                            NAME,
+                            Severity::Error,
+                            Some(&doc.path),
+                            format!(
+                                "Active approved plan references non-accepted ADR '{}'",
+                                adr_doc.stem
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn approval_follows_the_description_heading() {
+        assert!(is_approved(
+            "# p\n\n## Description\n\nApproved 2026-03-01 by the lead\n"
+        ));
+        assert!(!is_approved(
+            "# p\n\n## Description\n\nDraft.\nApproved 2026-03-01\n"
+        ));
+        assert!(!is_approved(
+            "## Description\n\n<!-- Approved 2026-03-01 -->\n"
+        ));
+    }
+}

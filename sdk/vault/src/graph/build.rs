@@ -1,0 +1,273 @@
+//! Building the document graph: keys, link resolution, phantoms and edges
+//! (spec/graph-and-search.md §1-2).
+//!
+//! Nodes are the documents in path order, then phantoms in the order they
+//! were first reached. Edges are stored sorted by `(source, target)` with an
+//! offset table per node, so `out_links` is a slice and every walk over the
+//! graph is deterministic.
+
+use std::collections::HashMap;
+
+use super::fxhash::FxMap;
+
+use super::input::GraphDoc;
+use super::links::{self, LinkSource};
+use super::{Edge, Graph, Node, NodeId};
+
+/// Where targets that reach archived documents resolve.
+#[derive(Debug, Default)]
+struct Archive {
+    /// Archive-relative path without `.md` (`adr/2026-01-01-x-adr`).
+    by_path: HashMap<String, ()>,
+    /// Bare stem -> archive-relative keys, sorted.
+    by_stem: HashMap<String, Vec<String>>,
+}
+
+impl Archive {
+    fn new(archived: &[String]) -> Archive {
+        let mut archive = Archive::default();
+        for path in archived {
+            let key = path.strip_suffix(".md").unwrap_or(path).to_owned();
+            let stem = key.rsplit('/').next().unwrap_or(&key).to_owned();
+            archive.by_stem.entry(stem).or_default().push(key.clone());
+            archive.by_path.insert(key, ());
+        }
+        for keys in archive.by_stem.values_mut() {
+            keys.sort();
+            keys.dedup();
+        }
+        archive
+    }
+}
+
+struct Builder {
+    nodes: Vec<Node>,
+    by_key: FxMap<String, NodeId>,
+    stem_index: FxMap<String, Vec<NodeId>>,
+    archive: Archive,
+}
+
+impl Builder {
+    fn phantom(&mut self, key: &str, archived: bool) -> NodeId {
+        if let Some(&id) = self.by_key.get(key) {
+            return id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node { key: key.to_owned(), doc: None, archived });
+        self.by_key.insert(key.to_owned(), id);
+        id
+    }
+
+    /// Resolve a raw target (first hit wins): a node key, every key of a
+    /// (colliding) stem, an archived document, else a phantom of the target.
+    fn resolve(&mut self, target: &str, out: &mut Vec<NodeId>) {
+        if let Some(&id) = self.by_key.get(target) {
+            out.push(id);
+            return;
+        }
+        if let Some(ids) = self.stem_index.get(target) {
+            out.extend_from_slice(ids);
+            return;
+        }
+        let posix = target.replace('\\', "/");
+        if self.archive.by_path.contains_key(&posix) {
+            out.push(self.phantom(&posix, true));
+            return;
+        }
+        if let Some(keys) = self.archive.by_stem.get(&posix).cloned() {
+            for key in keys {
+                out.push(self.phantom(&key, true));
+            }
+            return;
+        }
+        out.push(self.phantom(target, false));
+    }
+}
+
+/// The key of each document: its stem, or `<doc_type>/<stem>` when several
+/// documents share the stem; and the bare-stem index of the colliding ones.
+fn assign_keys(docs: &[GraphDoc]) -> (Vec<String>, FxMap<String, Vec<NodeId>>) {
+    let mut counts: FxMap<&str, usize> = FxMap::default();
+    for doc in docs {
+        *counts.entry(doc.stem.as_str()).or_default() += 1;
+    }
+    let mut stem_index: FxMap<String, Vec<NodeId>> = FxMap::default();
+    let keys = docs
+        .iter()
+        .enumerate()
+        .map(|(id, doc)| {
+            if counts[doc.stem.as_str()] == 1 {
+                doc.stem.clone()
+            } else {
+                stem_index.entry(doc.stem.clone()).or_default().push(id);
+                format!("{}/{}", doc.type_name(), doc.stem)
+            }
+        })
+        .collect();
+    (keys, stem_index)
+}
+
+impl Graph {
+    /// Build the graph from corpus documents and the archive.
+    ///
+    /// `docs` may come in any order (they are sorted by path); `archived`
+    /// lists the files under `.vault/_archive/` by archive-relative path
+    /// (`adr/2026-01-01-x-adr.md`): links to them end on phantoms that are
+    /// not dangling.
+    pub fn build(mut docs: Vec<GraphDoc>, archived: &[String]) -> Graph {
+        docs.sort_by(|a, b| a.path.cmp(&b.path));
+        let (keys, mut stem_index) = assign_keys(&docs);
+        let mut by_key = FxMap::default();
+        by_key.reserve(docs.len() * 2);
+        let mut nodes = Vec::with_capacity(docs.len());
+        for (id, key) in keys.into_iter().enumerate() {
+            by_key.entry(key.clone()).or_insert(id);
+            nodes.push(Node { key, doc: Some(id), archived: false });
+        }
+        for ids in stem_index.values_mut() {
+            ids.sort_by(|&a, &b| nodes[a].key.cmp(&nodes[b].key));
+        }
+        let mut builder = Builder { nodes, by_key, stem_index, archive: Archive::new(archived) };
+
+        let mut edges = Vec::new();
+        let mut out_start = Vec::with_capacity(docs.len() + 1);
+        let mut reached: Vec<(NodeId, LinkSource)> = Vec::new();
+        let mut resolved = Vec::new();
+        for (source, doc) in docs.iter().enumerate() {
+            out_start.push(edges.len());
+            reached.clear();
+            let related = doc.related.iter().filter_map(|item| links::related_target(item));
+            let body = links::body_links(doc.body());
+            let targets = related
+                .map(|t| (t, LinkSource::Related))
+                .chain(body.iter().map(|t| (t.as_str(), LinkSource::Body)));
+            for (target, kind) in targets {
+                resolved.clear();
+                builder.resolve(target, &mut resolved);
+                reached.extend(resolved.iter().map(|&id| (id, kind)));
+            }
+            reached.sort_unstable();
+            for &(target, kind) in &reached {
+                if edges.last().is_none_or(|e: &Edge| e.source != source || e.target != target) {
+                    edges.push(Edge { source, target, body: 0, related: 0 });
+                }
+                let edge = edges.last_mut().expect("edge pushed above");
+                match kind {
+                    LinkSource::Body => edge.body += 1,
+                    LinkSource::Related => edge.related += 1,
+                }
+            }
+        }
+        let Builder { nodes, by_key, stem_index, .. } = builder;
+        out_start.resize(nodes.len() + 1, edges.len());
+
+        let mut in_links = vec![Vec::new(); nodes.len()];
+        for edge in &edges {
+            in_links[edge.target].push(edge.source);
+        }
+        let max_multiplicity = edges.iter().map(Edge::multiplicity).max().unwrap_or(0);
+        Graph { docs, nodes, by_key, stem_index, edges, out_start, in_links, max_multiplicity }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::EdgeKind;
+    use super::*;
+
+    pub(crate) fn doc(path: &str, related: &[&str], body: &str) -> GraphDoc {
+        let mut text = String::from("---\ntags:\n  - '#adr'\n  - '#f'\nrelated:\n");
+        for r in related {
+            text.push_str(&format!("  - '[[{r}]]'\n"));
+        }
+        text.push_str("---\n\n");
+        text.push_str(body);
+        GraphDoc::from_text(path, &text)
+    }
+
+    #[test]
+    fn edges_count_body_and_related_links_with_multiplicity() {
+        let g = Graph::build(
+            vec![
+                doc(".vault/adr/a.md", &["b"], "[[b]] and [[b]]\n"),
+                doc(".vault/adr/b.md", &[], "[[c]]\n"),
+                doc(".vault/adr/c.md", &["a"], ""),
+            ],
+            &[],
+        );
+        let a = g.node_id("a").unwrap();
+        let b = g.node_id("b").unwrap();
+        let ab = g.edge(a, b).unwrap();
+        assert_eq!((ab.body, ab.related, ab.multiplicity()), (2, 1, 3));
+        assert_eq!(ab.kind(), EdgeKind::Both);
+        assert_eq!(g.edge_weight(ab), 1.0);
+        let bc = g.edge(b, g.node_id("c").unwrap()).unwrap();
+        assert_eq!(bc.kind(), EdgeKind::Body);
+        assert!((g.edge_weight(bc) - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(g.in_links(a), [g.node_id("c").unwrap()]);
+    }
+
+    #[test]
+    fn colliding_stems_are_keyed_by_type_and_a_bare_link_reaches_all() {
+        let g = Graph::build(
+            vec![
+                doc(".vault/adr/x.md", &[], ""),
+                doc(".vault/plan/x.md", &[], ""),
+                doc(".vault/research/r.md", &["x", "adr/x"], ""),
+            ],
+            &[],
+        );
+        assert!(g.node_id("x").is_none());
+        let adr = g.node_id("adr/x").unwrap();
+        let plan = g.node_id("plan/x").unwrap();
+        assert_eq!(g.stem_keys("x"), ["adr/x", "plan/x"]);
+        let r = g.node_id("r").unwrap();
+        let adr_edge = g.edge(r, adr).unwrap();
+        assert_eq!(adr_edge.related, 2, "bare stem and qualified key both reach adr/x");
+        assert_eq!(g.edge(r, plan).unwrap().related, 1);
+    }
+
+    #[test]
+    fn unresolved_targets_become_phantoms_once() {
+        let g = Graph::build(
+            vec![doc(".vault/adr/a.md", &["gone"], "[[gone]]"), doc(".vault/adr/b.md", &["gone"], "")],
+            &[],
+        );
+        let gone = g.node_id("gone").unwrap();
+        assert!(g.node(gone).is_phantom());
+        assert_eq!(g.nodes().iter().filter(|n| n.is_phantom()).count(), 1);
+        assert_eq!(g.in_links(gone).len(), 2);
+    }
+
+    #[test]
+    fn a_self_link_is_an_edge_and_an_in_link() {
+        let g = Graph::build(vec![doc(".vault/adr/a.md", &["a"], "")], &[]);
+        let a = g.node_id("a").unwrap();
+        assert_eq!(g.edge(a, a).unwrap().related, 1);
+        assert_eq!(g.in_links(a), [a]);
+        assert!(g.orphans().is_empty());
+    }
+
+    #[test]
+    fn an_undecodable_file_is_a_node_but_not_listed() {
+        let bad = GraphDoc::from_bytes(".vault/adr/bad.md", b"\xff\xfe");
+        let g = Graph::build(vec![bad, doc(".vault/adr/b.md", &["bad"], "")], &[]);
+        let bad = g.node_id("bad").unwrap();
+        assert!(!g.node(bad).is_phantom(), "the link resolves to the real node");
+        assert!(g.dangling_links().is_empty());
+        let listed: Vec<String> = g.list_documents(crate::graph::DocSelect::All, None, None).into_iter().map(|r| r.name).collect();
+        assert_eq!(listed, ["b"]);
+    }
+
+    #[test]
+    fn archived_targets_resolve_to_archive_keys_by_stem_or_path() {
+        let g = Graph::build(
+            vec![doc(".vault/adr/a.md", &["old-adr", "plan/old-plan"], "")],
+            &["adr/old-adr.md".to_owned(), "plan/old-plan.md".to_owned()],
+        );
+        for key in ["adr/old-adr", "plan/old-plan"] {
+            let id = g.node_id(key).unwrap();
+            assert!(g.node(id).is_phantom() && g.node(id).archived, "{key}");
+        }
+    }
+}

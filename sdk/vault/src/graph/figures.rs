@@ -1,0 +1,302 @@
+//! Orphans, dangling links, document listing and the figures of
+//! `vault stats` (spec/graph-and-search.md §2, §3, §6; `vault list`).
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use super::{Graph, NodeId};
+
+/// Which documents a listing takes (`vault list [DOC_TYPE]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DocSelect<'a> {
+    /// Every document.
+    #[default]
+    All,
+    /// Documents of one type (directory name, or `unknown`).
+    Type(&'a str),
+    /// The pseudo type `orphaned`: documents that are orphans.
+    Orphaned,
+    /// The pseudo type `invalid`: documents with a dangling link.
+    Invalid,
+}
+
+impl<'a> DocSelect<'a> {
+    /// Read the `DOC_TYPE` operand: `orphaned` and `invalid` are pseudo types.
+    pub fn parse(doc_type: Option<&'a str>) -> DocSelect<'a> {
+        match doc_type {
+            None => DocSelect::All,
+            Some("orphaned") => DocSelect::Orphaned,
+            Some("invalid") => DocSelect::Invalid,
+            Some(t) => DocSelect::Type(t),
+        }
+    }
+}
+
+/// One row of `vault list` (`vaultspec.vault.list.v2` `documents[]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DocRow {
+    /// Workspace-relative path.
+    pub path: String,
+    /// Directory type, or `unknown`.
+    pub doc_type: String,
+    /// Listing feature (first non-directory tag), if any.
+    pub feature: Option<String>,
+    /// `date:` or the filename's date prefix, if any.
+    pub date: Option<String>,
+    /// The filename stem (not in the JSON of `vault list`).
+    #[serde(skip)]
+    pub name: String,
+    /// The graph node of the document.
+    #[serde(skip)]
+    pub node: NodeId,
+}
+
+/// The figures of `vault stats` (`vaultspec.vault.stats.v1` data).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Documents selected by the filters.
+    pub total_docs: usize,
+    /// Distinct features among them.
+    pub total_features: usize,
+    /// Documents per type, in order of first appearance (path order).
+    #[serde(serialize_with = "ordered_map")]
+    pub counts_by_type: Vec<(String, usize)>,
+    /// Orphans of the whole, unfiltered vault.
+    pub orphaned_count: usize,
+    /// Dangling `(source, target)` pairs of the whole, unfiltered vault.
+    pub dangling_link_count: usize,
+}
+
+fn ordered_map<S: serde::Serializer>(pairs: &[(String, usize)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(pairs.len()))?;
+    for (k, v) in pairs {
+        map.serialize_entry(k, v)?;
+    }
+    map.end()
+}
+
+impl Graph {
+    /// The graph feature of every node, by node id.
+    pub(crate) fn node_features(&self) -> Vec<Option<String>> {
+        (0..self.nodes.len()).map(|id| self.feature(id)).collect()
+    }
+
+    /// Orphans (spec §3), in node order: real documents other than `readme`
+    /// with no in- or out-links whose feature is absent or carried by no
+    /// other document.
+    pub fn orphans(&self) -> Vec<NodeId> {
+        let features = self.node_features();
+        let mut members: HashMap<&str, usize> = HashMap::new();
+        for f in features.iter().flatten() {
+            *members.entry(f.as_str()).or_default() += 1;
+        }
+        (0..self.docs.len())
+            .filter(|&id| {
+                self.nodes[id].key.to_lowercase() != "readme"
+                    && self.in_links[id].is_empty()
+                    && self.out_edges(id).is_empty()
+                    && features[id].as_deref().is_none_or(|f| members[f] <= 1)
+            })
+            .collect()
+    }
+
+    /// Dangling links: `(source, target)` where the target is a phantom that
+    /// does not stand for an archived document, in edge order.
+    pub fn dangling_links(&self) -> Vec<(NodeId, NodeId)> {
+        self.edges
+            .iter()
+            .filter(|e| {
+                let t = &self.nodes[e.target];
+                t.is_phantom() && !t.archived
+            })
+            .map(|e| (e.source, e.target))
+            .collect()
+    }
+
+    /// Feature weight as `find` reports it (spec §4): per non-directory tag
+    /// `#f`, the sum over documents carrying it of their distinct in-link
+    /// sources; sorted by score descending, ties in order of first
+    /// appearance; the top `limit`.
+    pub fn feature_rankings(&self, limit: usize) -> Vec<(String, usize)> {
+        let mut order: Vec<String> = Vec::new();
+        let mut scores: HashMap<String, usize> = HashMap::new();
+        for (id, doc) in self.docs.iter().enumerate() {
+            let mut seen = HashSet::new();
+            for tag in &doc.tags {
+                if super::is_directory_tag(tag) || !seen.insert(tag) {
+                    continue;
+                }
+                let name = tag.trim_start_matches('#');
+                let score = scores.entry(name.to_owned()).or_insert_with(|| {
+                    order.push(name.to_owned());
+                    0
+                });
+                *score += self.in_links[id].len();
+            }
+        }
+        let mut ranked: Vec<(String, usize)> =
+            order.into_iter().map(|f| { let s = scores[&f]; (f, s) }).collect();
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
+        ranked.truncate(limit);
+        ranked
+    }
+
+    /// The documents of `vault list` (and of `vault stats`): in path order,
+    /// selected by type or pseudo type, exact listing feature (a leading `#`
+    /// ignored) and exact listing date. Undecodable files are left out.
+    pub fn list_documents(&self, select: DocSelect<'_>, feature: Option<&str>, date: Option<&str>) -> Vec<DocRow> {
+        let feature = feature.map(|f| f.trim_start_matches('#')).filter(|f| !f.is_empty());
+        let date = date.filter(|d| !d.is_empty());
+        let keep: Option<HashSet<NodeId>> = match select {
+            DocSelect::Orphaned => Some(self.orphans().into_iter().collect()),
+            DocSelect::Invalid => Some(self.dangling_links().into_iter().map(|(s, _)| s).collect()),
+            _ => None,
+        };
+        self.docs
+            .iter()
+            .enumerate()
+            .filter(|(id, doc)| {
+                !doc.encoding_issue
+                    && keep.as_ref().is_none_or(|k| k.contains(id))
+                    && match select {
+                        DocSelect::Type(t) => doc.type_name() == t,
+                        _ => true,
+                    }
+            })
+            .map(|(id, doc)| DocRow {
+                path: doc.path.clone(),
+                doc_type: doc.type_name().to_owned(),
+                feature: doc.listing_feature(),
+                date: doc.listing_date().map(str::to_owned),
+                name: doc.stem.clone(),
+                node: id,
+            })
+            .filter(|row| feature.is_none_or(|f| row.feature.as_deref() == Some(f)))
+            .filter(|row| date.is_none_or(|d| row.date.as_deref() == Some(d)))
+            .collect()
+    }
+
+    /// `vault stats`: totals over the filtered documents; orphan and
+    /// dangling counts over the whole vault.
+    pub fn stats(&self, select: DocSelect<'_>, feature: Option<&str>, date: Option<&str>) -> Stats {
+        let rows = self.list_documents(select, feature, date);
+        let mut counts_by_type: Vec<(String, usize)> = Vec::new();
+        let mut features = HashSet::new();
+        for row in &rows {
+            match counts_by_type.iter_mut().find(|(t, _)| *t == row.doc_type) {
+                Some((_, n)) => *n += 1,
+                None => counts_by_type.push((row.doc_type.clone(), 1)),
+            }
+            if let Some(f) = &row.feature {
+                features.insert(f.as_str());
+            }
+        }
+        Stats {
+            total_docs: rows.len(),
+            total_features: features.len(),
+            counts_by_type,
+            orphaned_count: self.orphans().len(),
+            dangling_link_count: self.dangling_links().len(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::GraphDoc;
+    use super::*;
+
+    fn doc(path: &str, feature: &str, related: &[&str], body: &str) -> GraphDoc {
+        let parts: Vec<&str> = path.split('/').collect();
+        let dir = if parts.len() > 2 { parts[1] } else { "adr" };
+        let mut text = format!("---\ntags:\n  - '#{dir}'\n  - '#{feature}'\ndate: '2026-01-0{}'\nrelated:\n", related.len() + 1);
+        for r in related {
+            text.push_str(&format!("  - '[[{r}]]'\n"));
+        }
+        text.push_str("---\n\n");
+        text.push_str(body);
+        GraphDoc::from_text(path, &text)
+    }
+
+    fn keys(g: &Graph, ids: impl IntoIterator<Item = NodeId>) -> Vec<String> {
+        ids.into_iter().map(|id| g.node(id).key.clone()).collect()
+    }
+
+    fn sample() -> Graph {
+        Graph::build(
+            vec![
+                doc(".vault/adr/a.md", "f", &["b", "missing"], ""),
+                doc(".vault/adr/b.md", "f", &[], ""),
+                doc(".vault/research/lone.md", "solo", &[], "no links"),
+                doc(".vault/research/pair1.md", "duo", &[], ""),
+                doc(".vault/research/pair2.md", "duo", &["old"], ""),
+                doc(".vault/readme.md", "x", &[], ""),
+            ],
+            &["research/old.md".to_owned()],
+        )
+    }
+
+    #[test]
+    fn an_isolated_document_alone_in_its_feature_is_an_orphan() {
+        let g = sample();
+        // pair1 is isolated but shares its feature; readme is exempt.
+        assert_eq!(keys(&g, g.orphans()), ["lone"]);
+    }
+
+    #[test]
+    fn a_link_to_a_missing_document_dangles_but_one_to_an_archived_document_does_not() {
+        let g = sample();
+        let dangling: Vec<(String, String)> = g
+            .dangling_links()
+            .into_iter()
+            .map(|(s, t)| (g.node(s).key.clone(), g.node(t).key.clone()))
+            .collect();
+        assert_eq!(dangling, [("a".to_owned(), "missing".to_owned())]);
+        let old = g.node_id("research/old").unwrap();
+        assert!(g.node(old).is_phantom() && g.node(old).archived);
+    }
+
+    #[test]
+    fn feature_weight_sums_distinct_in_link_sources() {
+        let g = Graph::build(
+            vec![
+                doc(".vault/adr/a.md", "f", &["b", "b"], "[[b]]"),
+                doc(".vault/adr/b.md", "f", &[], ""),
+                doc(".vault/adr/c.md", "g", &["b", "d"], ""),
+                doc(".vault/adr/d.md", "h", &[], ""),
+            ],
+            &[],
+        );
+        let ranks = g.feature_rankings(100);
+        assert_eq!(ranks, [("f".into(), 2), ("h".into(), 1), ("g".into(), 0)]);
+        assert_eq!(g.feature_rankings(1).len(), 1);
+    }
+
+    #[test]
+    fn stats_filter_documents_but_count_orphans_over_the_whole_vault() {
+        let g = sample();
+        let all = g.stats(DocSelect::All, None, None);
+        assert_eq!(all.total_docs, 6);
+        assert_eq!(all.total_features, 4);
+        assert_eq!(
+            all.counts_by_type,
+            [("adr".into(), 2), ("unknown".into(), 1), ("research".into(), 3)]
+        );
+        let duo = g.stats(DocSelect::All, Some("#duo"), None);
+        assert_eq!((duo.total_docs, duo.total_features), (2, 1));
+        assert_eq!((duo.orphaned_count, duo.dangling_link_count), (1, 1));
+        let json = serde_json::to_string(&duo).unwrap();
+        assert!(json.contains(r#""counts_by_type":{"research":2}"#), "{json}");
+    }
+
+    #[test]
+    fn list_pseudo_types_select_orphans_and_documents_with_dangling_links() {
+        let g = sample();
+        let names = |rows: Vec<DocRow>| rows.into_iter().map(|r| r.name).collect::<Vec<_>>();
+        assert_eq!(names(g.list_documents(DocSelect::parse(Some("orphaned")), None, None)), ["lone"]);
+        assert_eq!(names(g.list_documents(DocSelect::parse(Some("invalid")), None, None)), ["a"]);
+        assert_eq!(names(g.list_documents(DocSelect::Type("adr"), None, Some("2026-01-01"))), ["b"]);
+    }
+}

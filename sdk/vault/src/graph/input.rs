@@ -1,0 +1,363 @@
+//! The graph's input record: one parsed vault document ([`GraphDoc`]).
+//!
+//! A `GraphDoc` holds the whole (normalised) text once, plus the few
+//! frontmatter values the graph, listings and search read. Everything else
+//! (title, word count, links) is derived on demand from that text, so loading
+//! stays a single pass over each file.
+
+use std::ops::Range;
+
+use super::markdown;
+
+/// The seven document types, which are also the directory tags (`#adr` ...).
+pub const DOC_TYPES: [&str; 7] = ["adr", "audit", "exec", "index", "plan", "reference", "research"];
+
+/// Whether `tag` (with or without `#`) is a directory tag such as `#adr`.
+pub fn is_directory_tag(tag: &str) -> bool {
+    DOC_TYPES.contains(&tag.strip_prefix('#').unwrap_or(tag))
+}
+
+/// One corpus document as the graph and search read it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GraphDoc {
+    /// Workspace-relative path, `/`-separated (`.vault/adr/x.md`).
+    pub path: String,
+    /// The first folder under `.vault/` when it is a document type, else `None`.
+    pub doc_type: Option<String>,
+    /// The filename without `.md`.
+    pub stem: String,
+    /// `tags:` items as written (quotes removed), usually `#adr`, `#feature`.
+    pub tags: Vec<String>,
+    /// `date:` as written (quotes removed).
+    pub date: Option<String>,
+    /// `modified:` as written (quotes removed).
+    pub modified: Option<String>,
+    /// `related:` items as written (quotes removed), e.g. `[[stem]]`.
+    pub related: Vec<String>,
+    /// The legacy bare `feature:` key, if any.
+    pub feature_key: Option<String>,
+    /// Whether the frontmatter says `generated: true` (feature indexes).
+    pub generated: bool,
+    /// The text with one BOM removed and `\r\n`/`\r` turned into `\n`.
+    pub text: String,
+    /// The YAML between the fences, as a range of `text` (empty when none).
+    pub frontmatter: Range<usize>,
+    /// Where the body starts in `text` (spec/vault-format.md §5.1).
+    pub body_start: usize,
+    /// The file was not valid UTF-8: it still gets a node, with no frontmatter.
+    pub encoding_issue: bool,
+    /// `text` differs from the file's bytes (a BOM or `\r` was normalised).
+    pub normalized: bool,
+}
+
+impl GraphDoc {
+    /// Read a document from its raw bytes. `path` is workspace-relative.
+    pub fn from_bytes(path: &str, bytes: &[u8]) -> GraphDoc {
+        let mut doc = GraphDoc::bare(path);
+        match std::str::from_utf8(bytes) {
+            Ok(text) => doc.set_text(text),
+            Err(_) => doc.encoding_issue = true,
+        }
+        doc
+    }
+
+    /// Read a document from its raw bytes, reusing the buffer when the text
+    /// needs no normalisation (no BOM, no `\r`).
+    pub fn from_vec(path: &str, bytes: Vec<u8>) -> GraphDoc {
+        match String::from_utf8(bytes) {
+            Ok(text) if !text.starts_with('\u{feff}') && !text.contains('\r') => {
+                let mut doc = GraphDoc::bare(path);
+                doc.text = text;
+                doc.parse_text();
+                doc
+            }
+            Ok(text) => GraphDoc::from_text(path, &text),
+            Err(_) => GraphDoc { encoding_issue: true, ..GraphDoc::bare(path) },
+        }
+    }
+
+    /// Read a document from text already decoded.
+    pub fn from_text(path: &str, text: &str) -> GraphDoc {
+        let mut doc = GraphDoc::bare(path);
+        doc.set_text(text);
+        doc
+    }
+
+    fn bare(path: &str) -> GraphDoc {
+        let file = path.rsplit('/').next().unwrap_or(path);
+        let stem = file.strip_suffix(".md").unwrap_or(file).to_owned();
+        let rel = path.strip_prefix(".vault/").unwrap_or(path);
+        let doc_type = rel
+            .split_once('/')
+            .map(|(dir, _)| dir)
+            .filter(|dir| DOC_TYPES.contains(dir))
+            .map(str::to_owned);
+        GraphDoc { path: path.to_owned(), doc_type, stem, ..GraphDoc::default() }
+    }
+
+    fn set_text(&mut self, raw: &str) {
+        self.normalized = raw.starts_with('\u{feff}') || raw.contains('\r');
+        let raw = raw.strip_prefix('\u{feff}').unwrap_or(raw);
+        self.text = if raw.contains('\r') {
+            raw.replace("\r\n", "\n").replace('\r', "\n")
+        } else {
+            raw.to_owned()
+        };
+        self.parse_text();
+    }
+
+    fn parse_text(&mut self) {
+        let (yaml, body_start) = split_frontmatter(&self.text);
+        self.frontmatter = yaml.clone();
+        self.body_start = body_start;
+        let text = std::mem::take(&mut self.text);
+        scan_frontmatter(&text[yaml], self);
+        self.text = text;
+    }
+
+    /// The document type as the graph keys it: the directory, or `unknown`.
+    pub fn type_name(&self) -> &str {
+        self.doc_type.as_deref().unwrap_or("unknown")
+    }
+
+    /// The body: from the first non-blank line after the frontmatter.
+    pub fn body(&self) -> &str {
+        &self.text[self.body_start..]
+    }
+
+    /// The raw YAML between the fences (empty when there is none).
+    pub fn frontmatter_yaml(&self) -> &str {
+        &self.text[self.frontmatter.clone()]
+    }
+
+    /// The graph's feature: the lexicographically first non-directory tag,
+    /// without `#`; else the legacy `feature:` key, lowercased.
+    pub fn graph_feature(&self) -> Option<String> {
+        self.tags
+            .iter()
+            .filter(|t| !is_directory_tag(t))
+            .min()
+            .map(|t| t.trim_start_matches('#').to_owned())
+            .filter(|f| !f.is_empty())
+            .or_else(|| self.fallback_feature())
+    }
+
+    /// The listings' feature (`vault list`, `vault stats`, feature listing):
+    /// the first non-directory tag in written order, without `#`; else the
+    /// legacy `feature:` key, lowercased.
+    pub fn listing_feature(&self) -> Option<String> {
+        let first = self.tags.iter().map(|t| t.trim_start_matches('#')).find(|t| !DOC_TYPES.contains(t));
+        match first {
+            Some(f) if !f.is_empty() => Some(f.to_owned()),
+            _ => self.fallback_feature(),
+        }
+    }
+
+    fn fallback_feature(&self) -> Option<String> {
+        let f = self.feature_key.as_deref()?.trim_start_matches('#').trim().to_lowercase();
+        (!f.is_empty()).then_some(f)
+    }
+
+    /// The listings' date: `date:` as written, else the `yyyy-mm-dd` prefix
+    /// of the filename.
+    pub fn listing_date(&self) -> Option<&str> {
+        self.date.as_deref().filter(|d| !d.is_empty()).or_else(|| {
+            let prefix = self.stem.get(..10)?;
+            let b = prefix.as_bytes();
+            let shape = b.iter().enumerate().all(|(i, c)| match i {
+                4 | 7 => *c == b'-',
+                _ => c.is_ascii_digit(),
+            });
+            shape.then_some(prefix)
+        })
+    }
+
+    /// The git blob id of the file, when the text is still its exact bytes
+    /// (no BOM or `\r` was normalised away); `None` means: hash the raw bytes.
+    pub fn blob_oid(&self) -> Option<String> {
+        (!self.encoding_issue && !self.normalized).then(|| crate::hash::blob_oid(self.text.as_bytes()))
+    }
+
+    /// The text of the first non-empty level-1 heading outside fenced code.
+    pub fn title(&self) -> Option<&str> {
+        markdown::first_h1(self.body())
+    }
+
+    /// `len(body.split())`: whitespace-separated words of the body.
+    pub fn word_count(&self) -> usize {
+        self.body()
+            .split(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
+            .filter(|w| !w.is_empty())
+            .count()
+    }
+}
+
+/// The frontmatter of normalised `text` per spec/vault-format.md §5.1: the
+/// YAML range and where the body starts. Without (closed) frontmatter the
+/// YAML range is empty and the body is the whole text.
+// NOTE(lead): this mirrors `frontmatter::split`; use it once that module is
+// exported from lib.rs.
+fn split_frontmatter(text: &str) -> (Range<usize>, usize) {
+    let none = (0..0, 0);
+    let mut offset = 0;
+    let mut lines = text.split_inclusive('\n');
+    let open = loop {
+        let Some(line) = lines.next() else { return none };
+        let start = offset;
+        offset += line.len();
+        if !line.trim().is_empty() {
+            break (start, line);
+        }
+    };
+    let fence = |l: &str| {
+        l.trim_end_matches('\n')
+            .strip_prefix("---")
+            .is_some_and(|rest| rest.bytes().all(|b| b == b' ' || b == b'\t'))
+    };
+    if !fence(open.1.trim_start()) {
+        return none;
+    }
+    let yaml_start = offset;
+    for line in lines.by_ref() {
+        let start = offset;
+        offset += line.len();
+        if fence(line) {
+            let mut body = offset;
+            for rest in text[offset..].split_inclusive('\n') {
+                if !rest.trim().is_empty() {
+                    break;
+                }
+                body += rest.len();
+            }
+            return (yaml_start..start, body);
+        }
+    }
+    none
+}
+
+const LIST_KEYS: [&str; 5] = ["tags", "related", "supersedes", "derived_from", "promoted_to"];
+
+fn unquote(s: &str) -> &str {
+    s.trim().trim_matches(|c| c == '\'' || c == '"')
+}
+
+/// The line scanner of spec/vault-format.md §5.2, reading only the keys the
+/// graph needs.
+// NOTE(lead): this minimal scanner should move to the frontmatter module; the
+// graph keeps it only until the document layer exports its parsed document.
+fn scan_frontmatter(yaml: &str, doc: &mut GraphDoc) {
+    let mut current: Option<&str> = None;
+    for line in yaml.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(item) = line.strip_prefix('-') {
+            if let Some(key) = current {
+                push_item(doc, key, unquote(item));
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once(':') else { continue };
+        let key = key.trim();
+        let value = value.trim();
+        current = None;
+        if LIST_KEYS.contains(&key) {
+            list_reset(doc, key);
+            if let Some(inner) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+                for item in inner.split(',').map(unquote).filter(|i| !i.is_empty()) {
+                    push_item(doc, key, item);
+                }
+            } else if value.is_empty() {
+                current = Some(key);
+            } else {
+                push_item(doc, key, unquote(value));
+            }
+            continue;
+        }
+        let value = unquote(value);
+        let scalar = (!value.is_empty()).then(|| value.to_owned());
+        match key {
+            "date" => doc.date = scalar,
+            "modified" => doc.modified = scalar,
+            "feature" => doc.feature_key = scalar,
+            "generated" => doc.generated = value.eq_ignore_ascii_case("true"),
+            _ => {}
+        }
+    }
+}
+
+fn list_reset(doc: &mut GraphDoc, key: &str) {
+    match key {
+        "tags" => doc.tags.clear(),
+        "related" => doc.related.clear(),
+        _ => {}
+    }
+}
+
+fn push_item(doc: &mut GraphDoc, key: &str, item: &str) {
+    match key {
+        "tags" => doc.tags.push(item.to_owned()),
+        "related" => doc.related.push(item.to_owned()),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOC: &str = "\u{feff}---\r\ntags:\r\n  - '#research'\r\n  - \"#cache-layer\"\r\ndate: '2026-03-01'\r\nmodified: 2026-03-02\r\nrelated: ['[[a]]', \"[[b|B]]\"]\r\n---\r\n\r\n\r\n# `cache-layer` research\r\n\r\nSome words here.\r\n";
+
+    #[test]
+    fn reads_frontmatter_in_any_quoting_and_normalises_newlines() {
+        let doc = GraphDoc::from_text(".vault/research/2026-03-01-cache-layer-research.md", DOC);
+        assert_eq!(doc.doc_type.as_deref(), Some("research"));
+        assert_eq!(doc.stem, "2026-03-01-cache-layer-research");
+        assert_eq!(doc.tags, ["#research", "#cache-layer"]);
+        assert_eq!(doc.date.as_deref(), Some("2026-03-01"));
+        assert_eq!(doc.modified.as_deref(), Some("2026-03-02"));
+        assert_eq!(doc.related, ["[[a]]", "[[b|B]]"]);
+        assert!(doc.body().starts_with("# `cache-layer` research\n"));
+        assert_eq!(doc.title(), Some("`cache-layer` research"));
+        assert_eq!(doc.word_count(), 6);
+        assert_eq!(doc.graph_feature().as_deref(), Some("cache-layer"));
+    }
+
+    #[test]
+    fn graph_feature_is_the_smallest_tag_and_listing_feature_the_first() {
+        let doc = GraphDoc::from_text(
+            ".vault/adr/x.md",
+            "---\ntags:\n  - '#zeta'\n  - '#adr'\n  - '#alpha'\n---\n",
+        );
+        assert_eq!(doc.graph_feature().as_deref(), Some("alpha"));
+        assert_eq!(doc.listing_feature().as_deref(), Some("zeta"));
+    }
+
+    #[test]
+    fn legacy_feature_key_is_the_fallback() {
+        let doc = GraphDoc::from_text(".vault/adr/x.md", "---\ntags: ['#adr']\nfeature: '#Old'\n---\nbody\n");
+        assert_eq!(doc.graph_feature().as_deref(), Some("old"));
+    }
+
+    #[test]
+    fn an_unclosed_fence_is_all_body() {
+        let doc = GraphDoc::from_text(".vault/adr/x.md", "---\ntags: ['#adr']\nno close\n");
+        assert!(doc.tags.is_empty());
+        assert_eq!(doc.body_start, 0);
+    }
+
+    #[test]
+    fn undecodable_bytes_still_make_a_document() {
+        let doc = GraphDoc::from_bytes(".vault/adr/x.md", b"---\ntags: [\xff]\n---\n");
+        assert!(doc.encoding_issue);
+        assert!(doc.tags.is_empty());
+    }
+
+    #[test]
+    fn listing_date_falls_back_to_the_filename() {
+        let doc = GraphDoc::from_text(".vault/adr/2026-01-02-x-adr.md", "no frontmatter");
+        assert_eq!(doc.listing_date(), Some("2026-01-02"));
+        assert_eq!(GraphDoc::from_text(".vault/readme.md", "").doc_type, None);
+    }
+}

@@ -1,0 +1,175 @@
+//! Reading the corpus from a [`Storage`] and building the graph from it.
+//!
+//! The corpus is every `*.md` under `.vault/` outside `.obsidian/`, `.trash/`
+//! and `_archive/` (spec/vault-format.md §2); the archive is listed (never
+//! read) so links to archived documents resolve. Natively the files are read
+//! and parsed on several threads; on `wasm32` (no threads) in one pass.
+
+use crate::storage::{FileEntry, Storage, StorageError};
+
+use super::{Graph, GraphDoc};
+
+/// Why the vault could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Listing or reading a file failed (the error names the path).
+    #[error("cannot load the vault: {0}")]
+    Storage(#[from] StorageError),
+}
+
+const EXCLUDED: [&str; 3] = [".obsidian", ".trash", "_archive"];
+
+/// How many threads [`read_corpus`] reads with: the available parallelism,
+/// at most 8 (1 on `wasm32`).
+pub fn default_threads() -> usize {
+    #[cfg(target_arch = "wasm32")]
+    return 1;
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+}
+
+/// The corpus documents and the archive-relative paths of archived files.
+pub fn read_corpus(storage: &dyn Storage) -> Result<(Vec<GraphDoc>, Vec<String>), LoadError> {
+    read_corpus_with(storage, default_threads())
+}
+
+/// [`read_corpus`] on `threads` threads (1: on the calling thread).
+pub fn read_corpus_with(storage: &dyn Storage, threads: usize) -> Result<(Vec<GraphDoc>, Vec<String>), LoadError> {
+    let (docs, archived) = read_entries(storage, threads)?;
+    Ok((docs.into_iter().collect::<Result<_, _>>()?, archived))
+}
+
+/// Every corpus file read (in path order), each a document or the error
+/// that refused it, and the archive-relative paths of archived files.
+type Entries = (Vec<Result<GraphDoc, StorageError>>, Vec<String>);
+
+fn read_entries(storage: &dyn Storage, threads: usize) -> Result<Entries, LoadError> {
+    let entries = storage.list(".vault")?;
+    let mut corpus: Vec<&FileEntry> = Vec::with_capacity(entries.len());
+    let mut archived = Vec::new();
+    for entry in &entries {
+        let Some(rel) = entry.path.strip_prefix(".vault/") else { continue };
+        if !rel.ends_with(".md") {
+            continue;
+        }
+        let parts: Vec<&str> = rel.split('/').collect();
+        let dirs = &parts[..parts.len() - 1];
+        if dirs.iter().any(|d| EXCLUDED.contains(d)) {
+            if dirs.first() == Some(&"_archive") && !dirs.iter().any(|d| *d == ".obsidian" || *d == ".trash") {
+                archived.push(rel["_archive/".len()..].to_owned());
+            }
+            continue;
+        }
+        corpus.push(entry);
+    }
+    Ok((read_all(storage, &corpus, threads), archived))
+}
+
+/// Load the vault of `storage` and build its graph. Any file that cannot be
+/// read (over the 1 MiB file limit or the call's read budget, I/O) fails the
+/// load, as MCP `find` requires; the first such file in path order is named.
+pub fn load_graph(storage: &dyn Storage) -> Result<Graph, LoadError> {
+    let (docs, archived) = read_corpus(storage)?;
+    Ok(Graph::build(docs, &archived))
+}
+
+/// Load the vault, leaving out files that cannot be read and returning their
+/// errors (for verbs that report what they could, like `vault stats`). Only
+/// a failing listing is fatal.
+pub fn load_graph_lenient(storage: &dyn Storage) -> Result<(Graph, Vec<StorageError>), LoadError> {
+    let (read, archived) = read_entries(storage, default_threads())?;
+    let mut docs = Vec::with_capacity(read.len());
+    let mut unreadable = Vec::new();
+    for result in read {
+        match result {
+            Ok(doc) => docs.push(doc),
+            Err(e) => unreadable.push(e),
+        }
+    }
+    Ok((Graph::build(docs, &archived), unreadable))
+}
+
+fn read_one(storage: &dyn Storage, entry: &FileEntry) -> Result<GraphDoc, StorageError> {
+    let bytes = storage.read(&entry.path)?;
+    Ok(GraphDoc::from_vec(&entry.path, bytes))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn read_all(storage: &dyn Storage, entries: &[&FileEntry], _threads: usize) -> Vec<Result<GraphDoc, StorageError>> {
+    entries.iter().map(|e| read_one(storage, e)).collect()
+}
+
+/// Reads on `threads` threads, each taking the next file from a shared counter
+/// (files vary in size, so fixed chunks would leave threads idle). Results
+/// come back in path order whatever thread read them.
+#[cfg(not(target_arch = "wasm32"))]
+fn read_all(storage: &dyn Storage, entries: &[&FileEntry], threads: usize) -> Vec<Result<GraphDoc, StorageError>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    if threads < 2 || entries.len() < 64 {
+        return entries.iter().map(|e| read_one(storage, e)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<Result<GraphDoc, StorageError>>> = Vec::new();
+    results.resize_with(entries.len(), || None);
+    let parts: Vec<Vec<(usize, Result<GraphDoc, StorageError>)>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(entry) = entries.get(i) else { break };
+                        out.push((i, read_one(storage, entry)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("reader thread panicked")).collect()
+    });
+    for (i, result) in parts.into_iter().flatten() {
+        results[i] = Some(result);
+    }
+    results.into_iter().map(|r| r.expect("every file read once")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemStorage;
+
+    #[test]
+    fn loads_the_corpus_and_lists_the_archive_without_reading_it() {
+        let s = MemStorage::new();
+        s.insert(".vault/adr/a.md", "---\ntags: ['#adr', '#f']\n---\n[[old]] [[b]]\n");
+        s.insert(".vault/_archive/adr/old.md", "never read");
+        s.insert(".vault/.obsidian/x.md", "ignored");
+        s.insert(".vault/research/.trash/y.md", "ignored");
+        s.insert(".vault/adr/notes.txt", "not markdown");
+        s.insert(".vault/exec/2026-01-01-f/2026-01-01-f-ledger.md", "---\ntags: ['#exec', '#f']\n---\n");
+        s.insert("src/lib.md", "outside the vault");
+        let g = load_graph(&s).unwrap();
+        let keys: Vec<&str> = g.nodes().iter().map(|n| n.key.as_str()).collect();
+        assert_eq!(keys, ["a", "2026-01-01-f-ledger", "adr/old", "b"]);
+        assert_eq!(g.docs()[1].type_name(), "exec");
+        assert_eq!(g.dangling_links().len(), 1, "only [[b]] dangles");
+    }
+
+    #[test]
+    fn many_files_load_in_path_order_and_a_read_error_names_the_file() {
+        let s = MemStorage::new();
+        for i in 0..200 {
+            s.insert(&format!(".vault/adr/{i:03}.md"), "---\ntags: ['#adr', '#f']\n---\n");
+        }
+        let g = load_graph(&s).unwrap();
+        assert!(g.docs().windows(2).all(|w| w[0].path < w[1].path));
+        s.insert(".vault/adr/big.md", vec![b'x'; 2 * 1024 * 1024]);
+        let err = load_graph(&s).unwrap_err().to_string();
+        assert!(err.contains("big.md"), "{err}");
+        let (g, unreadable) = load_graph_lenient(&s).unwrap();
+        assert_eq!(g.docs().len(), 200);
+        assert_eq!(unreadable.len(), 1);
+        assert_eq!(unreadable[0].path(), ".vault/adr/big.md");
+    }
+}

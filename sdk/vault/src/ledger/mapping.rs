@@ -1,0 +1,169 @@
+//! The `exec-mapping` check (spec/exec-ledger.md §7, read-only): every exec
+//! document against its parent plan, then every live plan's closed Steps
+//! against the ledger rows that should cover them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::plan::{PLAN_DIR, Plan, Severity, list_plans, load_plan};
+use crate::storage::Storage;
+
+use super::error::LedgerError;
+use super::evidence::{covered_steps, exec_meta};
+use super::log::is_ledger_stem;
+use super::row::{Op, RowKind};
+use super::section::section_rows;
+
+/// One finding of the exec-mapping check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MappingFinding {
+    /// Severity (INFO findings are work in flight).
+    pub severity: Severity,
+    /// The exec document or plan concerned.
+    pub path: String,
+    /// What was found and what to do.
+    pub message: String,
+}
+
+#[derive(Default)]
+struct PlanFacts {
+    covered: BTreeSet<String>,
+    native: bool,
+    unattributable: bool,
+}
+
+fn stem_of(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path).trim_end_matches(".md")
+}
+
+enum Parent {
+    Live(String, Option<Box<Plan>>),
+    Archived,
+    Missing(String),
+}
+
+fn parent(storage: &dyn Storage, related: &[String]) -> Result<Parent, LedgerError> {
+    let mut first = None;
+    for link in related {
+        let stem = link.trim().trim_start_matches("[[").trim_end_matches("]]").to_string();
+        let live = format!("{PLAN_DIR}/{stem}.md");
+        if storage.exists(&live)? {
+            return Ok(Parent::Live(stem, load_plan(storage, &live).ok().map(|d| Box::new(d.plan))));
+        }
+        if storage.exists(&format!(".vault/_archive/plan/{stem}.md"))? {
+            return Ok(Parent::Archived);
+        }
+        first.get_or_insert(stem);
+    }
+    Ok(Parent::Missing(first.unwrap_or_default()))
+}
+
+/// Runs the check over `.vault/exec/` and `.vault/plan/`, optionally for
+/// one feature.
+pub fn exec_mapping(storage: &dyn Storage, feature: Option<&str>) -> Result<Vec<MappingFinding>, LedgerError> {
+    let feature = feature.map(|f| f.trim_start_matches('#'));
+    let mut out = Vec::new();
+    let mut facts: BTreeMap<String, PlanFacts> = BTreeMap::new();
+    let mut push = |severity, path: &str, message: String| out.push(MappingFinding { severity, path: path.to_string(), message });
+    for entry in storage.list(".vault/exec")? {
+        if !entry.path.ends_with(".md") {
+            continue;
+        }
+        let Ok(text) = String::from_utf8(storage.read(&entry.path)?) else { continue };
+        let meta = exec_meta(&text);
+        if feature.is_some() && meta.feature.as_deref() != feature {
+            continue;
+        }
+        let ledger = is_ledger_stem(stem_of(&entry.path));
+        let steps: Vec<String> = if ledger { covered_steps(&text) } else { meta.step_id.clone().into_iter().collect() };
+        let p = parent(storage, &meta.related)?;
+        if steps.is_empty() {
+            if !ledger && let Parent::Live(stem, _) = &p {
+                facts.entry(stem.clone()).or_default().unattributable = true;
+            }
+            continue;
+        }
+        match p {
+            Parent::Archived => {}
+            Parent::Missing(stem) => push(
+                Severity::Warning,
+                &entry.path,
+                format!("execution record declares step `{}` but its parent plan `{stem}` was not found live or archived", steps[0]),
+            ),
+            Parent::Live(stem, None) => {
+                push(Severity::Warning, &entry.path, format!("parent plan `{stem}` does not parse; fix it with `vault plan check`"))
+            }
+            Parent::Live(stem, Some(plan)) => {
+                let f = facts.entry(stem.clone()).or_default();
+                if ledger {
+                    f.native |= section_rows(&text)
+                        .iter()
+                        .any(|r| r.step.is_some() && !matches!(r.kind, RowKind::Op(Op::T)));
+                    for s in &steps {
+                        f.covered.insert(s.clone());
+                        if plan.retired.steps.contains(s) {
+                            continue;
+                        }
+                        match plan.steps.iter().find(|x| &x.id == s) {
+                            Some(x) if x.checked => {}
+                            Some(_) => push(Severity::Info, &entry.path, format!("ledger has rows for step `{s}`, which is still open (work in flight)")),
+                            None => push(Severity::Warning, &entry.path, format!("ledger row names step `{s}`, which does not exist in parent plan `{stem}`")),
+                        }
+                    }
+                } else {
+                    f.covered.extend(steps.iter().cloned());
+                    push(
+                        Severity::Error,
+                        &entry.path,
+                        format!("per-step execution record for `{}`; fold it into the ledger with `vault exec fold --feature {} --force`", steps[0], meta.feature.clone().unwrap_or_default()),
+                    );
+                }
+            }
+        }
+    }
+    for entry in list_plans(storage)? {
+        if feature.is_some() && entry.feature.as_deref() != feature {
+            continue;
+        }
+        let Ok(doc) = load_plan(storage, &entry.path) else { continue };
+        let f = facts.remove(&entry.stem).unwrap_or_default();
+        let missing: Vec<&str> =
+            doc.plan.steps.iter().filter(|s| s.checked && !f.covered.contains(&s.id)).map(|s| s.id.as_str()).collect();
+        if missing.is_empty() {
+            continue;
+        }
+        let list = missing.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
+        let (severity, tail) = if f.native {
+            (Severity::Error, "log them with `vault exec log`")
+        } else if f.unattributable {
+            (Severity::Info, "legacy records without a step may cover them")
+        } else {
+            (Severity::Warning, "the plan has no logged ledger yet")
+        };
+        out.push(MappingFinding { severity, path: entry.path, message: format!("closed steps without ledger rows: {list}; {tail}") });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemStorage;
+
+    #[test]
+    fn open_steps_with_rows_are_info_and_closed_steps_without_are_reported() {
+        let s = MemStorage::new();
+        s.insert(".vault/plan/2026-03-01-f-plan.md", "---\ntags:\n  - '#plan'\n  - '#f'\ndate: '2026-03-01'\ntier: L1\n---\n\n# p\n\n## Steps\n\n- [ ] `S01` - a; `x`.\n- [x] `S02` - b; `y`.\n");
+        s.insert(".vault/plan/2026-03-02-g-plan.md", "---\ntags:\n  - '#plan'\n  - '#g'\ndate: '2026-03-02'\ntier: L1\n---\n\n# p\n\n## Steps\n\n- [x] `S01` - a; `x`.\n");
+        s.insert(
+            ".vault/exec/2026-03-01-f/2026-03-01-f-ledger.md",
+            "---\ntags:\n  - '#exec'\n  - '#f'\nrelated:\n  - \"[[2026-03-01-f-plan]]\"\n---\n\n# l\n\n## Changes\n\n- `S01` `A` `x`\n- `S07` `A` `z`\n",
+        );
+        let f = exec_mapping(&s, None).unwrap();
+        let sev: Vec<Severity> = f.iter().map(|x| x.severity).collect();
+        assert_eq!(sev, vec![Severity::Info, Severity::Warning, Severity::Error, Severity::Warning], "{f:?}");
+        assert!(f[2].message.contains("`S02`"));
+        assert!(f[3].message.contains("no logged ledger"));
+    }
+}

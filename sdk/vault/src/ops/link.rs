@@ -1,0 +1,213 @@
+//! `vault link list|add|remove`: the `related:` edges of documents, edited
+//! surgically (`related_surgery` of the reference): existing item lines are
+//! kept verbatim, a new one is appended as `  - '[[stem]]'`.
+
+use super::{Change, Status, apply};
+use crate::date::Date;
+use crate::doc::{Corpus, Document};
+use crate::error::{Error, Result};
+use crate::frontmatter::edit::{key_blocks, newline_of, set_key};
+use crate::frontmatter::render::{Quote, list_lines, single};
+use crate::storage::Storage;
+use crate::{hash, resolve, text};
+
+/// One `related:` edge.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Edge {
+    /// The linking document's stem.
+    pub src: String,
+    /// The linked stem.
+    pub dst: String,
+    /// Always `out`: edges are listed from their source.
+    pub direction: &'static str,
+}
+
+/// The result of `link add` / `link remove`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct LinkChange {
+    /// `created`, `removed` or `unchanged`.
+    #[serde(skip)]
+    pub status: Status,
+    /// The source stem.
+    pub src: String,
+    /// The target stem.
+    pub dst: String,
+    /// Whether nothing was written on purpose.
+    pub dry_run: bool,
+}
+
+/// `vault link list`: the outgoing edges of one document, of a feature's
+/// documents, or of the whole corpus.
+pub fn list(corpus: &Corpus, src: Option<&str>, feature: Option<&str>) -> Result<Vec<Edge>> {
+    let docs: Vec<&Document> = match src {
+        Some(r) => vec![resolve::resolve(corpus, r)?],
+        None => corpus
+            .docs
+            .iter()
+            .filter(|d| feature.is_none_or(|f| d.has_feature_tag(f)))
+            .collect(),
+    };
+    Ok(docs
+        .iter()
+        .flat_map(|d| {
+            d.related_stems().into_iter().map(|t| Edge {
+                src: d.stem.clone(),
+                dst: t.to_string(),
+                direction: "out",
+            })
+        })
+        .collect())
+}
+
+fn target_stem(corpus: &Corpus, dst: &str, force: bool) -> Result<String> {
+    match resolve::resolve(corpus, dst) {
+        Ok(d) => Ok(d.stem.clone()),
+        Err(e) if !force => Err(e),
+        Err(_) => {
+            let t = dst.trim();
+            let t = crate::doc::wiki_target(t).unwrap_or(t);
+            Ok(crate::doc::stem_of(t.rsplit(['/', '\\']).next().unwrap_or(t)).to_string())
+        }
+    }
+}
+
+/// Appends `[[dst]]` to the `related:` of `text`, keeping existing lines.
+pub fn append_related(text: &str, doc: &Document, dst: &str) -> String {
+    let Some(s) = &doc.split else {
+        return text.to_string();
+    };
+    let nl = newline_of(text);
+    let block = key_blocks(text, s).into_iter().find(|b| b.key == "related");
+    let item = format!("  - {}", single(&format!("[[{dst}]]")));
+    match block {
+        Some(b) if text::lines(&text[b.range.clone()]).len() > 1 => {
+            let end = b.range.end;
+            format!("{}{item}{nl}{}", &text[..end], &text[end..])
+        }
+        _ => {
+            let mut items = doc.meta.related.clone();
+            items.push(format!("[[{dst}]]"));
+            set_key(
+                text,
+                "related",
+                &list_lines("related", &items, Quote::Single),
+            )
+            .unwrap_or_else(|| text.to_string())
+        }
+    }
+}
+
+/// `vault link add`: appends `[[dst]]` to `src`'s related. An existing edge
+/// is `unchanged` (nothing written); an unresolvable `dst` is refused unless
+/// `force`.
+pub fn add(
+    storage: &dyn Storage,
+    src: &str,
+    dst: &str,
+    force: bool,
+    dry_run: bool,
+    today: Date,
+) -> Result<LinkChange> {
+    let corpus = Corpus::load(storage)?;
+    let doc = resolve::resolve(&corpus, src)?;
+    doc.require_frontmatter()?;
+    let dst = target_stem(&corpus, dst, force)?;
+    let mut result = LinkChange {
+        status: Status::Unchanged,
+        src: doc.stem.clone(),
+        dst: dst.clone(),
+        dry_run,
+    };
+    if doc
+        .related_stems()
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case(&dst))
+    {
+        return Ok(result);
+    }
+    let new = hash::refresh_modified_stamp(&append_related(&doc.text, doc, &dst), today);
+    result.status = Status::Created;
+    if !dry_run {
+        apply(
+            storage,
+            &[Change::Write {
+                path: doc.path.clone(),
+                bytes: new.into_bytes(),
+            }],
+        )?;
+    }
+    Ok(result)
+}
+
+/// `vault link remove`: deletes the `related:` items pointing at `dst`;
+/// removing the last leaves `related: []`. A missing edge is `unchanged`.
+pub fn remove(
+    storage: &dyn Storage,
+    src: &str,
+    dst: &str,
+    dry_run: bool,
+    today: Date,
+) -> Result<LinkChange> {
+    let corpus = Corpus::load(storage)?;
+    let doc = resolve::resolve(&corpus, src)?;
+    let s = doc.require_frontmatter()?;
+    let dst = target_stem(&corpus, dst, true)?;
+    let mut result = LinkChange {
+        status: Status::Unchanged,
+        src: doc.stem.clone(),
+        dst: dst.clone(),
+        dry_run,
+    };
+    let matches =
+        |item: &str| crate::doc::wiki_target(item).is_some_and(|t| t.eq_ignore_ascii_case(&dst));
+    if !doc.meta.related.iter().any(|r| matches(r)) {
+        return Ok(result);
+    }
+    let kept: Vec<String> = doc
+        .meta
+        .related
+        .iter()
+        .filter(|r| !matches(r))
+        .cloned()
+        .collect();
+    let text = &doc.text;
+    let new = match key_blocks(text, s).into_iter().find(|b| b.key == "related") {
+        Some(b) if !kept.is_empty() && text::lines(&text[b.range.clone()]).len() > 1 => {
+            let block = &text[b.range.clone()];
+            let mut out = String::from(&text[..b.range.start]);
+            for (i, l) in text::lines(block).into_iter().enumerate() {
+                let line = &block[l.content.clone()];
+                let item = line
+                    .trim_start()
+                    .strip_prefix('-')
+                    .map(|v| crate::frontmatter::scan::strip_quotes(v.trim()));
+                if i > 0 && item.is_some_and(matches) {
+                    continue;
+                }
+                out.push_str(&block[l.full.clone()]);
+            }
+            out.push_str(&text[b.range.end..]);
+            out
+        }
+        _ => set_key(
+            text,
+            "related",
+            &list_lines("related", &kept, Quote::Single),
+        )
+        .ok_or_else(|| Error::NoFrontmatter {
+            path: doc.path.clone(),
+        })?,
+    };
+    let new = hash::refresh_modified_stamp(&new, today);
+    result.status = Status::Removed;
+    if !dry_run {
+        apply(
+            storage,
+            &[Change::Write {
+                path: doc.path.clone(),
+                bytes: new.into_bytes(),
+            }],
+        )?;
+    }
+    Ok(result)
+}

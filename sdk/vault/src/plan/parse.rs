@@ -1,0 +1,335 @@
+//! The plan parser: frontmatter plus the body walk of spec/plan-format.md §3,
+//! which turns headings and checkbox rows into the [`Plan`] model and keeps
+//! every other block of prose at an anchor for the serialiser.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::frontmatter;
+use crate::text;
+
+use super::error::PlanError;
+use super::frontmatter::PlanFrontmatter;
+use super::ids::{self, Kind};
+use super::markdown::{self, MdLine};
+use super::model::{EpicIntent, Key, Phase, Plan, Retired, Step, UnknownBlock, Wave};
+
+pub(crate) static WAVE_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^Wave +`(W\d{2,}[a-z]?)` *- *(.+)$").expect("valid regex"));
+pub(crate) static PHASE_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^Phase +`((?:W\d{2,}[a-z]?\.)?P\d{2,}[a-z]?)` *- *(.+)$").expect("valid regex")
+});
+pub(crate) static STEP_ROW: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^- +\[([ x])\] +`((?:W\d{2,}[a-z]?\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,})` *- *(.+?)\s*$")
+        .expect("valid regex")
+});
+pub(crate) static RETIRED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"<!--\s*RETIRED:\s*([^>]*?)\s*-->").expect("valid regex"));
+static SCOPE_TAIL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)^(.*);\s*`([^`]*)`\s*$").expect("valid regex"));
+
+/// A plan text split into the parts the parser and the checks share.
+pub(crate) struct Source<'t> {
+    /// The YAML between the fences.
+    pub yaml: &'t str,
+    /// The body (from the first non-blank line after the closing fence).
+    pub body: &'t str,
+    /// How many lines precede the body in the file.
+    pub body_offset: usize,
+}
+
+/// Normalises line ends and drops a BOM, the way readers see a document.
+pub(crate) fn normalise(text: &str) -> String {
+    text::normalize_newlines(text::strip_bom(text)).into_owned()
+}
+
+/// Finds the frontmatter and body of an already-normalised text.
+pub(crate) fn source(text: &str) -> Result<Source<'_>, PlanError> {
+    let split = frontmatter::split(text).ok_or(PlanError::NoFrontmatter)?;
+    let body_offset = text[..split.body].matches('\n').count();
+    Ok(Source { yaml: split.yaml(text), body: split.body(text), body_offset })
+}
+
+/// Parses a plan document (any line ends, optional BOM).
+pub fn parse_plan(text: &str) -> Result<Plan, PlanError> {
+    let text = normalise(text);
+    let src = source(&text)?;
+    let fm = PlanFrontmatter::parse(src.yaml)?;
+    let lines = markdown::md_lines(src.body);
+    let mut walker = Walker::new(src.body_offset);
+    for (i, line) in lines.iter().enumerate() {
+        walker.feed(i, line)?;
+    }
+    walker.flush_intent();
+    walker.flush_unknown("after_all".into());
+    Ok(Plan {
+        frontmatter: fm,
+        title: walker.title.unwrap_or_default(),
+        epic: extract_epic(&lines, src.body_offset),
+        waves: walker.waves,
+        phases: walker.phases,
+        steps: walker.steps,
+        retired: retired_ledger(src.body),
+        unknown: walker.unknown,
+        has_link_rules: walker.has_link_rules,
+        next_key: walker.next_key,
+    })
+}
+
+/// Reads every `<!-- RETIRED: ... -->` comment of a body, unioned.
+pub(crate) fn retired_ledger(body: &str) -> Retired {
+    let mut r = Retired::default();
+    for cap in RETIRED.captures_iter(body) {
+        for token in cap[1].split(',').map(str::trim) {
+            let Some(p) = ids::parse_id(token) else { continue };
+            if p.kind == Kind::Step && p.suffix.is_some() {
+                continue;
+            }
+            r.of_mut(p.kind).insert(token.to_string());
+        }
+    }
+    r
+}
+
+fn extract_epic(lines: &[MdLine<'_>], offset: usize) -> Option<EpicIntent> {
+    let start = lines.iter().position(|l| markdown::atx_heading(&l.masked).is_some_and(|(lv, t)| lv == 2 && t == "Epic intent"))?;
+    let mut text = Vec::new();
+    for l in &lines[start + 1..] {
+        // A Step row ends the Epic too (the walk reads it as a Step); the
+        // reference kept it in the Epic text as well, duplicating it.
+        if markdown::atx_heading(&l.masked).is_some_and(|(lv, _)| lv <= 3) || STEP_ROW.is_match(&l.masked) {
+            break;
+        }
+        if RETIRED.is_match(l.raw) {
+            continue;
+        }
+        text.push(l.raw);
+    }
+    Some(EpicIntent { text: text::py_strip(&text.join("\n")).to_string(), line: offset + start + 1 })
+}
+
+/// Splits a row tail into action and scope (§3): trailing dots dropped, the
+/// last `; `scope`` clause wins, else the last `;`.
+pub(crate) fn split_action_scope(rest: &str) -> Option<(String, String)> {
+    let rest = rest.trim_end_matches('.').trim_end();
+    if let Some(c) = SCOPE_TAIL.captures(rest) {
+        return Some((c[1].trim().to_string(), c[2].trim().to_string()));
+    }
+    let (a, s) = rest.rsplit_once(';')?;
+    Some((a.trim().to_string(), s.trim().trim_matches('`').to_string()))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum IntentTarget {
+    None,
+    Wave(usize),
+    Phase(usize),
+}
+
+struct Walker {
+    offset: usize,
+    title: Option<String>,
+    waves: Vec<Wave>,
+    phases: Vec<Phase>,
+    steps: Vec<Step>,
+    unknown: Vec<UnknownBlock>,
+    current_wave: Option<Key>,
+    current_phase: Option<Key>,
+    intent_target: IntentTarget,
+    intent_buf: Vec<String>,
+    unknown_buf: Vec<String>,
+    in_epic: bool,
+    in_link_rules: bool,
+    has_link_rules: bool,
+    next_key: u32,
+}
+
+impl Walker {
+    fn new(offset: usize) -> Self {
+        Walker {
+            offset,
+            title: None,
+            waves: Vec::new(),
+            phases: Vec::new(),
+            steps: Vec::new(),
+            unknown: Vec::new(),
+            current_wave: None,
+            current_phase: None,
+            intent_target: IntentTarget::None,
+            intent_buf: Vec::new(),
+            unknown_buf: Vec::new(),
+            in_epic: false,
+            in_link_rules: false,
+            has_link_rules: false,
+            next_key: 0,
+        }
+    }
+
+    fn key(&mut self) -> Key {
+        self.next_key += 1;
+        Key(self.next_key)
+    }
+
+    fn flush_intent(&mut self) {
+        if !self.intent_buf.is_empty() {
+            let text = text::py_strip(&self.intent_buf.join("\n")).to_string();
+            match self.intent_target {
+                IntentTarget::Wave(i) => self.waves[i].intent = text,
+                IntentTarget::Phase(i) => self.phases[i].intent = text,
+                IntentTarget::None => {}
+            }
+        }
+        self.intent_buf.clear();
+    }
+
+    fn flush_unknown(&mut self, anchor: String) {
+        if !self.unknown_buf.is_empty() {
+            let content = text::py_strip(&self.unknown_buf.join("\n")).to_string();
+            if !content.is_empty() {
+                self.unknown.push(UnknownBlock { anchor, content });
+            }
+            self.unknown_buf.clear();
+        }
+    }
+
+    fn feed(&mut self, index: usize, line: &MdLine<'_>) -> Result<(), PlanError> {
+        let lineno = self.offset + index + 1;
+        let heading = markdown::atx_heading(&line.masked);
+        let is_title = heading.as_ref().is_some_and(|(lv, t)| *lv == 1 && !t.is_empty());
+        let wave = heading.as_ref().filter(|(lv, _)| *lv == 2).and_then(|(_, t)| WAVE_HEADING.captures(t));
+        let phase = heading.as_ref().filter(|(lv, _)| *lv == 3).and_then(|(_, t)| PHASE_HEADING.captures(t));
+        let step = STEP_ROW.captures(&line.masked);
+        let steps_heading = heading.as_ref().is_some_and(|(lv, t)| *lv == 2 && t == "Steps");
+        let epic_heading = heading.as_ref().is_some_and(|(lv, t)| *lv == 2 && t == "Epic intent");
+
+        if is_title {
+            self.flush_unknown("before_title".into());
+            if self.title.is_none() {
+                let raw = markdown::atx_heading(line.raw).map(|(_, t)| t).unwrap_or_default();
+                let (_, masked) = heading.clone().unwrap_or_default();
+                self.title = Some(if raw.contains("<!--") { masked } else { raw });
+            }
+            return Ok(());
+        }
+        if line.raw.contains("<!-- LINK RULES:") {
+            self.has_link_rules = true;
+            self.in_link_rules = true;
+        }
+        if self.in_link_rules {
+            if line.raw.contains("-->") {
+                self.in_link_rules = false;
+            }
+            return Ok(());
+        }
+        if RETIRED.is_match(line.raw) {
+            return Ok(());
+        }
+        if epic_heading {
+            self.flush_intent();
+            self.intent_target = IntentTarget::None;
+            self.flush_unknown("before_epic_intent".into());
+            self.in_epic = true;
+            return Ok(());
+        }
+        if self.in_epic {
+            // The reference ends the Epic block only at a structural token, so
+            // a heading such as `## Verification` after the Epic of a Wave-less
+            // L4 plan was swallowed (and lost on the next write). The Epic text
+            // itself ends at any level 1-3 heading; the walk now agrees.
+            let any_heading = heading.as_ref().is_some_and(|(lv, _)| *lv <= 3);
+            if wave.is_some() || phase.is_some() || step.is_some() || steps_heading || any_heading {
+                self.in_epic = false;
+            } else {
+                return Ok(());
+            }
+        }
+        if steps_heading {
+            self.flush_intent();
+            self.intent_target = IntentTarget::None;
+            self.flush_unknown("before_steps".into());
+            return Ok(());
+        }
+        if let Some(c) = wave {
+            self.flush_intent();
+            let key = self.key();
+            let id = c[1].to_string();
+            self.flush_unknown(format!("before_wave_{id}"));
+            self.waves.push(Wave { key, id, title: c[2].trim().to_string(), intent: String::new(), line: lineno });
+            self.current_wave = Some(key);
+            self.current_phase = None;
+            self.intent_target = IntentTarget::Wave(self.waves.len() - 1);
+            return Ok(());
+        }
+        if let Some(c) = phase {
+            self.flush_intent();
+            let key = self.key();
+            let path = c[1].to_string();
+            let id = path.rsplit('.').next().unwrap_or(&path).to_string();
+            self.flush_unknown(format!("before_phase_{id}"));
+            self.phases.push(Phase {
+                key,
+                id,
+                written_path: path,
+                title: c[2].trim().to_string(),
+                intent: String::new(),
+                line: lineno,
+                wave: self.current_wave,
+            });
+            self.current_phase = Some(key);
+            self.intent_target = IntentTarget::Phase(self.phases.len() - 1);
+            return Ok(());
+        }
+        if let Some(c) = step {
+            self.flush_intent();
+            self.intent_target = IntentTarget::None;
+            let path = c[2].to_string();
+            let id = path.rsplit('.').next().unwrap_or(&path).to_string();
+            let (action, scope) = split_action_scope(&c[3])
+                .ok_or_else(|| PlanError::MalformedRow { line: lineno, row: line.raw.to_string() })?;
+            self.flush_unknown(format!("before_step_{id}"));
+            self.steps.push(Step {
+                id,
+                written_path: path,
+                checked: &c[1] == "x",
+                action,
+                scope,
+                line: lineno,
+                phase: self.current_phase,
+            });
+            return Ok(());
+        }
+        if self.intent_target != IntentTarget::None {
+            if heading.as_ref().is_some_and(|(lv, _)| *lv <= 3) {
+                self.flush_intent();
+                self.intent_target = IntentTarget::None;
+            } else {
+                self.intent_buf.push(line.raw.to_string());
+                return Ok(());
+            }
+        }
+        self.unknown_buf.push(line.raw.to_string());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_scope_clause_wins() {
+        assert_eq!(
+            split_action_scope("do a; then b; `src/x.rs`."),
+            Some(("do a; then b".into(), "src/x.rs".into()))
+        );
+        assert_eq!(split_action_scope("do a; src/x.rs"), Some(("do a".into(), "src/x.rs".into())));
+        assert_eq!(split_action_scope("no scope"), None);
+    }
+
+    #[test]
+    fn retired_tokens_are_unioned() {
+        let r = retired_ledger("<!-- RETIRED: S04, P02a -->\nx\n<!-- RETIRED: W01, s05, S07 -->");
+        assert_eq!(r.tokens(), vec!["W01", "P02a", "S04", "S07"]);
+    }
+}

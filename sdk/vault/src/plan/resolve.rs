@@ -1,0 +1,79 @@
+//! Plan resolution by stem or feature handle (spec/plan-format.md §9,
+//! spec/mcp-tools.md §8): an exact stem wins, else the one plan whose feature
+//! matches; several matches are refused with the candidate stems.
+
+use crate::frontmatter;
+use crate::storage::Storage;
+
+use super::error::PlanError;
+use super::frontmatter::PlanFrontmatter;
+
+/// The folder of live plans.
+pub const PLAN_DIR: &str = ".vault/plan";
+
+/// One plan found in `.vault/plan/`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanEntry {
+    /// Workspace-relative path.
+    pub path: String,
+    /// File stem.
+    pub stem: String,
+    /// Feature from the tags (without `#`), if readable.
+    pub feature: Option<String>,
+}
+
+/// Every `*.md` directly inside `.vault/plan/`, sorted by path, with its feature.
+pub fn list_plans(storage: &dyn Storage) -> Result<Vec<PlanEntry>, PlanError> {
+    let mut out = Vec::new();
+    for entry in storage.list(PLAN_DIR)? {
+        let Some(name) = entry.path.strip_prefix(".vault/plan/") else { continue };
+        if name.contains('/') || !name.ends_with(".md") {
+            continue;
+        }
+        let stem = name.trim_end_matches(".md").to_string();
+        let feature = storage.read(&entry.path).ok().and_then(|bytes| {
+            let text = String::from_utf8(bytes).ok()?;
+            let split = frontmatter::split(&text)?;
+            let fm = PlanFrontmatter::parse(split.yaml(&text)).ok()?;
+            fm.feature().map(str::to_string)
+        });
+        out.push(PlanEntry { path: entry.path, stem, feature });
+    }
+    Ok(out)
+}
+
+/// Resolves a plan target to its path. With `allow_path` (the CLI outside
+/// the gateway) an existing workspace-relative path is accepted first;
+/// otherwise a target holding `/ \ :` or NUL is refused.
+pub fn resolve_plan(storage: &dyn Storage, target: &str, allow_path: bool) -> Result<String, PlanError> {
+    let t = target.trim();
+    if allow_path && t.contains('/') && t.ends_with(".md") && storage.exists(t).unwrap_or(false) {
+        return Ok(t.to_string());
+    }
+    if t.is_empty() || t == "." || t == ".." || t.contains(['/', '\\', ':', '\0']) {
+        return Err(PlanError::InvalidTarget { target: target.to_string() });
+    }
+    let plans = list_plans(storage)?;
+    let stem = t.strip_suffix(".md").unwrap_or(t);
+    if let Some(p) = plans.iter().find(|p| p.stem == stem) {
+        return Ok(p.path.clone());
+    }
+    let feature = t.trim_start_matches('#');
+    let hits: Vec<&PlanEntry> = plans.iter().filter(|p| p.feature.as_deref() == Some(feature)).collect();
+    match hits.as_slice() {
+        [one] => Ok(one.path.clone()),
+        [] => Err(PlanError::PlanNotFound {
+            target: target.to_string(),
+            near: plans
+                .iter()
+                .filter(|p| p.stem.contains(feature) || p.feature.as_deref().is_some_and(|f| f.contains(feature) || feature.contains(f)))
+                .take(5)
+                .map(|p| p.stem.clone())
+                .collect(),
+        }),
+        many => Err(PlanError::AmbiguousPlan {
+            target: target.to_string(),
+            stems: many.iter().map(|p| p.stem.clone()).collect(),
+        }),
+    }
+}

@@ -1,0 +1,270 @@
+//! Plan writes over a [`Storage`]: load, apply one operation or a batch,
+//! guard, stamp and write atomically (spec/plan-format.md §4 "Write path").
+//!
+//! Everything is computed before the one write: a refused operation, a stale
+//! `expected_blob_hash` or a guard failure leaves the file byte-identical.
+
+use serde::Serialize;
+
+use crate::date::Date;
+use crate::hash;
+use crate::storage::Storage;
+
+use super::check::{self, Severity};
+use super::error::PlanError;
+use super::ids::Kind;
+use super::model::Plan;
+use super::op::{OpOutcome, PlanOp};
+use super::parse;
+use super::serialise::serialise_plan;
+
+/// A plan read from storage.
+#[derive(Debug, Clone)]
+pub struct PlanDoc {
+    /// Workspace-relative path.
+    pub path: String,
+    /// The raw bytes.
+    pub bytes: Vec<u8>,
+    /// Git blob OID of the bytes.
+    pub blob_hash: String,
+    /// The parsed plan.
+    pub plan: Plan,
+}
+
+/// Reads and parses the plan at `path`.
+pub fn load_plan(storage: &dyn Storage, path: &str) -> Result<PlanDoc, PlanError> {
+    let bytes = storage.read(path)?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| PlanError::NotUtf8 { path: path.to_string() })?;
+    let plan = parse::parse_plan(text)?;
+    Ok(PlanDoc { path: path.to_string(), blob_hash: hash::blob_oid(&bytes), bytes, plan })
+}
+
+/// How a plan mutation is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The date stamped into `modified:` (never read from the clock here).
+    pub today: Date,
+    /// Refuse, changing nothing, unless the file's blob OID is this one.
+    pub expected_blob_hash: Option<String>,
+    /// Compute everything, write nothing.
+    pub dry_run: bool,
+    /// Drop the authored prose around the containers (`--canonicalise`).
+    pub canonicalise: bool,
+}
+
+impl WriteOptions {
+    /// Options for a real write on `today` with no concurrency check.
+    pub fn new(today: Date) -> Self {
+        WriteOptions { today, expected_blob_hash: None, dry_run: false, canonicalise: false }
+    }
+}
+
+/// What a plan write did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlanWrite {
+    /// Workspace-relative path.
+    pub path: String,
+    /// Whether the plan text changed (and, unless a dry run, was written).
+    pub changed: bool,
+    /// Whether this was a dry run.
+    pub dry_run: bool,
+    /// Blob OID of the file now (the would-be file on a dry run).
+    pub blob_hash: String,
+    /// Blob OID before the call.
+    pub previous_blob_hash: String,
+    /// Authored prose blocks kept around the containers.
+    pub preserved_blocks: usize,
+}
+
+/// One operation applied and written.
+#[derive(Debug, Clone)]
+pub struct PlanMutation {
+    /// The write.
+    pub write: PlanWrite,
+    /// What the operation did.
+    pub outcome: OpOutcome,
+    /// The plan after the operation.
+    pub plan: Plan,
+}
+
+/// A batch applied item by item and written once.
+#[derive(Debug)]
+pub struct PlanBatch {
+    /// The write.
+    pub write: PlanWrite,
+    /// One result per operation, in order; a failed item changed nothing.
+    pub items: Vec<Result<OpOutcome, PlanError>>,
+    /// The plan after the batch.
+    pub plan: Plan,
+}
+
+/// Applies one operation to the plan at `path` and writes it.
+pub fn mutate_plan(storage: &dyn Storage, path: &str, op: &PlanOp, opts: &WriteOptions) -> Result<PlanMutation, PlanError> {
+    let doc = open_for_write(storage, path, opts)?;
+    let mut plan = doc.plan.clone();
+    let outcome = plan.apply(op)?;
+    let write = commit(storage, &doc, &plan, &outcome.retired, opts)?;
+    Ok(PlanMutation { write, outcome, plan })
+}
+
+/// Applies several operations in order (a failed one is skipped and
+/// reported) and writes the plan once when anything changed.
+pub fn mutate_plan_batch(storage: &dyn Storage, path: &str, ops: &[PlanOp], opts: &WriteOptions) -> Result<PlanBatch, PlanError> {
+    let (write, items, plan) = edit_plan(storage, path, opts, |session| {
+        ops.iter().map(|op| session.apply(op)).collect::<Vec<_>>()
+    })?;
+    Ok(PlanBatch { write, items, plan })
+}
+
+/// A plan being edited in memory by [`edit_plan`]: every applied operation
+/// either changes it completely or not at all.
+#[derive(Debug)]
+pub struct PlanSession {
+    plan: Plan,
+    retired: Vec<String>,
+}
+
+impl PlanSession {
+    /// The plan as edited so far.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Applies one operation; on error the plan is left as it was.
+    pub fn apply(&mut self, op: &PlanOp) -> Result<OpOutcome, PlanError> {
+        let mut next = self.plan.clone();
+        let out = next.apply(op)?;
+        self.retired.extend(out.retired.iter().cloned());
+        self.plan = next;
+        Ok(out)
+    }
+}
+
+/// Loads the plan at `path` (checking `expected_blob_hash` and refusing a
+/// plan with structural errors), lets `f` edit it, then guards, stamps and
+/// writes it once if it changed. Returns the write, `f`'s value and the plan.
+pub fn edit_plan<T>(
+    storage: &dyn Storage,
+    path: &str,
+    opts: &WriteOptions,
+    f: impl FnOnce(&mut PlanSession) -> T,
+) -> Result<(PlanWrite, T, Plan), PlanError> {
+    let doc = open_for_write(storage, path, opts)?;
+    let mut session = PlanSession { plan: doc.plan.clone(), retired: Vec::new() };
+    let value = f(&mut session);
+    let write = commit(storage, &doc, &session.plan, &session.retired, opts)?;
+    Ok((write, value, session.plan))
+}
+
+fn open_for_write(storage: &dyn Storage, path: &str, opts: &WriteOptions) -> Result<PlanDoc, PlanError> {
+    let doc = load_plan(storage, path)?;
+    if let Some(expected) = &opts.expected_blob_hash
+        && !expected.eq_ignore_ascii_case(&doc.blob_hash)
+    {
+        return Err(PlanError::Stale { path: path.to_string(), expected: expected.clone(), actual: doc.blob_hash });
+    }
+    let text = String::from_utf8_lossy(&doc.bytes);
+    let findings = check::check_plan(&text);
+    let errors: Vec<_> = findings.iter().filter(|f| f.severity == Severity::Error).collect();
+    if !errors.is_empty() && !scaffold_only(&doc.plan, &errors) {
+        let findings = errors.iter().map(|f| format!("{} line {}: {}", f.code, f.line, f.message)).collect::<Vec<_>>().join("; ");
+        return Err(PlanError::Unsafe { findings });
+    }
+    Ok(doc)
+}
+
+/// Whether two plans are the same document: same modelled frontmatter and a
+/// byte-identical body. (The stamp keys may sit elsewhere in the YAML: a plan
+/// without `modified:` gets it after `date:`, the serialiser puts it after
+/// `tier:` on the next write, as the reference does.)
+fn same_plan(a: &Plan, b: &Plan, canonicalise: bool) -> bool {
+    let body = |p: &Plan| {
+        let text = serialise_plan(p, canonicalise);
+        text.split_once("\n---\n").map(|(_, body)| body.to_string()).unwrap_or(text)
+    };
+    let (fa, fb) = (&a.frontmatter, &b.frontmatter);
+    fa.tier == fb.tier && fa.tags == fb.tags && fa.related == fb.related && fa.date == fb.date && body(a) == body(b)
+}
+
+/// A freshly scaffolded plan: no Wave, Phase, Step or Epic intent. Its only
+/// errors (PLAN010) do not stop the verbs that populate it.
+fn is_scaffold(p: &Plan) -> bool {
+    p.waves.is_empty() && p.phases.is_empty() && p.steps.is_empty() && p.epic.is_none()
+}
+
+/// Whether `errors` are only the PLAN010 findings a scaffold may carry.
+fn scaffold_only(p: &Plan, errors: &[impl std::borrow::Borrow<check::Finding>]) -> bool {
+    is_scaffold(p) && errors.iter().all(|f| f.borrow().code == "PLAN010")
+}
+
+/// Serialises, stamps, guards and writes `plan` over `doc`.
+fn commit(storage: &dyn Storage, doc: &PlanDoc, plan: &Plan, retired: &[String], opts: &WriteOptions) -> Result<PlanWrite, PlanError> {
+    // Canonicalising is a change even when the model is not.
+    let before = if opts.canonicalise { String::from_utf8_lossy(&doc.bytes).into_owned() } else { serialise_plan(&doc.plan, false) };
+    let after = serialise_plan(plan, opts.canonicalise);
+    let mut write = PlanWrite {
+        path: doc.path.clone(),
+        changed: false,
+        dry_run: opts.dry_run,
+        blob_hash: doc.blob_hash.clone(),
+        previous_blob_hash: doc.blob_hash.clone(),
+        preserved_blocks: if opts.canonicalise { 0 } else { plan.unknown.len() },
+    };
+    if before == after {
+        return Ok(write);
+    }
+    let stamped = hash::refresh_modified_stamp(&after, opts.today);
+    guard(doc, plan, retired, &stamped, opts)?;
+    let bytes = stamped.into_bytes();
+    write.changed = true;
+    write.blob_hash = hash::blob_oid(&bytes);
+    if opts.dry_run {
+        return Ok(write);
+    }
+    storage.write(&doc.path, &bytes)?;
+    if storage.read(&doc.path).ok().as_deref() != Some(&bytes[..]) {
+        storage.write(&doc.path, &doc.bytes)?;
+        return Err(PlanError::VerifyFailed { path: doc.path.clone() });
+    }
+    Ok(write)
+}
+
+/// The write guard: bounded size, no live id lost unless retired on purpose,
+/// no clean plan turned into one the verbs refuse, and the output re-parses
+/// to the same plan.
+fn guard(doc: &PlanDoc, plan: &Plan, retired: &[String], stamped: &str, opts: &WriteOptions) -> Result<(), PlanError> {
+    let limit = (4 * doc.bytes.len()).max(65536);
+    if stamped.len() > limit {
+        return Err(PlanError::Guard(format!("the new plan is {} bytes, over the {limit}-byte limit", stamped.len())));
+    }
+    let reparsed = parse::parse_plan(stamped).map_err(|e| PlanError::Guard(format!("the new plan does not parse: {e}")))?;
+    for kind in [Kind::Wave, Kind::Phase, Kind::Step] {
+        let after_live = reparsed.live_ids(kind);
+        for id in doc.plan.live_ids(kind) {
+            if !after_live.contains(&id) && !reparsed.retired.of(kind).contains(id) {
+                return Err(PlanError::Guard(format!("{} `{id}` would disappear without being retired", kind.noun().to_lowercase())));
+            }
+        }
+        for id in reparsed.retired.of(kind) {
+            if !doc.plan.retired.of(kind).contains(id) && !retired.contains(id) {
+                return Err(PlanError::Guard(format!("{} `{id}` would be retired unintentionally", kind.noun().to_lowercase())));
+            }
+        }
+    }
+    if reparsed.emitted_steps().len() != plan.emitted_steps().len() {
+        return Err(PlanError::Guard("the new plan does not re-read with the same steps".into()));
+    }
+    // Beyond the reference: a clean plan is never rewritten into one that no
+    // verb may rewrite again (e.g. an L4 plan losing its last Wave).
+    if !check::has_errors(&check::check_plan(&String::from_utf8_lossy(&doc.bytes))) {
+        let errors: Vec<_> = check::check_plan(stamped).into_iter().filter(|f| f.severity == Severity::Error).collect();
+        if !errors.is_empty() && !scaffold_only(&reparsed, &errors) {
+            let what = errors.iter().map(|f| format!("{} {}", f.code, f.message)).collect::<Vec<_>>().join("; ");
+            return Err(PlanError::Guard(format!("the edit would leave the plan with errors no verb can repair: {what}")));
+        }
+    }
+    if !same_plan(&reparsed, plan, opts.canonicalise) {
+        return Err(PlanError::Guard("the new plan does not re-read to the same plan".into()));
+    }
+    Ok(())
+}

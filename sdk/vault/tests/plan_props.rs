@@ -1,0 +1,220 @@
+//! Property tests of the plan model: random sequences of plan operations,
+//! run through the real write path over a [`MemStorage`], keep every
+//! invariant: ids unique and never reused, display paths consistent,
+//! completion right, the file re-parses to the same plan, a refused
+//! operation leaves the file byte-identical, and our writes pass
+//! `plan check` with no error.
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use vaultspec_vault::date::Date;
+use vaultspec_vault::plan::{
+    self, Anchor, Kind, PlanError, PlanOp, PromoteTexts, Severity, Tier, WriteOptions, check_plan, mutate_plan,
+    parse_plan, plan_status, serialise_plan,
+};
+use vaultspec_vault::{MemStorage, Storage};
+
+const PATH: &str = ".vault/plan/2026-03-10-prop-plan.md";
+
+const L1: &str = "---\ntags:\n  - '#plan'\n  - '#prop'\ndate: '2026-03-10'\ntier: L1\nmodified: '2026-03-20'\nbody_schema: body-v2\nbody_hash: 'sha256:0'\n---\n\n# `prop` plan\n\n## Description\n\nWords.\n\n## Steps\n\n- [x] `S01` - read; `a.md`.\n- [ ] `S02` - patch; `b.rs`.\n\n## Verification\n\nDone.\n";
+const L2: &str = "---\ntags:\n  - '#plan'\n  - '#prop'\ndate: '2026-03-10'\ntier: L2\nmodified: '2026-03-20'\nbody_schema: body-v2\nbody_hash: 'sha256:0'\n---\n\n# `prop` plan\n\n## Steps\n\n### Phase `P01` - one\n\nFirst.\n\n- [x] `P01.S01` - read; `a.md`.\n\n### Phase `P02` - two\n\nSecond.\n\n- [ ] `P02.S02` - patch; `b.rs`.\n";
+const L3: &str = "---\ntags:\n  - '#plan'\n  - '#prop'\ndate: '2026-03-10'\ntier: L3\nmodified: '2026-03-20'\nbody_schema: body-v2\nbody_hash: 'sha256:0'\n---\n\n# `prop` plan\n\n## Steps\n\n## Wave `W01` - first\n\nWave one.\n\n### Phase `W01.P01` - one\n\nFirst.\n\n- [ ] `W01.P01.S01` - read; `a.md`.\n\n## Wave `W02` - second\n\nWave two.\n\n### Phase `W02.P02` - two\n\nSecond.\n\n- [x] `W02.P02.S02` - patch; `b.rs`.\n\n## Verification\n\nDone.\n";
+
+fn step_ref() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (1u32..8).prop_map(|n| format!("S{n:02}")),
+        (1u32..4, 1u32..8).prop_map(|(p, s)| format!("P{p:02}.S{s:02}")),
+    ]
+}
+fn phase_ref() -> impl Strategy<Value = String> {
+    prop_oneof![(1u32..5).prop_map(|n| format!("P{n:02}")), Just("P01a".to_string())]
+}
+fn wave_ref() -> impl Strategy<Value = String> {
+    prop_oneof![(1u32..4).prop_map(|n| format!("W{n:02}")), Just("W01a".to_string())]
+}
+fn words() -> impl Strategy<Value = String> {
+    prop::sample::select(vec!["do it", "fix the loop; again", "write `docs`", "ship", "x y z"]).prop_map(String::from)
+}
+fn scope() -> impl Strategy<Value = String> {
+    prop::sample::select(vec!["src/a.rs", "`tests/b.rs`", "docs/", "c.md"]).prop_map(String::from)
+}
+fn anchor<S: Strategy<Value = String>>(ids: S) -> impl Strategy<Value = Anchor> {
+    (any::<bool>(), ids).prop_map(|(b, id)| if b { Anchor::Before(id) } else { Anchor::After(id) })
+}
+fn tier() -> impl Strategy<Value = Option<Tier>> {
+    prop::option::of(prop::sample::select(Tier::ALL.to_vec()))
+}
+
+fn op() -> impl Strategy<Value = PlanOp> {
+    prop_oneof![
+        (words(), scope(), prop::option::of(phase_ref())).prop_map(|(action, scope, phase)| PlanOp::StepAdd { action, scope, phase }),
+        (anchor(step_ref()), words(), scope()).prop_map(|(anchor, action, scope)| PlanOp::StepInsert { anchor, action, scope }),
+        step_ref().prop_map(|step| PlanOp::StepCheck { step }),
+        step_ref().prop_map(|step| PlanOp::StepUncheck { step }),
+        step_ref().prop_map(|step| PlanOp::StepToggle { step }),
+        (step_ref(), prop::option::of(words()), prop::option::of(scope())).prop_map(|(step, action, scope)| PlanOp::StepEdit { step, action, scope }),
+        step_ref().prop_map(|step| PlanOp::StepRemove { step }),
+        (step_ref(), prop::option::of(phase_ref()), prop::option::of(anchor(step_ref()))).prop_map(|(step, to_phase, anchor)| PlanOp::StepMove { step, to_phase, anchor }),
+        (words(), words(), prop::option::of(wave_ref())).prop_map(|(title, intent, wave)| PlanOp::PhaseAdd { title, intent, wave }),
+        (anchor(phase_ref()), words(), words()).prop_map(|(anchor, title, intent)| PlanOp::PhaseInsert { anchor, title, intent }),
+        (phase_ref(), prop::option::of(words()), prop::option::of(words())).prop_map(|(phase, title, intent)| PlanOp::PhaseEdit { phase, title, intent }),
+        (phase_ref(), prop::option::of(wave_ref()), prop::option::of(anchor(phase_ref()))).prop_map(|(phase, to_wave, anchor)| PlanOp::PhaseMove { phase, to_wave, anchor }),
+        phase_ref().prop_map(|phase| PlanOp::PhaseRemove { phase }),
+        (phase_ref(), (5u32..9).prop_map(|n| format!("P{n:02}"))).prop_map(|(phase, to)| PlanOp::PhaseRenumber { phase, to }),
+        (words(), words()).prop_map(|(title, intent)| PlanOp::WaveAdd { title, intent }),
+        (anchor(wave_ref()), words(), words()).prop_map(|(anchor, title, intent)| PlanOp::WaveInsert { anchor, title, intent }),
+        (wave_ref(), anchor(wave_ref())).prop_map(|(wave, anchor)| PlanOp::WaveMove { wave, anchor }),
+        wave_ref().prop_map(|wave| PlanOp::WaveRemove { wave }),
+        words().prop_map(|text| PlanOp::EpicIntentEdit { text }),
+        (tier(), any::<bool>()).prop_map(|(target, all)| PlanOp::TierPromote {
+            target,
+            texts: if all {
+                PromoteTexts {
+                    phase_title: Some("ph".into()),
+                    phase_intent: Some("phase work".into()),
+                    wave_title: Some("wv".into()),
+                    wave_intent: Some("wave work".into()),
+                    epic_intent: Some("the epic".into()),
+                    require_all: true,
+                }
+            } else {
+                PromoteTexts::default()
+            },
+        }),
+        (tier(), any::<bool>()).prop_map(|(target, force)| PlanOp::TierDemote { target, force }),
+    ]
+}
+
+fn today() -> Date {
+    Date::new(2026, 11, 30).expect("valid date")
+}
+
+fn modified_of(text: &str) -> Date {
+    text.lines()
+        .find_map(|l| l.strip_prefix("modified: '"))
+        .and_then(|rest| Date::parse_strict(rest.trim_end_matches('\'')).ok())
+        .expect("stamped plan")
+}
+
+fn all_ids(p: &plan::Plan) -> BTreeSet<(Kind, String)> {
+    let mut s = BTreeSet::new();
+    for k in [Kind::Wave, Kind::Phase, Kind::Step] {
+        for id in p.used_ids(k) {
+            s.insert((k, id.to_string()));
+        }
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(192), ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_operations_keep_every_invariant(start in prop::sample::select(vec![L1, L2, L3]), ops in prop::collection::vec(op(), 1..14)) {
+        let storage = MemStorage::new();
+        let start = vaultspec_vault::hash::refresh_modified_stamp(&serialise_plan(&parse_plan(start).unwrap(), false), Date::new(2026, 3, 20).unwrap());
+        let start = start.as_str();
+        storage.insert(PATH, start.as_bytes().to_vec());
+        let mut retired_so_far: BTreeSet<(Kind, String)> = BTreeSet::new();
+        let mut ever: BTreeSet<(Kind, String)> = all_ids(&parse_plan(start).unwrap());
+        for op in &ops {
+            let before = storage.read(PATH).unwrap();
+            match mutate_plan(&storage, PATH, op, &WriteOptions::new(today())) {
+                Err(e) => {
+                    prop_assert_eq!(&storage.read(PATH).unwrap(), &before, "refused {:?} changed the file", op);
+                    prop_assert!(!matches!(e, PlanError::Guard(_) | PlanError::VerifyFailed { .. } | PlanError::Unsafe { .. }),
+                        "{:?} hit the guard: {}", op, e);
+                }
+                Ok(m) => {
+                    let bytes = storage.read(PATH).unwrap();
+                    prop_assert_eq!(vaultspec_vault::hash::blob_oid(&bytes), m.write.blob_hash.clone());
+                    let text = String::from_utf8(bytes).unwrap();
+                    let p = parse_plan(&text).unwrap();
+                    // Re-parses to the same plan, byte for byte.
+                    let stamp = if m.write.changed { today() } else { modified_of(&text) };
+                    let again = vaultspec_vault::hash::refresh_modified_stamp(&serialise_plan(&p, false), stamp);
+                    prop_assert_eq!(&again, &text);
+                    let model = vaultspec_vault::hash::refresh_modified_stamp(&serialise_plan(&m.plan, false), stamp);
+                    prop_assert_eq!(&model, &text);
+                    // Live ids unique and never retired; retired only grows.
+                    for k in [Kind::Wave, Kind::Phase, Kind::Step] {
+                        let live = p.live_ids(k);
+                        let uniq: BTreeSet<&str> = live.iter().copied().collect();
+                        prop_assert_eq!(uniq.len(), live.len(), "duplicate {:?} ids in {}", k, text);
+                        for id in &live {
+                            prop_assert!(!p.retired.of(k).contains(*id), "{} is live and retired", id);
+                            prop_assert!(!retired_so_far.contains(&(k, id.to_string())), "{} was reused", id);
+                        }
+                    }
+                    let now: BTreeSet<(Kind, String)> = [Kind::Wave, Kind::Phase, Kind::Step]
+                        .into_iter()
+                        .flat_map(|k| p.retired.of(k).iter().map(move |id| (k, id.clone())))
+                        .collect();
+                    prop_assert!(retired_so_far.is_subset(&now), "retirement shrank");
+                    for id in all_ids(&p) {
+                        ever.insert(id);
+                    }
+                    retired_so_far = now;
+                    // Display paths consistent.
+                    for s in &p.steps {
+                        prop_assert_eq!(&s.written_path, &p.step_path(s));
+                    }
+                    for ph in &p.phases {
+                        prop_assert_eq!(&ph.written_path, &p.phase_path(ph));
+                    }
+                    // Completion right.
+                    let st = plan_status(&p, None);
+                    prop_assert_eq!(st.steps_completed, p.steps.iter().filter(|s| s.checked).count());
+                    prop_assert_eq!(st.next_open_step.clone(), p.steps.iter().find(|s| !s.checked).map(|s| p.step_path(s)));
+                    // Our writes pass the checks with no error.
+                    let errors: Vec<_> = check_plan(&text).into_iter().filter(|f| f.severity == Severity::Error).collect();
+                    let scaffold = p.waves.is_empty() && p.phases.is_empty() && p.steps.is_empty() && p.epic.is_none();
+                    prop_assert!(errors.is_empty() || scaffold && errors.iter().all(|f| f.code == "PLAN010"), "{:?}\n{}", errors, text);
+                }
+            }
+        }
+        let _ = ever;
+    }
+}
+
+#[test]
+fn an_edit_with_a_stale_hash_changes_nothing() {
+    let storage = MemStorage::new();
+    storage.insert(PATH, L1.as_bytes().to_vec());
+    let op = PlanOp::StepCheck { step: "S02".into() };
+    let stale = WriteOptions { expected_blob_hash: Some("0".repeat(40)), ..WriteOptions::new(today()) };
+    assert!(matches!(mutate_plan(&storage, PATH, &op, &stale), Err(PlanError::Stale { .. })));
+    assert_eq!(storage.read(PATH).unwrap(), L1.as_bytes());
+    let fresh = WriteOptions {
+        expected_blob_hash: Some(vaultspec_vault::hash::blob_oid(L1.as_bytes())),
+        ..WriteOptions::new(today())
+    };
+    let done = mutate_plan(&storage, PATH, &op, &fresh).unwrap();
+    assert_eq!(done.write.previous_blob_hash, vaultspec_vault::hash::blob_oid(L1.as_bytes()));
+    assert_eq!(done.write.blob_hash, vaultspec_vault::hash::blob_oid(&storage.read(PATH).unwrap()));
+}
+
+#[test]
+fn a_dry_run_reports_the_would_be_hash_and_writes_nothing() {
+    let storage = MemStorage::new();
+    storage.insert(PATH, L2.as_bytes().to_vec());
+    let op = PlanOp::PhaseRemove { phase: "P02".into() };
+    let dry = WriteOptions { dry_run: true, ..WriteOptions::new(today()) };
+    let preview = mutate_plan(&storage, PATH, &op, &dry).unwrap();
+    assert!(preview.write.changed && preview.write.dry_run);
+    assert_eq!(storage.read(PATH).unwrap(), L2.as_bytes());
+    let real = mutate_plan(&storage, PATH, &op, &WriteOptions::new(today())).unwrap();
+    assert_eq!(real.write.blob_hash, preview.write.blob_hash);
+    assert_eq!(real.outcome.retired, vec!["P02", "S02"]);
+}
+
+#[test]
+fn a_plan_with_structural_errors_is_reported_and_never_rewritten() {
+    let storage = MemStorage::new();
+    let broken = L1.replace("- [ ] `S02` - patch; `b.rs`.", "- [X] `S02` - patch; `b.rs`.");
+    storage.insert(PATH, broken.as_bytes().to_vec());
+    let e = mutate_plan(&storage, PATH, &PlanOp::StepCheck { step: "S01".into() }, &WriteOptions::new(today())).unwrap_err();
+    assert!(matches!(&e, PlanError::Unsafe { findings } if findings.contains("PLAN040 line 21")), "{e}");
+    assert_eq!(storage.read(PATH).unwrap(), broken.as_bytes());
+}
