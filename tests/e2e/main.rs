@@ -2,6 +2,8 @@
 //! at the command line.
 
 mod catalog;
+mod golden_mcp;
+mod mcp;
 mod cli;
 mod sandbox;
 mod support;

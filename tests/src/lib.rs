@@ -7,6 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod golden;
+
 /// Paths of the test guest components, one constant per guest.
 pub mod guests {
     include!(concat!(env!("OUT_DIR"), "/guests.rs"));

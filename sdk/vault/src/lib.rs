@@ -20,6 +20,7 @@ pub mod index;
 pub mod ledger;
 pub mod plan;
 pub mod search;
+pub mod status;
 pub mod ops;
 pub mod resolve;
 pub mod storage;

@@ -1,9 +1,20 @@
 //! The ten hot tools, each in its own file, and the dispatch between them.
 //!
-//! A tool takes its validated arguments as JSON and returns a [`Reply`] (a
-//! summary line and the structured payload) or a [`Refusal`].
+//! A tool takes its arguments (already checked against its input schema) as
+//! JSON and returns a [`Reply`](super::reply::Reply) or a
+//! [`Refusal`](super::reply::Refusal). Tools run on a blocking thread and
+//! call `vaultspec-vault` directly; writers hold the workspace lock.
 
+mod check;
+mod create;
+mod crossref;
 mod definitions;
+mod edit;
+mod find;
+mod log;
+mod plan;
+mod search;
+mod status;
 
 pub use definitions::{Hints, ToolDef, definitions};
 
@@ -12,10 +23,21 @@ use serde_json::Value;
 use super::context::Context;
 use super::reply::{Refusal, ToolResult};
 
-/// Run the tool `name` with `args` (already checked against its schema).
+/// Run the tool `name` with `args`.
 pub fn call(context: &Context, name: &str, args: Value) -> ToolResult {
-    let _ = (context, args);
-    Err(Refusal::tool(format!("`{name}` is not available yet")))
+    match name {
+        "find" => find::call(context, args),
+        "create" => create::call(context, args),
+        "edit" => edit::call(context, args),
+        "status" => status::call(context, args),
+        "check" => check::call(context, args),
+        "search" => search::call(context, args),
+        "crossref" => crossref::call(context, args),
+        "plan_progress" => plan::progress(context, args),
+        "plan_edit" => plan::edit(context, args),
+        "log" => log::call(context, args),
+        other => Err(Refusal::Bare(format!("Unknown tool: {other}"))),
+    }
 }
 
 /// Deserialize validated arguments into a tool's argument struct.

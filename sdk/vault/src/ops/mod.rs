@@ -12,6 +12,7 @@ pub mod edit;
 pub mod feature;
 pub mod link;
 pub mod rename;
+pub mod section;
 
 use crate::error::Result;
 use crate::storage::Storage;

@@ -13,7 +13,7 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 use super::budget::ReadBudget;
-use super::{FileEntry, Storage, StorageError, WriteScope, check_path};
+use super::{FileEntry, MAX_FILE_BYTES, Storage, StorageError, WriteScope, check_path};
 
 /// A workspace root opened as a capability: nothing outside it is reachable.
 #[derive(Debug)]
@@ -122,7 +122,10 @@ impl CapStorage {
 impl Storage for CapStorage {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         check_path(path)?;
-        let meta = self.root.metadata(path).map_err(|e| map_io(e, "reading", path))?;
+        // One open, then size and content from the same handle: the file
+        // checked against the limits is the file read.
+        let mut file = self.root.open(path).map_err(|e| map_io(e, "reading", path))?;
+        let meta = file.metadata().map_err(|e| map_io(e, "reading", path))?;
         if !meta.is_file() {
             return Err(StorageError::Io {
                 op: "reading",
@@ -131,7 +134,12 @@ impl Storage for CapStorage {
             });
         }
         self.budget.charge(path, meta.len())?;
-        self.root.read(path).map_err(|e| map_io(e, "reading", path))
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| map_io(e, "reading", path))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(StorageError::TooLarge { path: path.to_owned(), size: bytes.len() as u64, limit: MAX_FILE_BYTES });
+        }
+        Ok(bytes)
     }
 
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {

@@ -1,0 +1,157 @@
+//! `find`: the feature listing, or documents by type, feature, date and name
+//! (`spec/mcp-tools.md` §6.1).
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use vaultspec_vault::Storage;
+use vaultspec_vault::graph::{self, FindQuery, Graph};
+use vaultspec_vault::hash::blob_oid;
+
+use super::parse;
+use crate::mcp::context::Context;
+use crate::mcp::reply::{Refusal, Reply, ToolResult, plural};
+
+/// The most bytes of a document an excerpt carries.
+pub const EXCERPT_BYTES: usize = 600;
+
+/// The most rows `body: "full"` may return.
+pub const FULL_BODY_ROWS: usize = 5;
+
+#[derive(Deserialize)]
+struct Args {
+    feature: Option<String>,
+    #[serde(rename = "type", default)]
+    types: Vec<String>,
+    date: Option<String>,
+    text: Option<String>,
+    #[serde(default = "none")]
+    body: String,
+    #[serde(default)]
+    json: bool,
+    #[serde(default = "twenty")]
+    limit: usize,
+}
+
+fn none() -> String {
+    "none".to_owned()
+}
+
+fn twenty() -> usize {
+    20
+}
+
+fn present(value: &Option<String>) -> bool {
+    value.as_deref().is_some_and(|v| !v.is_empty())
+}
+
+/// List features, or find documents.
+pub fn call(context: &Context, args: Value) -> ToolResult {
+    let args: Args = parse(args)?;
+    if args.body == "full" && args.limit > FULL_BODY_ROWS {
+        return Err(Refusal::tool(format!(
+            "body='full' returns whole documents, so it is limited to {FULL_BODY_ROWS} rows; got limit={}. \
+             Use body='excerpt' to survey more, then 'full' on the few that matter.",
+            args.limit
+        )));
+    }
+    let storage = context.storage()?;
+    let graph = graph::load_graph(&storage)?;
+    let listing = !present(&args.feature) && args.types.is_empty() && !present(&args.date) && !present(&args.text);
+    let rows = if listing { feature_rows(&storage, &graph, &args) } else { document_rows(context, &storage, &graph, &args) };
+    Ok(Reply { summary: plural(rows.len(), "row"), structured: json!({ "result": rows }) })
+}
+
+fn feature_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value> {
+    let status = vaultspec_vault::status::lifecycle_words(storage);
+    graph
+        .find_listing(args.limit)
+        .into_iter()
+        .map(|row| {
+            let mut value = json!({"name": row.name, "doc_count": row.doc_count, "weight": row.weight});
+            if args.json {
+                let word = status.get(&row.name).cloned().unwrap_or_else(|| "Unknown".to_owned());
+                value["status"] = json!(word);
+                value["types"] = json!(row.types);
+                if let Some(date) = row.earliest_date {
+                    value["earliest_date"] = json!(date);
+                }
+                value["has_plan"] = json!(row.has_plan);
+            }
+            value
+        })
+        .collect()
+}
+
+fn document_rows(context: &Context, storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value> {
+    let feature = args.feature.as_deref().map(|f| f.trim_start_matches('#')).filter(|f| !f.is_empty());
+    let query = FindQuery {
+        types: &args.types,
+        feature,
+        date: args.date.as_deref().filter(|d| !d.is_empty()),
+        text: args.text.as_deref(),
+        limit: args.limit,
+    };
+    let root = context.workspace.root();
+    graph
+        .find_documents(&query)
+        .into_iter()
+        .map(|row| {
+            let mut value = Map::new();
+            value.insert("name".into(), json!(row.name));
+            value.insert("type".into(), json!(row.doc_type));
+            if let Some(feature) = &row.feature {
+                value.insert("feature".into(), json!(feature));
+            }
+            if let Some(date) = &row.date {
+                value.insert("date".into(), json!(date));
+            }
+            value.insert("path".into(), json!(row.path));
+            let bytes = storage.read(&row.path).ok();
+            if let Some(bytes) = &bytes {
+                value.insert("blob_hash".into(), json!(blob_oid(bytes)));
+            }
+            let uri = format!("file://{}", root.join(&row.path).display());
+            value.insert("resource_uri".into(), json!(uri));
+            if let (Some(bytes), "excerpt" | "full") = (&bytes, args.body.as_str()) {
+                let text = String::from_utf8_lossy(bytes);
+                let (body, truncated) = if args.body == "full" {
+                    (text.as_ref(), false)
+                } else {
+                    let clipped = clip(&text, EXCERPT_BYTES);
+                    (clipped, clipped.len() < text.len())
+                };
+                value.insert("body".into(), json!(body));
+                value.insert("body_bytes".into(), json!(text.len()));
+                value.insert("body_truncated".into(), json!(truncated));
+            }
+            Value::Object(value)
+        })
+        .collect()
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends on a
+/// character boundary.
+fn clip(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_end_on_a_character_boundary() {
+        let text = "é".repeat(400);
+        let clipped = clip(&text, EXCERPT_BYTES);
+        assert_eq!(clipped.len(), 600);
+        assert_eq!(clip(&format!("a{text}"), EXCERPT_BYTES).len(), 599);
+        assert_eq!(clip("short", EXCERPT_BYTES), "short");
+    }
+}

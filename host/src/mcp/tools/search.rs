@@ -1,0 +1,85 @@
+//! `search`: the passages that answer a question, ranked locally with BM25
+//! over document sections (`spec/mcp-tools.md` §6.7, `graph-and-search.md` §8).
+//!
+//! The reply keeps the reference's shape, says that the ranking is local, and
+//! leaves out what only a hosted judge could know (`answers`,
+//! `premise_conflict`, `verdict`): `answered` stays false.
+
+use std::collections::BTreeSet;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use vaultspec_vault::Storage;
+use vaultspec_vault::graph;
+use vaultspec_vault::hash::blob_oid;
+use vaultspec_vault::search::{SearchIndex, SearchQuery};
+
+use super::parse;
+use crate::mcp::context::Context;
+use crate::mcp::reply::{Reply, ToolResult, plural};
+
+/// What the reply says about how hits were ranked.
+pub const RANKING: &str = "local-bm25";
+
+#[derive(Deserialize)]
+struct Args {
+    query: String,
+    #[serde(rename = "type", default)]
+    types: Vec<String>,
+    feature: Option<String>,
+    date: Option<String>,
+    #[serde(default = "four")]
+    limit: usize,
+}
+
+fn four() -> usize {
+    4
+}
+
+/// Rank the vault's sections against the query.
+pub fn call(context: &Context, args: Value) -> ToolResult {
+    let args: Args = parse(args)?;
+    let storage = context.storage()?;
+    let (graph, _unreadable) = graph::load_graph_lenient(&storage)?;
+    let docs = graph.docs();
+    let index = SearchIndex::build(docs);
+    let query = SearchQuery {
+        text: &args.query,
+        types: &args.types,
+        feature: args.feature.as_deref(),
+        date: args.date.as_deref(),
+        limit: args.limit,
+    };
+    let total = index.search_blocks(docs, &query).iter().map(|h| h.doc).collect::<BTreeSet<_>>().len();
+    let hits: Vec<Value> = index
+        .search(docs, &query)
+        .into_iter()
+        .map(|hit| {
+            let blob = docs
+                .iter()
+                .find(|d| d.path == hit.path)
+                .and_then(|d| d.blob_oid())
+                .or_else(|| storage.read(&hit.path).ok().map(|b| blob_oid(&b)));
+            let mut value = serde_json::to_value(&hit).unwrap_or_default();
+            value["feature"] = json!(hit.feature.unwrap_or_default());
+            value["date"] = json!(hit.date.unwrap_or_default());
+            value["score"] = json!((hit.score * 1000.0).round() / 1000.0);
+            value["blob_hash"] = json!(blob.unwrap_or_default());
+            value
+        })
+        .collect();
+    let returned = hits.len();
+    let truncated = returned < total;
+    let counted = if truncated { format!("{returned} of {total} hits") } else { plural(returned, "hit") };
+    let summary = format!("{counted}, ranked locally");
+    let value = json!({
+        "status": "ok",
+        "answered": false,
+        "ranking": RANKING,
+        "hits": hits,
+        "returned": returned,
+        "total": total,
+        "truncated": truncated,
+    });
+    Ok(Reply { summary, structured: value })
+}

@@ -1,0 +1,63 @@
+//! `status`: the vault rollup, or a trace of one feature or plan
+//! (`spec/mcp-tools.md` §6.5).
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use vaultspec_vault::graph;
+use vaultspec_vault::status::{self, DEFAULT_FEATURE_LIMIT};
+
+use super::parse;
+use crate::mcp::context::Context;
+use crate::mcp::instructions::TOOL_SCHEMA_VERSION;
+use crate::mcp::reply::{Refusal, Reply, ToolResult};
+
+#[derive(Deserialize)]
+struct Args {
+    target: Option<String>,
+}
+
+/// Hosted search is never configured: search and crossref rank locally.
+fn hosted_search() -> Value {
+    json!({"configured": false, "source": null})
+}
+
+/// Answer with the rollup, or the trace of `target`.
+pub fn call(context: &Context, args: Value) -> ToolResult {
+    let args: Args = parse(args)?;
+    let storage = context.storage()?;
+    let (graph, _unreadable) = graph::load_graph_lenient(&storage)?;
+    match args.target.filter(|t| !t.trim().is_empty()) {
+        None => {
+            let rollup = status::rollup(&storage, &graph, DEFAULT_FEATURE_LIMIT);
+            let summary = if rollup.features.is_empty() && rollup.plans_in_flight.is_empty() {
+                "grounding trace".to_owned()
+            } else {
+                let shown = rollup.features.len();
+                let of = if shown < rollup.features_total { format!(" of {}", rollup.features_total) } else { String::new() };
+                format!("{shown}{of} active features, {} plans in flight", rollup.plans_in_flight.len())
+            };
+            let mut value = serde_json::to_value(&rollup)?;
+            value["tool_schema_version"] = json!(TOOL_SCHEMA_VERSION);
+            value["kind"] = json!("rollup");
+            value["plans"] = json!([]);
+            value["hosted_search"] = hosted_search();
+            Ok(Reply { summary, structured: value })
+        }
+        Some(target) => {
+            let trace = status::trace(&storage, &graph, &target).map_err(|e| Refusal::tool(e.to_string()))?;
+            let value = json!({
+                "tool_schema_version": TOOL_SCHEMA_VERSION,
+                "kind": "trace",
+                "target": target,
+                "trace_kind": trace.trace_kind,
+                "plans": trace.plans,
+                "features": [],
+                "features_total": 0,
+                "plans_in_flight": [],
+                "totals": {},
+                "hosted_search": hosted_search(),
+            });
+            Ok(Reply { summary: "grounding trace".to_owned(), structured: value })
+        }
+    }
+}

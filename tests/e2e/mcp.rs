@@ -1,0 +1,184 @@
+//! The MCP server over stdio, driven by rmcp's client against the real binary.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+use vaultspec_test_support::{TestVault, cache_dir};
+
+/// A client connected to `vaultspec mcp` on `vault`.
+pub struct Session {
+    pub client: RunningService<RoleClient, ()>,
+    pub runtime: tokio::runtime::Runtime,
+}
+
+impl Session {
+    pub fn start(vault: &TestVault, extra: &[&str]) -> anyhow::Result<Self> {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"));
+        command
+            .arg("mcp")
+            .args(extra)
+            .arg("--target")
+            .arg(vault.root())
+            .env("VAULTSPEC_CACHE_DIR", cache_dir())
+            .env("VAULTSPEC_STDIO_WATCHDOG", "0")
+            .env("VAULTSPEC_LOG_LEVEL", "error");
+        let client = runtime.block_on(async {
+            let transport = TokioChildProcess::new(command)?;
+            anyhow::Ok(().serve(transport).await?)
+        })?;
+        Ok(Self { client, runtime })
+    }
+
+    /// Call a tool; returns the whole result.
+    pub fn call(&self, tool: &str, arguments: Value) -> anyhow::Result<CallToolResult> {
+        let mut params = CallToolRequestParams::new(tool.to_owned());
+        if let Value::Object(map) = arguments {
+            params = params.with_arguments(map);
+        }
+        Ok(self.runtime.block_on(self.client.call_tool(params))?)
+    }
+
+    pub fn tool_names(&self) -> anyhow::Result<Vec<String>> {
+        let tools = self.runtime.block_on(self.client.list_all_tools())?;
+        Ok(tools.into_iter().map(|t| t.name.into_owned()).collect())
+    }
+}
+
+/// The text of a result's one content block.
+pub fn text(result: &CallToolResult) -> String {
+    let value = serde_json::to_value(&result.content).unwrap();
+    value[0]["text"].as_str().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn initialize_names_the_server_and_gives_instructions() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let session = Session::start(&vault, &[])?;
+    let info = session.client.peer_info().expect("the server introduced itself");
+    let name = info.server_info.as_ref().map(|i| i.name.clone());
+    assert_eq!(name.as_deref(), Some("vaultspec-core-mcp"));
+    let instructions = info.instructions.clone().unwrap_or_default();
+    assert!(instructions.contains("tool-schema version"), "{instructions}");
+    Ok(())
+}
+
+#[test]
+fn tools_are_listed_in_order_in_both_modes() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let names = Session::start(&vault, &[])?.tool_names()?;
+    assert_eq!(names, ["find", "create", "edit", "status", "check", "search", "crossref", "plan_progress", "plan_edit", "log"]);
+    let names = Session::start(&vault, &["--read-only"])?.tool_names()?;
+    assert_eq!(names, ["find", "status", "check", "search", "crossref"]);
+    Ok(())
+}
+
+#[test]
+fn an_unknown_tool_is_a_bare_tool_error() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let session = Session::start(&vault, &["--read-only"])?;
+    let result = session.call("create", json!({"documents": []}))?;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(text(&result), "Unknown tool: create");
+    Ok(())
+}
+
+#[test]
+fn read_only_guards_refuse_fix_and_sweeps_before_validation() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let session = Session::start(&vault, &["--read-only"])?;
+    let result = session.call("check", json!({"fix": false}))?;
+    assert_eq!(text(&result), "read-only check does not accept the 'fix' argument");
+    let result = session.call("crossref", json!({"ref": "x", "apply": true}))?;
+    assert_eq!(text(&result), "read-only crossref judges one 'ref' and writes nothing");
+    Ok(())
+}
+
+#[test]
+fn arguments_outside_the_schema_are_a_prefixed_tool_error() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let session = Session::start(&vault, &[])?;
+    let result = session.call("find", json!({"limit": 0}))?;
+    assert_eq!(result.is_error, Some(true));
+    assert!(text(&result).starts_with("Error executing tool find: `limit`"), "{}", text(&result));
+    let result = session.call("search", json!({"query": ""}))?;
+    assert!(text(&result).starts_with("Error executing tool search: `query`"), "{}", text(&result));
+    Ok(())
+}
+
+fn server_command(vault: &TestVault) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_vaultspec"));
+    command
+        .arg("mcp")
+        .arg("--target")
+        .arg(vault.root())
+        .env("VAULTSPEC_CACHE_DIR", cache_dir())
+        .env("VAULTSPEC_LOG_LEVEL", "error");
+    command
+}
+
+fn wait_for_exit(child: &mut std::process::Child, within: Duration) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < within {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    None
+}
+
+#[test]
+fn the_server_exits_cleanly_when_stdin_closes() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let mut child = server_command(&vault)
+        .env("VAULTSPEC_STDIO_WATCHDOG", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#
+    )?;
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line)?;
+    let reply: Value = serde_json::from_str(&line)?;
+    assert_eq!(reply["result"]["protocolVersion"], "2025-06-18");
+    drop(stdin);
+    let status = wait_for_exit(&mut child, Duration::from_secs(10)).expect("the server exited on EOF");
+    assert!(status.success());
+    Ok(())
+}
+
+#[test]
+fn the_watchdog_exits_when_the_client_process_dies() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let mut client = Command::new("sleep").arg("30").spawn()?;
+    let mut server = server_command(&vault)
+        .arg("--parent-pid")
+        .arg(client.id().to_string())
+        .env("VAULTSPEC_WATCHDOG_POLL_MS", "50")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(server.try_wait()?.is_none(), "the server runs while its client lives");
+    client.kill()?;
+    client.wait()?;
+    let status = wait_for_exit(&mut server, Duration::from_secs(10)).expect("the watchdog ended the server");
+    assert!(status.success());
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut server.stderr.take().unwrap(), &mut stderr)?;
+    assert!(stderr.contains(r#""event":"stdio_watchdog_exit""#), "{stderr}");
+    Ok(())
+}

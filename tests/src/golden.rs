@@ -1,0 +1,119 @@
+//! Reading the reference's golden vectors where they lie (`../shared/golden`)
+//! and comparing a workspace with a vector's `after/.vault` byte for byte.
+//!
+//! The vectors were made on 2026-11-30; files listed in a vector's
+//! `today.txt` carry that date, so it is swapped for the run's own UTC date
+//! before comparing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The day the vectors were generated.
+pub const GENERATION_DAY: &str = "2026-11-30";
+
+/// The golden folder, or `None` (with a message) when this checkout has none.
+pub fn dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("golden vectors not found at `{}`: skipping", dir.display());
+        None
+    }
+}
+
+/// Today's UTC date as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// Copy a folder tree.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn ignored(relative: &str) -> bool {
+    relative.starts_with("data/") || relative.starts_with("logs/") || relative.ends_with(".lock")
+}
+
+/// Every file under `root` (relative path → bytes), minus what the vectors
+/// leave out (`data/`, `logs/`, `*.lock`).
+pub fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let relative = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                if !ignored(&relative) {
+                    out.insert(relative, std::fs::read(&path).unwrap());
+                }
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// The files of a vector's `today.txt` (paths relative to `after/`).
+pub fn today_files(vector: &Path) -> Vec<String> {
+    std::fs::read_to_string(vector.join("today.txt"))
+        .map(|t| t.lines().map(|l| l.trim().to_owned()).filter(|l| !l.is_empty()).collect())
+        .unwrap_or_default()
+}
+
+/// Compare `workspace/.vault` with the vector's `after/.vault`; the
+/// differences, one line each (empty when equal).
+pub fn compare_vault(vector: &Path, workspace: &Path) -> Vec<String> {
+    let today = today();
+    let dated = today_files(vector);
+    let mut expected = files(&vector.join("after/.vault"));
+    for (path, bytes) in expected.iter_mut() {
+        if dated.iter().any(|d| d.trim_start_matches("after/") == format!(".vault/{path}")) {
+            *bytes = String::from_utf8_lossy(bytes).replace(GENERATION_DAY, &today).into_bytes();
+        }
+    }
+    let actual = files(&workspace.join(".vault"));
+    let mut diffs = Vec::new();
+    for (path, bytes) in &expected {
+        match actual.get(path) {
+            None => diffs.push(format!("missing `{path}`")),
+            Some(got) if got != bytes => diffs.push(format!(
+                "`{path}` differs:\n--- expected\n{}\n--- actual\n{}",
+                String::from_utf8_lossy(bytes),
+                String::from_utf8_lossy(got)
+            )),
+            _ => {}
+        }
+    }
+    for path in actual.keys().filter(|p| !expected.contains_key(*p)) {
+        diffs.push(format!("unexpected `{path}`"));
+    }
+    diffs
+}
