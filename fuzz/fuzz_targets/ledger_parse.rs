@@ -6,15 +6,22 @@
 
 use libfuzzer_sys::fuzz_target;
 use vaultspec_vault::ledger::{
-    LedgerRow, Op, append_notes, append_rows, covered_steps, malformed_rows, parse_row, step_evidence, unclosed_fence,
+    LedgerRow, Op, append_notes, append_rows, covered_steps, malformed_rows, parse_row,
+    step_evidence, unclosed_fence,
 };
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     for line in text.lines() {
         if let Some(row) = parse_row(line) {
             let rendered = row.render();
-            assert_eq!(parse_row(&rendered).as_ref(), Some(&row), "row does not round-trip: {line:?}");
+            assert_eq!(
+                parse_row(&rendered).as_ref(),
+                Some(&row),
+                "row does not round-trip: {line:?}"
+            );
         }
     }
     let _ = step_evidence(text);
@@ -25,7 +32,10 @@ fuzz_target!(|data: &[u8]| {
     if unclosed_fence(text).is_some() {
         return;
     }
-    let rows = [LedgerRow::change("S01", Op::A, vec!["src/a.rs".into()]), LedgerRow::verify("S01", "cargo test", "pass")];
+    let rows = [
+        LedgerRow::change("S01", Op::A, vec!["src/a.rs".into()]),
+        LedgerRow::verify("S01", "cargo test", "pass"),
+    ];
     if let Ok((once, _)) = append_rows(text, &rows) {
         let (twice, added) = append_rows(&once, &rows).expect("the section is still there");
         assert!(added.is_empty(), "second append added rows");

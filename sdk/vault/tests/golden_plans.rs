@@ -9,12 +9,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use vaultspec_vault::MemStorage;
 use vaultspec_vault::date::Date;
 use vaultspec_vault::ledger::{self, LogOptions, LogRequest};
 use vaultspec_vault::plan::{
     self, Anchor, PlanError, PlanOp, PromoteTexts, Tier, WriteOptions, mutate_plan, resolve_plan,
 };
-use vaultspec_vault::MemStorage;
 
 /// Vectors whose bytes or contract values we do not reproduce yet.
 const KNOWN_FAILING: &[&str] = &[];
@@ -29,10 +29,16 @@ fn today() -> Date {
 }
 
 fn read_tree(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let rel = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+        let rel = if prefix.is_empty() {
+            name.clone()
+        } else {
+            format!("{prefix}/{name}")
+        };
         let path = e.path();
         if path.is_dir() {
             read_tree(&path, &rel, out);
@@ -70,10 +76,16 @@ impl Args {
             let w = &words[i];
             if let Some(name) = w.strip_prefix("--") {
                 if switches.contains(&w.as_str()) {
-                    flags.entry(name.to_string()).or_default().push(String::new());
+                    flags
+                        .entry(name.to_string())
+                        .or_default()
+                        .push(String::new());
                     i += 1;
                 } else {
-                    flags.entry(name.to_string()).or_default().push(words.get(i + 1).cloned().unwrap_or_default());
+                    flags
+                        .entry(name.to_string())
+                        .or_default()
+                        .push(words.get(i + 1).cloned().unwrap_or_default());
                     i += 2;
                 }
             } else {
@@ -93,7 +105,8 @@ impl Args {
         self.flags.contains_key(name)
     }
     fn req(&self, name: &str) -> String {
-        self.one(name).unwrap_or_else(|| panic!("vector command lacks --{name}"))
+        self.one(name)
+            .unwrap_or_else(|| panic!("vector command lacks --{name}"))
     }
 }
 
@@ -106,33 +119,88 @@ struct Answer {
 }
 
 fn tier_flag(a: &Args) -> Option<Tier> {
-    a.one("target").map(|t| Tier::parse(&t).expect("valid tier in vector"))
+    a.one("target")
+        .map(|t| Tier::parse(&t).expect("valid tier in vector"))
 }
 
 fn plan_op(group: &str, verb: &str, a: &Args) -> PlanOp {
-    let anchor = || Anchor::from_flags(a.one("before").as_deref(), a.one("after").as_deref()).expect("one anchor");
+    let anchor = || {
+        Anchor::from_flags(a.one("before").as_deref(), a.one("after").as_deref())
+            .expect("one anchor")
+    };
     let target = |i: usize| a.positional[i].clone();
     match (group, verb) {
-        ("step", "add") => PlanOp::StepAdd { action: a.req("action"), scope: a.req("scope"), phase: a.one("phase") },
-        ("step", "insert") => PlanOp::StepInsert { anchor: anchor().expect("anchor"), action: a.req("action"), scope: a.req("scope") },
+        ("step", "add") => PlanOp::StepAdd {
+            action: a.req("action"),
+            scope: a.req("scope"),
+            phase: a.one("phase"),
+        },
+        ("step", "insert") => PlanOp::StepInsert {
+            anchor: anchor().expect("anchor"),
+            action: a.req("action"),
+            scope: a.req("scope"),
+        },
         ("step", "check") => PlanOp::StepCheck { step: target(1) },
         ("step", "uncheck") => PlanOp::StepUncheck { step: target(1) },
         ("step", "toggle") => PlanOp::StepToggle { step: target(1) },
-        ("step", "edit") => PlanOp::StepEdit { step: target(1), action: a.one("action"), scope: a.one("scope") },
+        ("step", "edit") => PlanOp::StepEdit {
+            step: target(1),
+            action: a.one("action"),
+            scope: a.one("scope"),
+        },
         ("step", "remove") => PlanOp::StepRemove { step: target(1) },
-        ("step", "move") => PlanOp::StepMove { step: target(1), to_phase: a.one("to-phase"), anchor: anchor() },
-        ("phase", "add") => PlanOp::PhaseAdd { title: a.req("title"), intent: a.req("intent"), wave: a.one("wave") },
-        ("phase", "insert") => PlanOp::PhaseInsert { anchor: anchor().expect("anchor"), title: a.req("title"), intent: a.req("intent") },
-        ("phase", "edit") => PlanOp::PhaseEdit { phase: target(1), title: a.one("title"), intent: a.one("intent") },
-        ("phase", "move") => PlanOp::PhaseMove { phase: target(1), to_wave: a.one("to-wave"), anchor: anchor() },
+        ("step", "move") => PlanOp::StepMove {
+            step: target(1),
+            to_phase: a.one("to-phase"),
+            anchor: anchor(),
+        },
+        ("phase", "add") => PlanOp::PhaseAdd {
+            title: a.req("title"),
+            intent: a.req("intent"),
+            wave: a.one("wave"),
+        },
+        ("phase", "insert") => PlanOp::PhaseInsert {
+            anchor: anchor().expect("anchor"),
+            title: a.req("title"),
+            intent: a.req("intent"),
+        },
+        ("phase", "edit") => PlanOp::PhaseEdit {
+            phase: target(1),
+            title: a.one("title"),
+            intent: a.one("intent"),
+        },
+        ("phase", "move") => PlanOp::PhaseMove {
+            phase: target(1),
+            to_wave: a.one("to-wave"),
+            anchor: anchor(),
+        },
         ("phase", "remove") => PlanOp::PhaseRemove { phase: target(1) },
-        ("phase", "renumber") => PlanOp::PhaseRenumber { phase: target(1), to: a.req("to") },
-        ("wave", "add") => PlanOp::WaveAdd { title: a.req("title"), intent: a.req("intent") },
-        ("wave", "insert") => PlanOp::WaveInsert { anchor: anchor().expect("anchor"), title: a.req("title"), intent: a.req("intent") },
-        ("wave", "edit") => PlanOp::WaveEdit { wave: target(1), title: a.one("title"), intent: a.one("intent") },
-        ("wave", "move") => PlanOp::WaveMove { wave: target(1), anchor: anchor().expect("anchor") },
+        ("phase", "renumber") => PlanOp::PhaseRenumber {
+            phase: target(1),
+            to: a.req("to"),
+        },
+        ("wave", "add") => PlanOp::WaveAdd {
+            title: a.req("title"),
+            intent: a.req("intent"),
+        },
+        ("wave", "insert") => PlanOp::WaveInsert {
+            anchor: anchor().expect("anchor"),
+            title: a.req("title"),
+            intent: a.req("intent"),
+        },
+        ("wave", "edit") => PlanOp::WaveEdit {
+            wave: target(1),
+            title: a.one("title"),
+            intent: a.one("intent"),
+        },
+        ("wave", "move") => PlanOp::WaveMove {
+            wave: target(1),
+            anchor: anchor().expect("anchor"),
+        },
         ("wave", "remove") => PlanOp::WaveRemove { wave: target(1) },
-        ("epic", "edit") => PlanOp::EpicIntentEdit { text: a.req("text") },
+        ("epic", "edit") => PlanOp::EpicIntentEdit {
+            text: a.req("text"),
+        },
         ("tier", "promote") => PlanOp::TierPromote {
             target: tier_flag(a),
             texts: PromoteTexts {
@@ -144,7 +212,10 @@ fn plan_op(group: &str, verb: &str, a: &Args) -> PlanOp {
                 require_all: true,
             },
         },
-        ("tier", "demote") => PlanOp::TierDemote { target: tier_flag(a), force: a.has("force") },
+        ("tier", "demote") => PlanOp::TierDemote {
+            target: tier_flag(a),
+            force: a.has("force"),
+        },
         other => panic!("unmapped plan verb {other:?}"),
     }
 }
@@ -159,17 +230,31 @@ fn run_plan(storage: &MemStorage, words: &[String]) -> Answer {
     let a = Args::parse(rest);
     let path = match resolve_plan(storage, &a.positional[0], true) {
         Ok(p) => p,
-        Err(e) => return Answer { ok: false, status: "failed", data: json!({ "message": e.to_string() }) },
+        Err(e) => {
+            return Answer {
+                ok: false,
+                status: "failed",
+                data: json!({ "message": e.to_string() }),
+            };
+        }
     };
     if group == "tier" && verb == "show" {
         let doc = plan::load_plan(storage, &path).expect("plan parses");
-        return Answer { ok: true, status: "unchanged", data: json!({ "tier": doc.plan.tier().to_string() }) };
+        return Answer {
+            ok: true,
+            status: "unchanged",
+            data: json!({ "tier": doc.plan.tier().to_string() }),
+        };
     }
     let op = plan_op(group, verb, &a);
     match mutate_plan(storage, &path, &op, &WriteOptions::new(today())) {
         Ok(m) => Answer {
             ok: true,
-            status: if m.write.changed { "updated" } else { "unchanged" },
+            status: if m.write.changed {
+                "updated"
+            } else {
+                "unchanged"
+            },
             data: json!({
                 "changed": m.write.changed,
                 "path": m.write.path,
@@ -178,7 +263,11 @@ fn run_plan(storage: &MemStorage, words: &[String]) -> Answer {
                 "retired": m.outcome.retired,
             }),
         },
-        Err(e) => Answer { ok: false, status: "failed", data: json!({ "message": e.to_string(), "kind": kind(&e) }) },
+        Err(e) => Answer {
+            ok: false,
+            status: "failed",
+            data: json!({ "message": e.to_string(), "kind": kind(&e) }),
+        },
     }
 }
 
@@ -209,12 +298,20 @@ fn run_exec(storage: &MemStorage, words: &[String]) -> Answer {
             status: "logged",
             data: json!({ "path": r.path, "step": r.step, "rows": r.rows, "notes": r.notes, "changed": r.changed }),
         },
-        Err(e) => Answer { ok: false, status: "failed", data: json!({ "message": e.to_string() }) },
+        Err(e) => Answer {
+            ok: false,
+            status: "failed",
+            data: json!({ "message": e.to_string() }),
+        },
     }
 }
 
 fn strings(v: &Value) -> Vec<String> {
-    v.as_array().into_iter().flatten().filter_map(|x| x.as_str().map(String::from)).collect()
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.as_str().map(String::from))
+        .collect()
 }
 
 /// Runs one MCP `plan_progress`, `plan_edit` or `log` call on the model and
@@ -225,7 +322,8 @@ fn run_mcp(storage: &MemStorage, call: &Value) -> Value {
     let opts = WriteOptions::new(today());
     match call["tool"].as_str().unwrap_or_default() {
         "plan_progress" => {
-            let path = resolve_plan(storage, &s("plan").unwrap_or_default(), false).expect("plan resolves");
+            let path = resolve_plan(storage, &s("plan").unwrap_or_default(), false)
+                .expect("plan resolves");
             let changes: Vec<plan::StepChange> = args["steps"]
                 .as_array()
                 .into_iter()
@@ -235,10 +333,14 @@ fn run_mcp(storage: &MemStorage, call: &Value) -> Value {
                     state: c["state"].as_str().unwrap_or_default().into(),
                 })
                 .collect();
-            serde_json::to_value(plan::plan_progress(storage, &path, &changes, &opts).expect("progress runs")).expect("json")
+            serde_json::to_value(
+                plan::plan_progress(storage, &path, &changes, &opts).expect("progress runs"),
+            )
+            .expect("json")
         }
         "plan_edit" => {
-            let path = resolve_plan(storage, &s("plan").unwrap_or_default(), false).expect("plan resolves");
+            let path = resolve_plan(storage, &s("plan").unwrap_or_default(), false)
+                .expect("plan resolves");
             let reqs: Vec<plan::EditRequest> = args["operations"]
                 .as_array()
                 .into_iter()
@@ -256,7 +358,8 @@ fn run_mcp(storage: &MemStorage, call: &Value) -> Value {
                     }
                 })
                 .collect();
-            serde_json::to_value(plan::plan_edit(storage, &path, &reqs, &opts).expect("edit runs")).expect("json")
+            serde_json::to_value(plan::plan_edit(storage, &path, &reqs, &opts).expect("edit runs"))
+                .expect("json")
         }
         "log" => {
             let req = LogRequest {
@@ -291,38 +394,65 @@ fn compare_mcp(call: &Value, expected: &Value, ours: &Value) -> Result<(), Strin
         }
     }
     if want != got {
-        return Err(format!("{} result differs:\n reference {want}\n ours      {got}", call["tool"]));
+        return Err(format!(
+            "{} result differs:\n reference {want}\n ours      {got}",
+            call["tool"]
+        ));
     }
     Ok(())
 }
 
 fn backticked(message: &str) -> Vec<String> {
-    message.split('`').skip(1).step_by(2).map(str::to_string).collect()
+    message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
 }
 
 fn ids_in(message: &str) -> Vec<String> {
     let re = regex::Regex::new(r"\b[SPW]\d{2,}[a-z]?\b").expect("valid regex");
-    re.find_iter(message).map(|m| m.as_str().to_string()).collect()
+    re.find_iter(message)
+        .map(|m| m.as_str().to_string())
+        .collect()
 }
 
 /// Compares the contract values of one stdout element with our answer.
 fn compare_stdout(expected: &Value, ours: &Answer) -> Result<(), String> {
     if let Some(text) = expected.get("_text") {
-        return if ours.ok { Err(format!("reference refused with {text}, we succeeded")) } else { Ok(()) };
+        return if ours.ok {
+            Err(format!("reference refused with {text}, we succeeded"))
+        } else {
+            Ok(())
+        };
     }
     let status = expected["status"].as_str().unwrap_or_default();
     if status != ours.status {
-        return Err(format!("status: reference `{status}`, ours `{}` ({})", ours.status, ours.data));
+        return Err(format!(
+            "status: reference `{status}`, ours `{}` ({})",
+            ours.status, ours.data
+        ));
     }
     let data = &expected["data"];
     if status == "failed" {
         return Ok(());
     }
-    for key in ["changed", "preserved_blocks", "step", "rows", "notes", "tier"] {
+    for key in [
+        "changed",
+        "preserved_blocks",
+        "step",
+        "rows",
+        "notes",
+        "tier",
+    ] {
         if let Some(v) = data.get(key)
             && ours.data.get(key) != Some(v)
         {
-            return Err(format!("{key}: reference {v}, ours {:?}", ours.data.get(key)));
+            return Err(format!(
+                "{key}: reference {v}, ours {:?}",
+                ours.data.get(key)
+            ));
         }
     }
     if let Some(path) = data.get("path").and_then(Value::as_str) {
@@ -335,14 +465,22 @@ fn compare_stdout(expected: &Value, ours: &Answer) -> Result<(), String> {
         let ticks = backticked(message);
         if message.starts_with("Retired") {
             let mut want = ids_in(message);
-            let mut got: Vec<String> =
-                ours.data["retired"].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect();
+            let mut got: Vec<String> = ours.data["retired"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect();
             want.sort();
             got.sort();
             if want != got {
                 return Err(format!("retired: reference {want:?}, ours {got:?}"));
             }
-        } else if let Some(want) = if message.starts_with("Renumbered") { ticks.last() } else { ticks.first() } {
+        } else if let Some(want) = if message.starts_with("Renumbered") {
+            ticks.last()
+        } else {
+            ticks.first()
+        } {
             let got = ours.data["subject"].as_str().unwrap_or_default();
             if want != got {
                 return Err(format!("subject: reference `{want}`, ours `{got}`"));
@@ -361,14 +499,19 @@ fn run_vector(dir: &Path) -> Result<(), String> {
     }
     let commands = std::fs::read_to_string(dir.join("command.txt")).map_err(|e| e.to_string())?;
     let exits = std::fs::read_to_string(dir.join("exit.txt")).map_err(|e| e.to_string())?;
-    let stdout: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("stdout.json")).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?;
+    let stdout: Vec<Value> = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("stdout.json")).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
     for (i, (line, exit)) in commands.lines().zip(exits.lines()).enumerate() {
         if line.starts_with('{') {
             let call: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            compare_mcp(&call, &stdout[i]["structuredContent"], &run_mcp(&storage, &call))
-                .map_err(|e| format!("command {} `{line}`: {e}", i + 1))?;
+            compare_mcp(
+                &call,
+                &stdout[i]["structuredContent"],
+                &run_mcp(&storage, &call),
+            )
+            .map_err(|e| format!("command {} `{line}`: {e}", i + 1))?;
             continue;
         }
         let words = shell_words::split(line).map_err(|e| e.to_string())?;
@@ -380,16 +523,25 @@ fn run_vector(dir: &Path) -> Result<(), String> {
         };
         let want_ok = exit.trim() == "0";
         if answer.ok != want_ok {
-            return Err(format!("command {} `{line}`: reference exit {exit}, ours {:?}", i + 1, answer));
+            return Err(format!(
+                "command {} `{line}`: reference exit {exit}, ours {:?}",
+                i + 1,
+                answer
+            ));
         }
-        compare_stdout(&stdout[i], &answer).map_err(|e| format!("command {} `{line}`: {e}", i + 1))?;
+        compare_stdout(&stdout[i], &answer)
+            .map_err(|e| format!("command {} `{line}`: {e}", i + 1))?;
     }
     let ours = vault_files(&storage.snapshot());
     let mut after = BTreeMap::new();
     read_tree(&dir.join("after/.vault"), ".vault", &mut after);
     let theirs = vault_files(&after);
     if ours.keys().collect::<Vec<_>>() != theirs.keys().collect::<Vec<_>>() {
-        return Err(format!("file sets differ: ours {:?}, reference {:?}", ours.keys(), theirs.keys()));
+        return Err(format!(
+            "file sets differ: ours {:?}, reference {:?}",
+            ours.keys(),
+            theirs.keys()
+        ));
     }
     for (path, want) in &theirs {
         let got = &ours[path];
@@ -410,9 +562,14 @@ fn vectors(root: &Path) -> Vec<PathBuf> {
         .flatten()
         .map(|e| e.path())
         .filter(|p| {
-            let name = p.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            let name = p
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
             let n: u32 = name.get(..2).and_then(|d| d.parse().ok()).unwrap_or(0);
-            p.is_dir() && ((40..=83).contains(&n) || (85..=87).contains(&n) || (97..=99).contains(&n))
+            p.is_dir()
+                && ((40..=83).contains(&n) || (85..=87).contains(&n) || (97..=99).contains(&n))
         })
         .collect();
     v.sort();
@@ -427,7 +584,15 @@ fn run_all() -> Option<BTreeMap<String, Result<(), String>>> {
     Some(
         vectors(&root)
             .into_iter()
-            .map(|d| (d.file_name().unwrap_or_default().to_string_lossy().into_owned(), run_vector(&d)))
+            .map(|d| {
+                (
+                    d.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                    run_vector(&d),
+                )
+            })
             .collect(),
     )
 }
@@ -443,15 +608,27 @@ fn golden_plan_and_exec_log_vectors_match_the_reference() {
             failures.push(format!("== {name}\n{e}"));
         }
     }
-    assert!(failures.is_empty(), "{} vector(s) failed:\n{}", failures.len(), failures.join("\n"));
-    assert!(results.len() == 42, "expected the 42 plan, exec-log and mcp plan/log vectors, found {}", results.len());
+    assert!(
+        failures.is_empty(),
+        "{} vector(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        results.len() == 42,
+        "expected the 42 plan, exec-log and mcp plan/log vectors, found {}",
+        results.len()
+    );
 }
 
 #[test]
 fn known_failing_golden_vectors_still_fail() {
     let Some(results) = run_all() else { return };
     for name in KNOWN_FAILING {
-        assert!(results.get(*name).is_some_and(Result::is_err), "{name} passes now; remove it from KNOWN_FAILING");
+        assert!(
+            results.get(*name).is_some_and(Result::is_err),
+            "{name} passes now; remove it from KNOWN_FAILING"
+        );
     }
 }
 
@@ -475,16 +652,22 @@ fn every_reference_written_plan_reserialises_to_its_own_bytes() {
             let text = String::from_utf8(bytes).expect("utf-8 plan");
             let parsed = plan::parse_plan(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
             let out = plan::serialise_plan(&parsed, false);
-            let stamped = vaultspec_vault::hash::refresh_modified_stamp(&out, modified_of(&text).expect("stamped"));
+            let stamped = vaultspec_vault::hash::refresh_modified_stamp(
+                &out,
+                modified_of(&text).expect("stamped"),
+            );
             assert_eq!(stamped, text, "{}: {path}", dir.display());
             let again = plan::parse_plan(&stamped).expect("re-parses");
             assert_eq!(again.steps.len(), parsed.steps.len());
             // What the reference wrote passes `plan check` (72 is the known
             // Wave-less L4 dead end, PLAN010 only).
-            let errors: Vec<_> =
-                plan::check_plan(&text).into_iter().filter(|f| f.severity == plan::Severity::Error).collect();
+            let errors: Vec<_> = plan::check_plan(&text)
+                .into_iter()
+                .filter(|f| f.severity == plan::Severity::Error)
+                .collect();
             assert!(
-                errors.is_empty() || parsed.waves.is_empty() && errors.iter().all(|f| f.code == "PLAN010"),
+                errors.is_empty()
+                    || parsed.waves.is_empty() && errors.iter().all(|f| f.code == "PLAN010"),
                 "{path}: {errors:?}"
             );
             checked += 1;

@@ -306,29 +306,6 @@ impl Graph {
     }
 }
 
-/// The fan-out cap: keep an edge (in order) while either endpoint has fewer
-/// than `top_k` kept edges; 0 keeps everything.
-pub fn cap_fan_out(edges: Vec<DerivedEdge>, top_k: usize) -> Vec<DerivedEdge> {
-    if top_k == 0 {
-        return edges;
-    }
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    edges
-        .into_iter()
-        .filter(|e| {
-            let a = seen.get(&e.source).copied().unwrap_or(0);
-            let b = seen.get(&e.target).copied().unwrap_or(0);
-            let keep = a < top_k || b < top_k;
-            if keep {
-                seen.insert(e.source.clone(), a + 1);
-                seen.insert(e.target.clone(), b + 1);
-            }
-            keep
-        })
-        .collect()
-}
-
-
 #[cfg(test)]
 mod tests {
     use super::super::GraphDoc;

@@ -4,10 +4,18 @@
 //! [`GraphDoc`] is the input record (one parsed document); [`Graph::build`]
 //! turns a list of them into nodes keyed by stem, edges with multiplicity and
 //! phantoms for unresolved or archived targets; [`load_graph`] does both from
-//! a [`Storage`](crate::Storage). The figures the verbs and hot tools report
-//! are methods on [`Graph`]: orphans and dangling links ([`figures`]), feature
-//! weight and listing ([`features`]), PageRank, `vault stats`, and the
-//! `vault graph` metrics and derived edges.
+//! a [`Storage`](crate::Storage), reading files on several threads natively,
+//! and [`Graph::from_corpus`] from the document layer's corpus. The figures
+//! the verbs and hot tools report are methods on [`Graph`]:
+//!
+//! | caller | method |
+//! |---|---|
+//! | MCP `find` (listing / documents) | [`Graph::find_listing`], [`Graph::find_documents`] |
+//! | `vault list` | [`Graph::list_documents`] |
+//! | `vault stats`, `status` totals | [`Graph::stats`] |
+//! | `vault feature list` | [`Graph::feature_list`] |
+//! | `vault graph --json` / `--metrics` | [`Graph::to_node_link`], [`Graph::metrics`] |
+//! | checks `orphans`, `dangling` | [`Graph::orphans`], [`Graph::dangling_links`] |
 //!
 //! ```
 //! use vaultspec_vault::graph::{Graph, GraphDoc};

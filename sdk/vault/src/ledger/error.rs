@@ -11,7 +11,9 @@ pub enum LedgerError {
     #[error("the ledger has no `## Changes` section; add the heading before logging")]
     NoChangesSection,
     /// The ledger holds a row the grammar cannot read; it is not rewritten.
-    #[error("ledger `{path}` line {line}: `{row}` is not a row (`- `S##` `OP` `path``); fix it by hand before logging")]
+    #[error(
+        "ledger `{path}` line {line}: `{row}` is not a row (`- `S##` `OP` `path``); fix it by hand before logging"
+    )]
     Malformed {
         /// The ledger path.
         path: String,
@@ -21,7 +23,9 @@ pub enum LedgerError {
         row: String,
     },
     /// The parent plan does not exist.
-    #[error("no plan found for feature `{feature}` with stem `{stem}`; create the plan before logging execution")]
+    #[error(
+        "no plan found for feature `{feature}` with stem `{stem}`; create the plan before logging execution"
+    )]
     PlanNotFound {
         /// The feature given.
         feature: String,

@@ -30,7 +30,9 @@ pub struct StepEvidence {
 pub fn step_evidence(text: &str) -> BTreeMap<String, StepEvidence> {
     let mut out: BTreeMap<String, StepEvidence> = BTreeMap::new();
     for row in section_rows(text) {
-        let Some(step) = row.step.clone() else { continue };
+        let Some(step) = row.step.clone() else {
+            continue;
+        };
         let e = out.entry(step).or_default();
         match &row.kind {
             RowKind::Op(_) => e.rows += 1,
@@ -81,19 +83,26 @@ pub struct ExecMeta {
 
 /// Reads the feature, `step_id` and `related` of a document text.
 pub fn exec_meta(text: &str) -> ExecMeta {
-    let Some(split) = frontmatter::split(text) else { return ExecMeta::default() };
+    let Some(split) = frontmatter::split(text) else {
+        return ExecMeta::default();
+    };
     let mut meta = ExecMeta::default();
     for (key, value) in yaml::parse_mapping(split.yaml(text)) {
         match (key.as_str(), value) {
             ("tags", Value::List(items)) => {
                 meta.feature = items.iter().find_map(|v| match v {
-                    Value::Str(s) if !is_directory_tag(s) => Some(s.trim_start_matches('#').to_string()),
+                    Value::Str(s) if !is_directory_tag(s) => {
+                        Some(s.trim_start_matches('#').to_string())
+                    }
                     _ => None,
                 });
             }
             ("step_id", Value::Str(s) | Value::Plain(s)) => meta.step_id = Some(s),
             ("related", Value::List(items)) => {
-                meta.related = items.into_iter().filter_map(|v| if let Value::Str(s) = v { Some(s) } else { None }).collect();
+                meta.related = items
+                    .into_iter()
+                    .filter_map(|v| if let Value::Str(s) = v { Some(s) } else { None })
+                    .collect();
             }
             _ => {}
         }
@@ -102,7 +111,10 @@ pub fn exec_meta(text: &str) -> ExecMeta {
 }
 
 fn is_directory_tag(t: &str) -> bool {
-    matches!(t, "#adr" | "#audit" | "#exec" | "#index" | "#plan" | "#reference" | "#research")
+    matches!(
+        t,
+        "#adr" | "#audit" | "#exec" | "#index" | "#plan" | "#reference" | "#research"
+    )
 }
 
 /// Which exec documents give evidence for which (feature, Step).
@@ -117,7 +129,11 @@ pub struct ExecIndex {
 impl ExecIndex {
     /// The Step ids with evidence for `feature`.
     pub fn covered(&self, feature: &str) -> BTreeSet<String> {
-        self.by_step.keys().filter(|(f, _)| f == feature).map(|(_, s)| s.clone()).collect()
+        self.by_step
+            .keys()
+            .filter(|(f, _)| f == feature)
+            .map(|(_, s)| s.clone())
+            .collect()
     }
 }
 
@@ -125,19 +141,35 @@ impl ExecIndex {
 pub fn exec_index(storage: &dyn Storage) -> Result<ExecIndex, LedgerError> {
     let mut index = ExecIndex::default();
     for entry in storage.list(".vault/exec")? {
-        let Some(name) = entry.path.rsplit('/').next() else { continue };
-        let Some(stem) = name.strip_suffix(".md") else { continue };
-        let Ok(text) = String::from_utf8(storage.read(&entry.path)?) else { continue };
+        let Some(name) = entry.path.rsplit('/').next() else {
+            continue;
+        };
+        let Some(stem) = name.strip_suffix(".md") else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(storage.read(&entry.path)?) else {
+            continue;
+        };
         let meta = exec_meta(&text);
-        let Some(feature) = meta.feature else { continue };
+        let Some(feature) = meta.feature else {
+            continue;
+        };
         if is_ledger_stem(stem) {
             for step in covered_steps(&text) {
-                index.by_step.insert((feature.clone(), step), stem.to_string());
+                index
+                    .by_step
+                    .insert((feature.clone(), step), stem.to_string());
             }
         } else if let Some(step) = meta.step_id {
-            index.by_step.insert((feature.clone(), step), stem.to_string());
+            index
+                .by_step
+                .insert((feature.clone(), step), stem.to_string());
         } else {
-            index.unlinked_by_feature.entry(feature).or_default().push(stem.to_string());
+            index
+                .unlinked_by_feature
+                .entry(feature)
+                .or_default()
+                .push(stem.to_string());
         }
     }
     Ok(index)
@@ -145,7 +177,10 @@ pub fn exec_index(storage: &dyn Storage) -> Result<ExecIndex, LedgerError> {
 
 /// The status of the plan at `path` with `exec_missing_ids` filled from the
 /// ledgers of its feature.
-pub fn plan_status_with_evidence(storage: &dyn Storage, path: &str) -> Result<crate::plan::PlanStatus, LedgerError> {
+pub fn plan_status_with_evidence(
+    storage: &dyn Storage,
+    path: &str,
+) -> Result<crate::plan::PlanStatus, LedgerError> {
     let doc = crate::plan::load_plan(storage, path)?;
     let covered = match doc.plan.frontmatter.feature() {
         Some(f) => exec_index(storage)?.covered(f),
@@ -162,7 +197,14 @@ mod tests {
     fn the_last_verify_and_by_win() {
         let t = "## Changes\n\n<!-- - `S09` `A` `x` -->\n- `S01` `A` `a`\n- `S01` `verify:` `t` -> `pass`\n- `S01` `verify:` `t` -> `fail`\n- `S01` `by:` `me`\n- `S02` `T`\n";
         let e = step_evidence(t);
-        assert_eq!(e["S01"], StepEvidence { rows: 1, verify: Some("fail".into()), by: Some("me".into()) });
+        assert_eq!(
+            e["S01"],
+            StepEvidence {
+                rows: 1,
+                verify: Some("fail".into()),
+                by: Some("me".into())
+            }
+        );
         assert_eq!(covered_steps(t), vec!["S01", "S02"]);
     }
 }

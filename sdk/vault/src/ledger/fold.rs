@@ -22,8 +22,10 @@ use super::log::{is_ledger_stem, ledger_path};
 use super::row::{LedgerRow, Op, RowKind, render_note};
 use super::section::{append_notes, append_rows, find_section, section_rows, strip_comments};
 
-static SCOPE_PATH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`([^`]+)`").expect("valid regex"));
-static PHASE_SUMMARY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"-(P\d{2,}[a-z]?)-summary$").expect("valid regex"));
+static SCOPE_PATH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"`([^`]+)`").expect("valid regex"));
+static PHASE_SUMMARY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"-(P\d{2,}[a-z]?)-summary$").expect("valid regex"));
 
 /// One record the fold looked at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -67,16 +69,20 @@ fn recover(path: &str, text: &str, step: &str) -> Recovered {
     if find_section(text, "Changes").is_some() {
         for r in section_rows(text) {
             match &r.kind {
-                RowKind::Op(_) | RowKind::Label(_) => {
-                    rows.push(LedgerRow { step: Some(step.to_string()), kind: r.kind.clone(), cells: r.cells.clone() })
-                }
+                RowKind::Op(_) | RowKind::Label(_) => rows.push(LedgerRow {
+                    step: Some(step.to_string()),
+                    kind: r.kind.clone(),
+                    cells: r.cells.clone(),
+                }),
                 RowKind::Bare => {}
             }
         }
         if let Some(sec) = find_section(text, "Notes") {
             for line in strip_comments(&text[sec.head_end..sec.end]).lines() {
                 let t = line.trim();
-                let Some(item) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) else { continue };
+                let Some(item) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) else {
+                    continue;
+                };
                 let item = item.trim();
                 match super::row::parse_note(t) {
                     Some((s, body)) => notes.push(render_note(&s, &body)),
@@ -96,7 +102,12 @@ fn recover(path: &str, text: &str, step: &str) -> Recovered {
     if !rows.iter().any(|r| matches!(r.kind, RowKind::Op(_))) {
         rows.insert(0, LedgerRow::change(step, Op::T, Vec::new()));
     }
-    Recovered { path: path.to_string(), step: step.to_string(), rows, notes }
+    Recovered {
+        path: path.to_string(),
+        step: step.to_string(),
+        rows,
+        notes,
+    }
 }
 
 fn step_number(id: &str) -> u64 {
@@ -105,13 +116,27 @@ fn step_number(id: &str) -> u64 {
 
 /// Folds the legacy records of `feature`'s plan into its ledger. Without
 /// `force` a ledger that already holds logged rows is not merged into.
-pub fn fold(storage: &dyn Storage, feature: &str, today: Date, force: bool, dry_run: bool) -> Result<FoldReport, LedgerError> {
+pub fn fold(
+    storage: &dyn Storage,
+    feature: &str,
+    today: Date,
+    force: bool,
+    dry_run: bool,
+) -> Result<FoldReport, LedgerError> {
     let feature = feature.trim().trim_start_matches('#').to_string();
     let plan_path = resolve_plan(storage, &feature, false).map_err(|e| match e {
-        PlanError::PlanNotFound { .. } => LedgerError::PlanNotFound { feature: feature.clone(), stem: String::new() },
+        PlanError::PlanNotFound { .. } => LedgerError::PlanNotFound {
+            feature: feature.clone(),
+            stem: String::new(),
+        },
         other => other.into(),
     })?;
-    let stem = plan_path.rsplit('/').next().unwrap_or_default().trim_end_matches(".md").to_string();
+    let stem = plan_path
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(".md")
+        .to_string();
     let plan: Plan = load_plan(storage, &plan_path)?.plan;
     let date = Date::parse_lenient(&plan.frontmatter.date)
         .ok()
@@ -120,11 +145,25 @@ pub fn fold(storage: &dyn Storage, feature: &str, today: Date, force: bool, dry_
     let ledger = ledger_path(date, &feature);
     let folder = ledger.rsplit_once('/').map_or("", |(d, _)| d).to_string();
 
-    let mut report = FoldReport { ledger: ledger.clone(), changed: false, rows: 0, notes: 0, records: Vec::new(), dry_run };
+    let mut report = FoldReport {
+        ledger: ledger.clone(),
+        changed: false,
+        rows: 0,
+        notes: 0,
+        records: Vec::new(),
+        dry_run,
+    };
     let mut recovered = Vec::new();
     let mut summaries = Vec::new();
     for entry in storage.list(&folder)? {
-        let Some(name) = entry.path.rsplit('/').next().and_then(|n| n.strip_suffix(".md")) else { continue };
+        let Some(name) = entry
+            .path
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.strip_suffix(".md"))
+        else {
+            continue;
+        };
         if entry.path == ledger || is_ledger_stem(name) {
             continue;
         }
@@ -133,25 +172,48 @@ pub fn fold(storage: &dyn Storage, feature: &str, today: Date, force: bool, dry_
             continue;
         }
         let Ok(text) = String::from_utf8(storage.read(&entry.path)?) else {
-            report.records.push(FoldedRecord { path: entry.path, status: "skipped", reason: Some("not utf-8".into()) });
+            report.records.push(FoldedRecord {
+                path: entry.path,
+                status: "skipped",
+                reason: Some("not utf-8".into()),
+            });
             continue;
         };
         match exec_meta(&text).step_id {
             Some(step) => recovered.push(recover(&entry.path, &text, &step)),
-            None => report.records.push(FoldedRecord { path: entry.path, status: "skipped", reason: Some("no `step_id:`".into()) }),
+            None => report.records.push(FoldedRecord {
+                path: entry.path,
+                status: "skipped",
+                reason: Some("no `step_id:`".into()),
+            }),
         }
     }
     recovered.sort_by_key(|r| (step_number(&r.step), r.path.clone()));
-    let rows: Vec<LedgerRow> = recovered.iter().flat_map(|r| r.rows.iter().cloned()).collect();
-    let notes: Vec<String> = recovered.iter().flat_map(|r| r.notes.iter().cloned()).collect();
+    let rows: Vec<LedgerRow> = recovered
+        .iter()
+        .flat_map(|r| r.rows.iter().cloned())
+        .collect();
+    let notes: Vec<String> = recovered
+        .iter()
+        .flat_map(|r| r.notes.iter().cloned())
+        .collect();
 
     let (text, existed) = if storage.exists(&ledger)? {
-        let t = String::from_utf8(storage.read(&ledger)?).map_err(|_| LedgerError::NotUtf8 { path: ledger.clone() })?;
+        let t = String::from_utf8(storage.read(&ledger)?).map_err(|_| LedgerError::NotUtf8 {
+            path: ledger.clone(),
+        })?;
         (t, true)
     } else {
         let tpl = template::load(storage, DocType::Exec)?;
         let related = vec![format!("[[{stem}]]")];
-        let fill = Fill { feature: &feature, date, title: None, tier: None, plan_stem: Some(&stem), related: &related };
+        let fill = Fill {
+            feature: &feature,
+            date,
+            title: None,
+            tier: None,
+            plan_stem: Some(&stem),
+            related: &related,
+        };
         (template::hydrate(&tpl, &fill), false)
     };
     if existed && !force && section_has_rows(&text) && !recovered.is_empty() {
@@ -165,37 +227,76 @@ pub fn fold(storage: &dyn Storage, feature: &str, today: Date, force: bool, dry_
     report.rows = rows.len();
     report.notes = notes.len();
     report.changed = with_notes != text;
-    let final_text = if report.changed { hash::refresh_modified_stamp(&with_notes, today) } else { text.clone() };
+    let final_text = if report.changed {
+        hash::refresh_modified_stamp(&with_notes, today)
+    } else {
+        text.clone()
+    };
 
     // The ledger must hold every recovered row and note before anything goes.
     let lines: BTreeSet<&str> = final_text.lines().map(str::trim).collect();
-    let complete = rows.iter().all(|r| lines.contains(r.render().as_str())) && notes.iter().all(|n| lines.contains(n.trim()));
-    let covered: BTreeSet<String> = section_rows(&final_text).into_iter().filter_map(|r| r.step).collect();
+    let complete = rows.iter().all(|r| lines.contains(r.render().as_str()))
+        && notes.iter().all(|n| lines.contains(n.trim()));
+    let covered: BTreeSet<String> = section_rows(&final_text)
+        .into_iter()
+        .filter_map(|r| r.step)
+        .collect();
     if dry_run || recovered.is_empty() {
-        report.records.extend(recovered.iter().map(|r| FoldedRecord { path: r.path.clone(), status: "folded", reason: None }));
+        report
+            .records
+            .extend(recovered.iter().map(|r| FoldedRecord {
+                path: r.path.clone(),
+                status: "folded",
+                reason: None,
+            }));
         return Ok(report);
     }
     if !complete {
-        return Err(LedgerError::Recovery { path: ledger, reason: "the ledger would not hold every recovered row; nothing was removed".into() });
+        return Err(LedgerError::Recovery {
+            path: ledger,
+            reason: "the ledger would not hold every recovered row; nothing was removed".into(),
+        });
     }
     if report.changed {
         storage.write(&ledger, final_text.as_bytes())?;
         if storage.read(&ledger)? != final_text.as_bytes() {
-            return Err(LedgerError::Recovery { path: ledger, reason: "the ledger did not read back as written; nothing was removed".into() });
+            return Err(LedgerError::Recovery {
+                path: ledger,
+                reason: "the ledger did not read back as written; nothing was removed".into(),
+            });
         }
     }
     for r in &recovered {
         trash(storage, &r.path)?;
-        report.records.push(FoldedRecord { path: r.path.clone(), status: "folded", reason: None });
+        report.records.push(FoldedRecord {
+            path: r.path.clone(),
+            status: "folded",
+            reason: None,
+        });
     }
     for (path, phase) in summaries {
-        let steps: Vec<&plan::Step> =
-            plan.steps.iter().filter(|s| s.phase.and_then(|k| plan.phase_by_key(k)).is_some_and(|p| p.id == phase)).collect();
+        let steps: Vec<&plan::Step> = plan
+            .steps
+            .iter()
+            .filter(|s| {
+                s.phase
+                    .and_then(|k| plan.phase_by_key(k))
+                    .is_some_and(|p| p.id == phase)
+            })
+            .collect();
         if !steps.is_empty() && steps.iter().all(|s| covered.contains(&s.id)) {
             trash(storage, &path)?;
-            report.records.push(FoldedRecord { path, status: "removed_summary", reason: None });
+            report.records.push(FoldedRecord {
+                path,
+                status: "removed_summary",
+                reason: None,
+            });
         } else {
-            report.records.push(FoldedRecord { path, status: "kept_summary", reason: Some(format!("not every step of `{phase}` has rows")) });
+            report.records.push(FoldedRecord {
+                path,
+                status: "kept_summary",
+                reason: Some(format!("not every step of `{phase}` has rows")),
+            });
         }
     }
     Ok(report)
@@ -207,7 +308,10 @@ fn trash(storage: &dyn Storage, path: &str) -> Result<(), LedgerError> {
     let dest = format!(".vault/.trash/{}", path.trim_start_matches(".vault/"));
     storage.write(&dest, &bytes)?;
     if storage.read(&dest)? != bytes {
-        return Err(LedgerError::Recovery { path: path.to_string(), reason: "the trash copy did not verify; the record was kept".into() });
+        return Err(LedgerError::Recovery {
+            path: path.to_string(),
+            reason: "the trash copy did not verify; the record was kept".into(),
+        });
     }
     storage.remove(path)?;
     Ok(())
@@ -233,15 +337,31 @@ mod tests {
             &format!("{dir}/2026-03-01-f-S01.md"),
             "---\ntags:\n  - '#exec'\n  - '#f'\ndate: '2026-03-01'\nstep_id: S01\n---\n\n# r\n\n## Scope\n\n- `src/x.rs` and `src/x.rs`\n",
         );
-        s.insert(&format!("{dir}/2026-03-01-f-P01-summary.md"), "---\ntags:\n  - '#exec'\n  - '#f'\n---\n\n# s\n");
+        s.insert(
+            &format!("{dir}/2026-03-01-f-P01-summary.md"),
+            "---\ntags:\n  - '#exec'\n  - '#f'\n---\n\n# s\n",
+        );
         let r = fold(&s, "f", Date::new(2026, 3, 5).unwrap(), false, false).unwrap();
         assert!(r.changed);
-        let ledger = String::from_utf8(s.read(&format!("{dir}/2026-03-01-f-ledger.md")).unwrap()).unwrap();
+        let ledger =
+            String::from_utf8(s.read(&format!("{dir}/2026-03-01-f-ledger.md")).unwrap()).unwrap();
         let body = ledger.split("## Changes").nth(1).unwrap();
-        assert!(body.contains("- `S01` `T` `src/x.rs`\n- `S02` `M` `src/y.rs`\n"), "{ledger}");
-        assert!(ledger.contains("## Notes\n\n- `S02` skipped a test\n"), "{ledger}");
+        assert!(
+            body.contains("- `S01` `T` `src/x.rs`\n- `S02` `M` `src/y.rs`\n"),
+            "{ledger}"
+        );
+        assert!(
+            ledger.contains("## Notes\n\n- `S02` skipped a test\n"),
+            "{ledger}"
+        );
         assert!(!s.exists(&format!("{dir}/2026-03-01-f-S01.md")).unwrap());
-        assert!(!s.exists(&format!("{dir}/2026-03-01-f-P01-summary.md")).unwrap());
-        assert!(s.exists(".vault/.trash/exec/2026-03-01-f/2026-03-01-f-S02.md").unwrap());
+        assert!(
+            !s.exists(&format!("{dir}/2026-03-01-f-P01-summary.md"))
+                .unwrap()
+        );
+        assert!(
+            s.exists(".vault/.trash/exec/2026-03-01-f/2026-03-01-f-S02.md")
+                .unwrap()
+        );
     }
 }

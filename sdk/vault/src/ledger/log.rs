@@ -48,7 +48,11 @@ pub struct LogOptions {
 impl LogOptions {
     /// A real write on `today`.
     pub fn new(today: Date) -> Self {
-        LogOptions { today, dry_run: false, expected_blob_hash: None }
+        LogOptions {
+            today,
+            dry_run: false,
+            expected_blob_hash: None,
+        }
     }
 }
 
@@ -77,14 +81,23 @@ pub struct LogResult {
 
 /// Parses `OP:path` (or `R:old->new`) into a change row for `step`.
 pub fn parse_row_spec(step: &str, spec: &str) -> Result<LedgerRow, LedgerError> {
-    let bad = |reason| LedgerError::BadRow { spec: spec.to_string(), reason };
-    let (op, path) = spec.split_once(':').ok_or_else(|| bad("use `OP:path` with OP one of `A`, `M`, `D`, `R`"))?;
+    let bad = |reason| LedgerError::BadRow {
+        spec: spec.to_string(),
+        reason,
+    };
+    let (op, path) = spec
+        .split_once(':')
+        .ok_or_else(|| bad("use `OP:path` with OP one of `A`, `M`, `D`, `R`"))?;
     let op = match op.trim().to_ascii_uppercase().as_str() {
         "A" => Op::A,
         "M" => Op::M,
         "D" => Op::D,
         "R" => Op::R,
-        "T" => return Err(bad("`T` rows are written only by the fold; use `A`, `M`, `D` or `R`")),
+        "T" => {
+            return Err(bad(
+                "`T` rows are written only by the fold; use `A`, `M`, `D` or `R`",
+            ));
+        }
         _ => return Err(bad("OP must be one of `A`, `M`, `D`, `R`")),
     };
     let path = path.trim();
@@ -92,7 +105,9 @@ pub fn parse_row_spec(step: &str, spec: &str) -> Result<LedgerRow, LedgerError> 
         return Err(bad("a path may not contain a backtick"));
     }
     let cells = if op == Op::R {
-        let (old, new) = path.split_once("->").ok_or_else(|| bad("a rename needs `R:old->new`"))?;
+        let (old, new) = path
+            .split_once("->")
+            .ok_or_else(|| bad("a rename needs `R:old->new`"))?;
         let (old, new) = (old.trim(), new.trim());
         if old.is_empty() || new.is_empty() {
             return Err(bad("a rename needs both `old` and `new` paths"));
@@ -109,11 +124,18 @@ pub fn parse_row_spec(step: &str, spec: &str) -> Result<LedgerRow, LedgerError> 
 
 /// Parses `<command>=pass|fail` (split on the last `=`) into a `verify:` row.
 pub fn parse_verify_spec(step: &str, spec: &str) -> Result<LedgerRow, LedgerError> {
-    let bad = |reason| LedgerError::BadVerify { spec: spec.to_string(), reason };
-    let (command, result) = spec.rsplit_once('=').ok_or_else(|| bad("use `<command>=pass` or `<command>=fail`"))?;
+    let bad = |reason| LedgerError::BadVerify {
+        spec: spec.to_string(),
+        reason,
+    };
+    let (command, result) = spec
+        .rsplit_once('=')
+        .ok_or_else(|| bad("use `<command>=pass` or `<command>=fail`"))?;
     let result = result.trim().to_ascii_lowercase();
     if result != "pass" && result != "fail" {
-        return Err(bad("the result after the last `=` must be `pass` or `fail`"));
+        return Err(bad(
+            "the result after the last `=` must be `pass` or `fail`",
+        ));
     }
     let command = command.trim();
     if command.is_empty() || command.contains('`') {
@@ -134,14 +156,24 @@ pub fn is_ledger_stem(stem: &str) -> bool {
 
 fn normalise_feature(feature: &str) -> Result<String, LedgerError> {
     let f = feature.trim().trim_start_matches('#').to_string();
-    if f.is_empty() || !f.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
-        return Err(LedgerError::BadFeature { feature: feature.to_string() });
+    if f.is_empty()
+        || !f
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Err(LedgerError::BadFeature {
+            feature: feature.to_string(),
+        });
     }
     Ok(f)
 }
 
 /// Logs rows and notes for one Step of a plan into its ledger.
-pub fn log(storage: &dyn Storage, req: &LogRequest, opts: &LogOptions) -> Result<LogResult, LedgerError> {
+pub fn log(
+    storage: &dyn Storage,
+    req: &LogRequest,
+    opts: &LogOptions,
+) -> Result<LogResult, LedgerError> {
     let feature = normalise_feature(&req.feature)?;
     let stem = req.plan_stem.trim().trim_end_matches(".md").to_string();
     let plan_path = format!("{PLAN_DIR}/{stem}.md");
@@ -161,11 +193,18 @@ pub fn log(storage: &dyn Storage, req: &LogRequest, opts: &LogOptions) -> Result
     if let Some(by) = &req.by {
         let b = by.trim();
         if b.is_empty() || b.contains('`') {
-            return Err(LedgerError::BadBy { persona: by.clone() });
+            return Err(LedgerError::BadBy {
+                persona: by.clone(),
+            });
         }
         rows.push(LedgerRow::by(&step, b));
     }
-    let notes: Vec<String> = req.notes.iter().filter(|n| !n.trim().is_empty()).map(|n| render_note(&step, n)).collect();
+    let notes: Vec<String> = req
+        .notes
+        .iter()
+        .filter(|n| !n.trim().is_empty())
+        .map(|n| render_note(&step, n))
+        .collect();
 
     let plan_date = Date::parse_lenient(&doc.plan.frontmatter.date)
         .ok()
@@ -182,21 +221,37 @@ pub fn log(storage: &dyn Storage, req: &LogRequest, opts: &LogOptions) -> Result
     if let Some(expected) = &opts.expected_blob_hash
         && !expected.eq_ignore_ascii_case(&old_hash)
     {
-        return Err(LedgerError::Stale { path, expected: expected.clone(), actual: old_hash });
+        return Err(LedgerError::Stale {
+            path,
+            expected: expected.clone(),
+            actual: old_hash,
+        });
     }
     let text = match &current {
-        Some(bytes) => String::from_utf8(bytes.clone()).map_err(|_| LedgerError::NotUtf8 { path: path.clone() })?,
+        Some(bytes) => String::from_utf8(bytes.clone())
+            .map_err(|_| LedgerError::NotUtf8 { path: path.clone() })?,
         None => {
             let tpl = template::load(storage, DocType::Exec)?;
             let related = vec![format!("[[{stem}]]")];
             template::hydrate(
                 &tpl,
-                &Fill { feature: &feature, date: plan_date, title: None, tier: None, plan_stem: Some(&stem), related: &related },
+                &Fill {
+                    feature: &feature,
+                    date: plan_date,
+                    title: None,
+                    tier: None,
+                    plan_stem: Some(&stem),
+                    related: &related,
+                },
             )
         }
     };
     if let Some(line) = unclosed_fence(&text) {
-        return Err(LedgerError::Malformed { path, line, row: "an unclosed code fence".into() });
+        return Err(LedgerError::Malformed {
+            path,
+            line,
+            row: "an unclosed code fence".into(),
+        });
     }
     if let Some((line, row)) = malformed_rows(&text).into_iter().next() {
         return Err(LedgerError::Malformed { path, line, row });
@@ -233,14 +288,22 @@ mod tests {
 
     #[test]
     fn row_specs_follow_the_reference() {
-        assert_eq!(parse_row_spec("S01", "m: src/lib.rs ").unwrap().render(), "- `S01` `M` `src/lib.rs`");
         assert_eq!(
-            parse_row_spec("S02", "R:src/old.rs -> src/new.rs").unwrap().render(),
+            parse_row_spec("S01", "m: src/lib.rs ").unwrap().render(),
+            "- `S01` `M` `src/lib.rs`"
+        );
+        assert_eq!(
+            parse_row_spec("S02", "R:src/old.rs -> src/new.rs")
+                .unwrap()
+                .render(),
             "- `S02` `R` `src/old.rs` -> `src/new.rs`"
         );
         assert!(parse_row_spec("S01", "T:x").is_err());
         assert!(parse_row_spec("S01", "R:x").is_err());
-        assert_eq!(parse_verify_spec("S01", "x = y=FAIL").unwrap().render(), "- `S01` `verify:` `x = y` -> `fail`");
+        assert_eq!(
+            parse_verify_spec("S01", "x = y=FAIL").unwrap().render(),
+            "- `S01` `verify:` `x = y` -> `fail`"
+        );
         assert!(parse_verify_spec("S01", "cargo test").is_err());
     }
 
@@ -262,14 +325,23 @@ mod tests {
         let s = crate::MemStorage::new();
         s.insert(".vault/plan/2026-03-01-f-plan.md", PLAN);
         let today = Date::new(2026, 3, 2).unwrap();
-        assert!(matches!(log(&s, &request(&["A:a.rs", "T:b.rs"]), &LogOptions::new(today)), Err(LedgerError::BadRow { .. })));
+        assert!(matches!(
+            log(&s, &request(&["A:a.rs", "T:b.rs"]), &LogOptions::new(today)),
+            Err(LedgerError::BadRow { .. })
+        ));
         assert!(!s.exists(LEDGER).unwrap());
         let done = log(&s, &request(&["A:a.rs"]), &LogOptions::new(today)).unwrap();
         assert!(done.created && done.changed && done.step == "S01");
-        let broken = format!("{}- stray line\n", String::from_utf8(s.read(LEDGER).unwrap()).unwrap());
+        let broken = format!(
+            "{}- stray line\n",
+            String::from_utf8(s.read(LEDGER).unwrap()).unwrap()
+        );
         s.insert(LEDGER, broken.clone());
         let e = log(&s, &request(&["M:a.rs"]), &LogOptions::new(today)).unwrap_err();
-        assert!(matches!(&e, LedgerError::Malformed { row, .. } if row == "- stray line"), "{e}");
+        assert!(
+            matches!(&e, LedgerError::Malformed { row, .. } if row == "- stray line"),
+            "{e}"
+        );
         assert_eq!(s.read(LEDGER).unwrap(), broken.as_bytes());
     }
 }

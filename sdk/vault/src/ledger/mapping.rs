@@ -34,7 +34,10 @@ struct PlanFacts {
 }
 
 fn stem_of(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path).trim_end_matches(".md")
+    path.rsplit('/')
+        .next()
+        .unwrap_or(path)
+        .trim_end_matches(".md")
 }
 
 enum Parent {
@@ -46,10 +49,17 @@ enum Parent {
 fn parent(storage: &dyn Storage, related: &[String]) -> Result<Parent, LedgerError> {
     let mut first = None;
     for link in related {
-        let stem = link.trim().trim_start_matches("[[").trim_end_matches("]]").to_string();
+        let stem = link
+            .trim()
+            .trim_start_matches("[[")
+            .trim_end_matches("]]")
+            .to_string();
         let live = format!("{PLAN_DIR}/{stem}.md");
         if storage.exists(&live)? {
-            return Ok(Parent::Live(stem, load_plan(storage, &live).ok().map(|d| Box::new(d.plan))));
+            return Ok(Parent::Live(
+                stem,
+                load_plan(storage, &live).ok().map(|d| Box::new(d.plan)),
+            ));
         }
         if storage.exists(&format!(".vault/_archive/plan/{stem}.md"))? {
             return Ok(Parent::Archived);
@@ -61,22 +71,37 @@ fn parent(storage: &dyn Storage, related: &[String]) -> Result<Parent, LedgerErr
 
 /// Runs the check over `.vault/exec/` and `.vault/plan/`, optionally for
 /// one feature.
-pub fn exec_mapping(storage: &dyn Storage, feature: Option<&str>) -> Result<Vec<MappingFinding>, LedgerError> {
+pub fn exec_mapping(
+    storage: &dyn Storage,
+    feature: Option<&str>,
+) -> Result<Vec<MappingFinding>, LedgerError> {
     let feature = feature.map(|f| f.trim_start_matches('#'));
     let mut out = Vec::new();
     let mut facts: BTreeMap<String, PlanFacts> = BTreeMap::new();
-    let mut push = |severity, path: &str, message: String| out.push(MappingFinding { severity, path: path.to_string(), message });
+    let mut push = |severity, path: &str, message: String| {
+        out.push(MappingFinding {
+            severity,
+            path: path.to_string(),
+            message,
+        })
+    };
     for entry in storage.list(".vault/exec")? {
         if !entry.path.ends_with(".md") {
             continue;
         }
-        let Ok(text) = String::from_utf8(storage.read(&entry.path)?) else { continue };
+        let Ok(text) = String::from_utf8(storage.read(&entry.path)?) else {
+            continue;
+        };
         let meta = exec_meta(&text);
         if feature.is_some() && meta.feature.as_deref() != feature {
             continue;
         }
         let ledger = is_ledger_stem(stem_of(&entry.path));
-        let steps: Vec<String> = if ledger { covered_steps(&text) } else { meta.step_id.clone().into_iter().collect() };
+        let steps: Vec<String> = if ledger {
+            covered_steps(&text)
+        } else {
+            meta.step_id.clone().into_iter().collect()
+        };
         let p = parent(storage, &meta.related)?;
         if steps.is_empty() {
             if !ledger && let Parent::Live(stem, _) = &p {
@@ -89,11 +114,16 @@ pub fn exec_mapping(storage: &dyn Storage, feature: Option<&str>) -> Result<Vec<
             Parent::Missing(stem) => push(
                 Severity::Warning,
                 &entry.path,
-                format!("execution record declares step `{}` but its parent plan `{stem}` was not found live or archived", steps[0]),
+                format!(
+                    "execution record declares step `{}` but its parent plan `{stem}` was not found live or archived",
+                    steps[0]
+                ),
             ),
-            Parent::Live(stem, None) => {
-                push(Severity::Warning, &entry.path, format!("parent plan `{stem}` does not parse; fix it with `vault plan check`"))
-            }
+            Parent::Live(stem, None) => push(
+                Severity::Warning,
+                &entry.path,
+                format!("parent plan `{stem}` does not parse; fix it with `vault plan check`"),
+            ),
             Parent::Live(stem, Some(plan)) => {
                 let f = facts.entry(stem.clone()).or_default();
                 if ledger {
@@ -107,8 +137,20 @@ pub fn exec_mapping(storage: &dyn Storage, feature: Option<&str>) -> Result<Vec<
                         }
                         match plan.steps.iter().find(|x| &x.id == s) {
                             Some(x) if x.checked => {}
-                            Some(_) => push(Severity::Info, &entry.path, format!("ledger has rows for step `{s}`, which is still open (work in flight)")),
-                            None => push(Severity::Warning, &entry.path, format!("ledger row names step `{s}`, which does not exist in parent plan `{stem}`")),
+                            Some(_) => push(
+                                Severity::Info,
+                                &entry.path,
+                                format!(
+                                    "ledger has rows for step `{s}`, which is still open (work in flight)"
+                                ),
+                            ),
+                            None => push(
+                                Severity::Warning,
+                                &entry.path,
+                                format!(
+                                    "ledger row names step `{s}`, which does not exist in parent plan `{stem}`"
+                                ),
+                            ),
                         }
                     }
                 } else {
@@ -116,7 +158,11 @@ pub fn exec_mapping(storage: &dyn Storage, feature: Option<&str>) -> Result<Vec<
                     push(
                         Severity::Error,
                         &entry.path,
-                        format!("per-step execution record for `{}`; fold it into the ledger with `vault exec fold --feature {} --force`", steps[0], meta.feature.clone().unwrap_or_default()),
+                        format!(
+                            "per-step execution record for `{}`; fold it into the ledger with `vault exec fold --feature {} --force`",
+                            steps[0],
+                            meta.feature.clone().unwrap_or_default()
+                        ),
                     );
                 }
             }
@@ -126,22 +172,40 @@ pub fn exec_mapping(storage: &dyn Storage, feature: Option<&str>) -> Result<Vec<
         if feature.is_some() && entry.feature.as_deref() != feature {
             continue;
         }
-        let Ok(doc) = load_plan(storage, &entry.path) else { continue };
+        let Ok(doc) = load_plan(storage, &entry.path) else {
+            continue;
+        };
         let f = facts.remove(&entry.stem).unwrap_or_default();
-        let missing: Vec<&str> =
-            doc.plan.steps.iter().filter(|s| s.checked && !f.covered.contains(&s.id)).map(|s| s.id.as_str()).collect();
+        let missing: Vec<&str> = doc
+            .plan
+            .steps
+            .iter()
+            .filter(|s| s.checked && !f.covered.contains(&s.id))
+            .map(|s| s.id.as_str())
+            .collect();
         if missing.is_empty() {
             continue;
         }
-        let list = missing.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
+        let list = missing
+            .iter()
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let (severity, tail) = if f.native {
             (Severity::Error, "log them with `vault exec log`")
         } else if f.unattributable {
-            (Severity::Info, "legacy records without a step may cover them")
+            (
+                Severity::Info,
+                "legacy records without a step may cover them",
+            )
         } else {
             (Severity::Warning, "the plan has no logged ledger yet")
         };
-        out.push(MappingFinding { severity, path: entry.path, message: format!("closed steps without ledger rows: {list}; {tail}") });
+        out.push(MappingFinding {
+            severity,
+            path: entry.path,
+            message: format!("closed steps without ledger rows: {list}; {tail}"),
+        });
     }
     Ok(out)
 }
@@ -162,7 +226,16 @@ mod tests {
         );
         let f = exec_mapping(&s, None).unwrap();
         let sev: Vec<Severity> = f.iter().map(|x| x.severity).collect();
-        assert_eq!(sev, vec![Severity::Info, Severity::Warning, Severity::Error, Severity::Warning], "{f:?}");
+        assert_eq!(
+            sev,
+            vec![
+                Severity::Info,
+                Severity::Warning,
+                Severity::Error,
+                Severity::Warning
+            ],
+            "{f:?}"
+        );
         assert!(f[2].message.contains("`S02`"));
         assert!(f[3].message.contains("no logged ledger"));
     }

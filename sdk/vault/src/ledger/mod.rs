@@ -17,9 +17,14 @@ pub mod row;
 pub mod section;
 
 pub use error::LedgerError;
-pub use evidence::{ExecIndex, StepEvidence, covered_steps, exec_index, plan_status_with_evidence, step_evidence};
+pub use evidence::{
+    ExecIndex, StepEvidence, covered_steps, exec_index, plan_status_with_evidence, step_evidence,
+};
 pub use fold::{FoldReport, FoldedRecord, fold};
-pub use log::{LogOptions, LogRequest, LogResult, is_ledger_stem, ledger_path, log, parse_row_spec, parse_verify_spec};
+pub use log::{
+    LogOptions, LogRequest, LogResult, is_ledger_stem, ledger_path, log, parse_row_spec,
+    parse_verify_spec,
+};
 pub use mapping::{MappingFinding, exec_mapping};
 pub use recovery::{RecoveryReport, detach, relink, retire};
 pub use row::{LedgerRow, Op, RowKind, parse_note, parse_row, render_note};

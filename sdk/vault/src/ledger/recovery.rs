@@ -33,19 +33,33 @@ struct Record {
 }
 
 fn refuse(path: &str, reason: impl Into<String>) -> LedgerError {
-    LedgerError::Recovery { path: path.to_string(), reason: reason.into() }
+    LedgerError::Recovery {
+        path: path.to_string(),
+        reason: reason.into(),
+    }
 }
 
 fn wiki_stem(link: &str) -> &str {
-    link.trim().trim_start_matches("[[").trim_end_matches("]]").split('|').next().unwrap_or("").trim()
+    link.trim()
+        .trim_start_matches("[[")
+        .trim_end_matches("]]")
+        .split('|')
+        .next()
+        .unwrap_or("")
+        .trim()
 }
 
 /// Loads a live legacy record and its live, parseable parent plan.
 fn load(storage: &dyn Storage, path: &str) -> Result<Record, LedgerError> {
     if !path.starts_with(".vault/exec/") {
-        return Err(refuse(path, "only live records under `.vault/exec/` can be recovered"));
+        return Err(refuse(
+            path,
+            "only live records under `.vault/exec/` can be recovered",
+        ));
     }
-    let text = String::from_utf8(storage.read(path)?).map_err(|_| LedgerError::NotUtf8 { path: path.to_string() })?;
+    let text = String::from_utf8(storage.read(path)?).map_err(|_| LedgerError::NotUtf8 {
+        path: path.to_string(),
+    })?;
     let meta = exec_meta(&text);
     let mut archived = false;
     for link in &meta.related {
@@ -53,18 +67,31 @@ fn load(storage: &dyn Storage, path: &str) -> Result<Record, LedgerError> {
         let live = format!(".vault/plan/{stem}.md");
         if storage.exists(&live)? {
             let doc = load_plan(storage, &live)?;
-            return Ok(Record { text, step_id: meta.step_id, plan: doc.plan });
+            return Ok(Record {
+                text,
+                step_id: meta.step_id,
+                plan: doc.plan,
+            });
         }
         archived |= storage.exists(&format!(".vault/_archive/plan/{stem}.md"))?;
     }
-    Err(refuse(path, if archived { "its parent plan is archived; unarchive it first" } else { "no `related:` link names a live plan" }))
+    Err(refuse(
+        path,
+        if archived {
+            "its parent plan is archived; unarchive it first"
+        } else {
+            "no `related:` link names a live plan"
+        },
+    ))
 }
 
 /// Rewrites (or with `None` removes) the `step_id:` line, keeping every other
 /// byte and the line's own terminator; inserts before the closing fence when
 /// the key is absent.
 fn set_step_id(text: &str, value: Option<&str>) -> String {
-    let Some(split) = frontmatter::split(text) else { return text.to_string() };
+    let Some(split) = frontmatter::split(text) else {
+        return text.to_string();
+    };
     let yaml = &text[split.yaml.clone()];
     let mut out = String::with_capacity(text.len() + 24);
     out.push_str(&text[..split.yaml.start]);
@@ -96,10 +123,20 @@ fn set_step_id(text: &str, value: Option<&str>) -> String {
 }
 
 /// Points a record at one live Step of its parent plan.
-pub fn relink(storage: &dyn Storage, path: &str, step: &str, today: Date) -> Result<RecoveryReport, LedgerError> {
+pub fn relink(
+    storage: &dyn Storage,
+    path: &str,
+    step: &str,
+    today: Date,
+) -> Result<RecoveryReport, LedgerError> {
     let rec = load(storage, path)?;
     let id = rec.plan.steps[rec.plan.find_step(step)?].id.clone();
-    let mut report = RecoveryReport { path: path.into(), new_path: path.into(), changed: false, step_id: Some(id.clone()) };
+    let mut report = RecoveryReport {
+        path: path.into(),
+        new_path: path.into(),
+        changed: false,
+        step_id: Some(id.clone()),
+    };
     if rec.step_id.as_deref() == Some(id.as_str()) {
         return Ok(report);
     }
@@ -112,25 +149,49 @@ pub fn relink(storage: &dyn Storage, path: &str, step: &str, today: Date) -> Res
 /// Archives a record whose Step the parent plan retired.
 pub fn retire(storage: &dyn Storage, path: &str) -> Result<RecoveryReport, LedgerError> {
     let rec = load(storage, path)?;
-    let Some(id) = rec.step_id.clone() else { return Err(refuse(path, "the record has no `step_id:`")) };
+    let Some(id) = rec.step_id.clone() else {
+        return Err(refuse(path, "the record has no `step_id:`"));
+    };
     if !rec.plan.retired.steps.contains(&id) {
-        return Err(refuse(path, format!("step `{id}` is not retired in the parent plan; use `relink` or `detach`")));
+        return Err(refuse(
+            path,
+            format!("step `{id}` is not retired in the parent plan; use `relink` or `detach`"),
+        ));
     }
     let dest = format!(".vault/_archive/{}", path.trim_start_matches(".vault/"));
     if storage.exists(&dest)? {
         return Err(refuse(path, format!("`{dest}` already exists")));
     }
     storage.rename(path, &dest)?;
-    Ok(RecoveryReport { path: path.into(), new_path: dest, changed: true, step_id: Some(id) })
+    Ok(RecoveryReport {
+        path: path.into(),
+        new_path: dest,
+        changed: true,
+        step_id: Some(id),
+    })
 }
 
 /// Drops the `step_id:` of a record whose Step is neither live nor retired.
-pub fn detach(storage: &dyn Storage, path: &str, today: Date) -> Result<RecoveryReport, LedgerError> {
+pub fn detach(
+    storage: &dyn Storage,
+    path: &str,
+    today: Date,
+) -> Result<RecoveryReport, LedgerError> {
     let rec = load(storage, path)?;
-    let mut report = RecoveryReport { path: path.into(), new_path: path.into(), changed: false, step_id: None };
-    let Some(id) = rec.step_id.clone() else { return Ok(report) };
+    let mut report = RecoveryReport {
+        path: path.into(),
+        new_path: path.into(),
+        changed: false,
+        step_id: None,
+    };
+    let Some(id) = rec.step_id.clone() else {
+        return Ok(report);
+    };
     if rec.plan.steps.iter().any(|s| s.id == id) || rec.plan.retired.steps.contains(&id) {
-        return Err(refuse(path, format!("step `{id}` is live or retired in the parent plan; use `relink` or `retire`")));
+        return Err(refuse(
+            path,
+            format!("step `{id}` is live or retired in the parent plan; use `relink` or `retire`"),
+        ));
     }
     let out = hash::refresh_modified_stamp(&set_step_id(&rec.text, None), today);
     storage.write(path, out.as_bytes())?;
@@ -146,7 +207,9 @@ mod tests {
     const PLAN: &str = "---\ntags:\n  - '#plan'\n  - '#f'\ndate: '2026-03-01'\ntier: L1\n---\n\n<!-- RETIRED: S02 -->\n\n# p\n\n## Steps\n\n- [ ] `S01` - a; `x`.\n- [ ] `S03` - b; `y`.\n";
 
     fn record(step: &str) -> String {
-        format!("---\r\ntags:\r\n  - '#exec'\r\n  - '#f'\r\ndate: '2026-03-01'\r\nmodified: '2026-03-01'\r\nstep_id: '{step}'\r\nrelated:\r\n  - '[[2026-03-01-f-plan]]'\r\n---\r\n\r\n# r\r\n")
+        format!(
+            "---\r\ntags:\r\n  - '#exec'\r\n  - '#f'\r\ndate: '2026-03-01'\r\nmodified: '2026-03-01'\r\nstep_id: '{step}'\r\nrelated:\r\n  - '[[2026-03-01-f-plan]]'\r\n---\r\n\r\n# r\r\n"
+        )
     }
 
     fn setup(step: &str) -> MemStorage {
@@ -176,10 +239,17 @@ mod tests {
         let d = Date::new(2026, 3, 2).unwrap();
         assert!(detach(&s, REC, d).is_err());
         let r = retire(&s, REC).unwrap();
-        assert_eq!(r.new_path, ".vault/_archive/exec/2026-03-01-f/2026-03-01-f-S09.md");
+        assert_eq!(
+            r.new_path,
+            ".vault/_archive/exec/2026-03-01-f/2026-03-01-f-S09.md"
+        );
         let s = setup("S42");
         assert!(retire(&s, REC).is_err());
         assert!(detach(&s, REC, d).unwrap().changed);
-        assert!(!String::from_utf8(s.read(REC).unwrap()).unwrap().contains("step_id"));
+        assert!(
+            !String::from_utf8(s.read(REC).unwrap())
+                .unwrap()
+                .contains("step_id")
+        );
     }
 }

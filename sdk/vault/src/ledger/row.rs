@@ -7,11 +7,14 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Serialize;
 
-static ROW: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[ \t]*[-*][ \t]+(.+?)[ \t]*$").expect("valid regex"));
+static ROW: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[ \t]*[-*][ \t]+(.+?)[ \t]*$").expect("valid regex"));
 static CELL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`([^`]*)`").expect("valid regex"));
-static STEP_CELL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^S\d{1,4}$").expect("valid regex"));
-static NOTE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[ \t]*[-*][ \t]+`(S\d{1,4})`[ \t]*(.*?)[ \t]*$").expect("valid regex"));
+static STEP_CELL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^S\d{1,4}$").expect("valid regex"));
+static NOTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[ \t]*[-*][ \t]+`(S\d{1,4})`[ \t]*(.*?)[ \t]*$").expect("valid regex")
+});
 
 /// The operation of a change row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -79,17 +82,29 @@ pub struct LedgerRow {
 impl LedgerRow {
     /// A change row.
     pub fn change(step: &str, op: Op, paths: Vec<String>) -> Self {
-        LedgerRow { step: Some(step.to_string()), kind: RowKind::Op(op), cells: paths }
+        LedgerRow {
+            step: Some(step.to_string()),
+            kind: RowKind::Op(op),
+            cells: paths,
+        }
     }
 
     /// A `verify:` row.
     pub fn verify(step: &str, command: &str, result: &str) -> Self {
-        LedgerRow { step: Some(step.to_string()), kind: RowKind::Label("verify".into()), cells: vec![command.into(), result.into()] }
+        LedgerRow {
+            step: Some(step.to_string()),
+            kind: RowKind::Label("verify".into()),
+            cells: vec![command.into(), result.into()],
+        }
     }
 
     /// A `by:` row.
     pub fn by(step: &str, persona: &str) -> Self {
-        LedgerRow { step: Some(step.to_string()), kind: RowKind::Label("by".into()), cells: vec![persona.into()] }
+        LedgerRow {
+            step: Some(step.to_string()),
+            kind: RowKind::Label("by".into()),
+            cells: vec![persona.into()],
+        }
     }
 
     /// The label, for label rows.
@@ -129,13 +144,22 @@ impl LedgerRow {
 /// backticked cell.
 pub fn parse_row(line: &str) -> Option<LedgerRow> {
     let caps = ROW.captures(line)?;
-    let mut cells: Vec<String> = CELL.captures_iter(&caps[1]).map(|c| c[1].to_string()).collect();
+    let mut cells: Vec<String> = CELL
+        .captures_iter(&caps[1])
+        .map(|c| c[1].to_string())
+        .collect();
     if cells.is_empty() {
         return None;
     }
-    let step = if STEP_CELL.is_match(&cells[0]) { Some(cells.remove(0)) } else { None };
+    let step = if STEP_CELL.is_match(&cells[0]) {
+        Some(cells.remove(0))
+    } else {
+        None
+    };
     let kind = match cells.first() {
-        Some(c) if Op::parse(c).is_some() => RowKind::Op(Op::parse(&cells.remove(0)).unwrap_or(Op::T)),
+        Some(c) if Op::parse(c).is_some() => {
+            RowKind::Op(Op::parse(&cells.remove(0)).unwrap_or(Op::T))
+        }
         Some(c) if c.ends_with(':') => {
             let label = cells.remove(0);
             RowKind::Label(label.trim_end_matches(':').to_string())
@@ -154,7 +178,11 @@ pub fn parse_note(line: &str) -> Option<(String, String)> {
 /// Renders a note line `` - `S02` text `` with the reference's escaping.
 pub fn render_note(step: &str, text: &str) -> String {
     let body = format_note_text(text);
-    if body.is_empty() { format!("- `{step}`") } else { format!("- `{step}` {body}") }
+    if body.is_empty() {
+        format!("- `{step}`")
+    } else {
+        format!("- `{step}` {body}")
+    }
 }
 
 const SPECIAL: &[char] = &['\\', '*', '_', '[', ']', '<', '&', '~', '`'];
@@ -277,7 +305,11 @@ pub fn code_span(content: &str) -> String {
         }
     }
     let fence = "`".repeat(longest + 1);
-    if longest > 0 { format!("{fence} {content} {fence}") } else { format!("{fence}{content}{fence}") }
+    if longest > 0 {
+        format!("{fence} {content} {fence}")
+    } else {
+        format!("{fence}{content}{fence}")
+    }
 }
 
 #[cfg(test)]
@@ -303,9 +335,18 @@ mod tests {
 
     #[test]
     fn notes_wrap_special_words() {
-        assert_eq!(render_note("S02", "left  one stub in src/config.rs"), "- `S02` left one stub in src/config.rs");
-        assert_eq!(format_note_text("fix * and a_b <x> `c d` ok"), "fix `*` and `a_b` `<x>` `c d` ok");
+        assert_eq!(
+            render_note("S02", "left  one stub in src/config.rs"),
+            "- `S02` left one stub in src/config.rs"
+        );
+        assert_eq!(
+            format_note_text("fix * and a_b <x> `c d` ok"),
+            "fix `*` and `a_b` `<x>` `c d` ok"
+        );
         assert_eq!(code_span("a`b"), "`` a`b ``");
-        assert_eq!(parse_note("- `S02` hello there "), Some(("S02".into(), "hello there".into())));
+        assert_eq!(
+            parse_note("- `S02` hello there "),
+            Some(("S02".into(), "hello there".into()))
+        );
     }
 }

@@ -56,7 +56,11 @@ pub fn find_section(text: &str, title: &str) -> Option<Section> {
                 return found;
             }
         } else if is_h2 && content[2..].trim() == title {
-            found = Some(Section { head_end: pos, end: text.len(), line: i + 1 });
+            found = Some(Section {
+                head_end: pos,
+                end: text.len(),
+                line: i + 1,
+            });
         }
     }
     found
@@ -104,7 +108,10 @@ pub fn strip_comments(text: &str) -> String {
 /// Every row of the `## Changes` section, comments removed, in order.
 pub fn section_rows(text: &str) -> Vec<LedgerRow> {
     match find_section(text, "Changes") {
-        Some(s) => strip_comments(&text[s.head_end..s.end]).lines().filter_map(parse_row).collect(),
+        Some(s) => strip_comments(&text[s.head_end..s.end])
+            .lines()
+            .filter_map(parse_row)
+            .collect(),
         None => Vec::new(),
     }
 }
@@ -112,7 +119,10 @@ pub fn section_rows(text: &str) -> Vec<LedgerRow> {
 /// Every note of the `## Notes` section, in order.
 pub fn section_notes(text: &str) -> Vec<(String, String)> {
     match find_section(text, "Notes") {
-        Some(s) => strip_comments(&text[s.head_end..s.end]).lines().filter_map(parse_note).collect(),
+        Some(s) => strip_comments(&text[s.head_end..s.end])
+            .lines()
+            .filter_map(parse_note)
+            .collect(),
         None => Vec::new(),
     }
 }
@@ -120,7 +130,9 @@ pub fn section_notes(text: &str) -> Vec<(String, String)> {
 /// The 1-based line and text of every list item in `## Changes` that is not
 /// a row with a Step cell (comments and fenced code ignored).
 pub fn malformed_rows(text: &str) -> Vec<(usize, String)> {
-    let Some(sec) = find_section(text, "Changes") else { return Vec::new() };
+    let Some(sec) = find_section(text, "Changes") else {
+        return Vec::new();
+    };
     let masked = mask_comments(&text[sec.head_end..sec.end]);
     let raw: Vec<&str> = text[sec.head_end..sec.end].lines().collect();
     let mut fence = false;
@@ -135,7 +147,10 @@ pub fn malformed_rows(text: &str) -> Vec<(usize, String)> {
             continue;
         }
         if parse_row(line).is_none_or(|r| r.step.is_none()) {
-            out.push((sec.line + 1 + i, raw.get(i).copied().unwrap_or_default().trim().to_string()));
+            out.push((
+                sec.line + 1 + i,
+                raw.get(i).copied().unwrap_or_default().trim().to_string(),
+            ));
         }
     }
     out
@@ -146,10 +161,16 @@ fn mask_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find("<!--") {
-        let Some(j) = rest[i + 4..].find("-->") else { break };
+        let Some(j) = rest[i + 4..].find("-->") else {
+            break;
+        };
         out.push_str(&rest[..i]);
         let end = i + 4 + j + 3;
-        out.extend(rest[i..end].chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        out.extend(
+            rest[i..end]
+                .chars()
+                .map(|c| if c == '\n' { '\n' } else { ' ' }),
+        );
         rest = &rest[end..];
     }
     out.push_str(rest);
@@ -158,7 +179,8 @@ fn mask_comments(text: &str) -> String {
 
 fn is_list_row(line: &str) -> bool {
     let t = line.trim_start_matches([' ', '\t']);
-    (t.starts_with("- ") || t.starts_with("* ") || t.starts_with("-\t") || t.starts_with("*\t")) && t.len() > 2
+    (t.starts_with("- ") || t.starts_with("* ") || t.starts_with("-\t") || t.starts_with("*\t"))
+        && t.len() > 2
 }
 
 /// Rebuilds a section with `lines` appended after its content.
@@ -187,11 +209,17 @@ fn rebuild(text: &str, sec: Section, lines: &[String]) -> String {
 /// (`verify:`, `by:`) are grouped per (Step, label) and a group is dropped
 /// only when the section's history for that key already ends with exactly
 /// the same rows. Returns the new text and the rows actually appended.
-pub fn append_rows(text: &str, rows: &[LedgerRow]) -> Result<(String, Vec<LedgerRow>), LedgerError> {
+pub fn append_rows(
+    text: &str,
+    rows: &[LedgerRow],
+) -> Result<(String, Vec<LedgerRow>), LedgerError> {
     let sec = find_section(text, "Changes").ok_or(LedgerError::NoChangesSection)?;
     let section = &text[sec.head_end..sec.end];
     let existing_lines: Vec<&str> = section.lines().map(str::trim).collect();
-    let history: Vec<LedgerRow> = strip_comments(section).lines().filter_map(parse_row).collect();
+    let history: Vec<LedgerRow> = strip_comments(section)
+        .lines()
+        .filter_map(parse_row)
+        .collect();
     let mut keep = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let mut groups: Vec<(Option<String>, String)> = Vec::new();
@@ -211,8 +239,14 @@ pub fn append_rows(text: &str, rows: &[LedgerRow]) -> Result<(String, Vec<Ledger
         keep.push(row.clone());
     }
     for (step, label) in groups {
-        let batch: Vec<&LedgerRow> = rows.iter().filter(|r| r.step == step && r.label() == Some(label.as_str())).collect();
-        let past: Vec<&LedgerRow> = history.iter().filter(|r| r.step == step && r.label() == Some(label.as_str())).collect();
+        let batch: Vec<&LedgerRow> = rows
+            .iter()
+            .filter(|r| r.step == step && r.label() == Some(label.as_str()))
+            .collect();
+        let past: Vec<&LedgerRow> = history
+            .iter()
+            .filter(|r| r.step == step && r.label() == Some(label.as_str()))
+            .collect();
         if past.len() >= batch.len() && past[past.len() - batch.len()..] == batch[..] {
             continue;
         }
@@ -244,7 +278,10 @@ pub fn append_notes(text: &str, notes: &[String]) -> (String, usize) {
                 return (text.to_string(), 0);
             }
             let n = fresh.len();
-            (format!("{}\n\n## Notes\n\n{}\n", text.trim_end(), fresh.join("\n")), n)
+            (
+                format!("{}\n\n## Notes\n\n{}\n", text.trim_end(), fresh.join("\n")),
+                n,
+            )
         }
         Some(sec) => {
             let existing: Vec<&str> = text[sec.head_end..sec.end].lines().map(str::trim).collect();
@@ -267,19 +304,27 @@ mod tests {
     use super::*;
     use crate::ledger::row::Op;
 
-    const DOC: &str = "# x\n\n## Changes\n\n<!-- guide -->\n\n- `S01` `A` `a`\n\n## Notes\n\n- `S01` n\n";
+    const DOC: &str =
+        "# x\n\n## Changes\n\n<!-- guide -->\n\n- `S01` `A` `a`\n\n## Notes\n\n- `S01` n\n";
 
     #[test]
     fn rows_land_before_notes_and_repeat_rows_are_dropped() {
-        let rows = vec![LedgerRow::change("S01", Op::A, vec!["a".into()]), LedgerRow::change("S02", Op::M, vec!["b".into()])];
+        let rows = vec![
+            LedgerRow::change("S01", Op::A, vec!["a".into()]),
+            LedgerRow::change("S02", Op::M, vec!["b".into()]),
+        ];
         let (out, kept) = append_rows(DOC, &rows).unwrap();
         assert_eq!(kept.len(), 1);
-        assert_eq!(out, "# x\n\n## Changes\n\n<!-- guide -->\n\n- `S01` `A` `a`\n- `S02` `M` `b`\n\n## Notes\n\n- `S01` n\n");
+        assert_eq!(
+            out,
+            "# x\n\n## Changes\n\n<!-- guide -->\n\n- `S01` `A` `a`\n- `S02` `M` `b`\n\n## Notes\n\n- `S01` n\n"
+        );
     }
 
     #[test]
     fn evidence_is_dropped_only_when_history_ends_with_it() {
-        let doc = "## Changes\n\n- `S01` `verify:` `t` -> `pass`\n- `S01` `verify:` `t` -> `fail`\n";
+        let doc =
+            "## Changes\n\n- `S01` `verify:` `t` -> `pass`\n- `S01` `verify:` `t` -> `fail`\n";
         let pass = vec![LedgerRow::verify("S01", "t", "pass")];
         let fail = vec![LedgerRow::verify("S01", "t", "fail")];
         assert_eq!(append_rows(doc, &pass).unwrap().1.len(), 1);
@@ -295,10 +340,14 @@ mod tests {
     #[test]
     fn a_comment_only_section_gets_a_blank_line_before_rows() {
         let doc = "## Changes\n\n<!-- guide -->\n";
-        let (out, _) = append_rows(doc, &[LedgerRow::change("S01", Op::A, vec!["a".into()])]).unwrap();
+        let (out, _) =
+            append_rows(doc, &[LedgerRow::change("S01", Op::A, vec!["a".into()])]).unwrap();
         assert_eq!(out, "## Changes\n\n<!-- guide -->\n\n- `S01` `A` `a`\n");
         let (out, n) = append_notes(&out, &["- `S01` x".into()]);
         assert_eq!(n, 1);
-        assert_eq!(out, "## Changes\n\n<!-- guide -->\n\n- `S01` `A` `a`\n\n## Notes\n\n- `S01` x\n");
+        assert_eq!(
+            out,
+            "## Changes\n\n<!-- guide -->\n\n- `S01` `A` `a`\n\n## Notes\n\n- `S01` x\n"
+        );
     }
 }

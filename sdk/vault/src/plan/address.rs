@@ -24,9 +24,13 @@ impl Plan {
     pub fn find_step(&self, addr: &str) -> Result<usize, PlanError> {
         let addr = addr.trim();
         let hits: Vec<usize> = if addr.contains('.') {
-            (0..self.steps.len()).filter(|&i| self.step_path(&self.steps[i]) == addr).collect()
+            (0..self.steps.len())
+                .filter(|&i| self.step_path(&self.steps[i]) == addr)
+                .collect()
         } else {
-            (0..self.steps.len()).filter(|&i| self.steps[i].id == addr).collect()
+            (0..self.steps.len())
+                .filter(|&i| self.steps[i].id == addr)
+                .collect()
         };
         match hits.as_slice() {
             [one] => Ok(*one),
@@ -35,13 +39,22 @@ impl Plan {
                 id: addr.to_string(),
                 suggestions: nearest(
                     addr,
-                    self.steps.iter().map(|s| if addr.contains('.') { self.step_path(s) } else { s.id.clone() }),
+                    self.steps.iter().map(|s| {
+                        if addr.contains('.') {
+                            self.step_path(s)
+                        } else {
+                            s.id.clone()
+                        }
+                    }),
                 ),
             }),
             many => Err(PlanError::Ambiguous {
                 kind: Kind::Step,
                 id: addr.to_string(),
-                candidates: many.iter().map(|&i| self.step_path(&self.steps[i])).collect(),
+                candidates: many
+                    .iter()
+                    .map(|&i| self.step_path(&self.steps[i]))
+                    .collect(),
             }),
         }
     }
@@ -49,7 +62,9 @@ impl Plan {
     /// The index in `phases` of the Phase with canonical id `id`.
     pub fn find_phase(&self, id: &str) -> Result<usize, PlanError> {
         let id = id.trim();
-        let hits: Vec<usize> = (0..self.phases.len()).filter(|&i| self.phases[i].id == id).collect();
+        let hits: Vec<usize> = (0..self.phases.len())
+            .filter(|&i| self.phases[i].id == id)
+            .collect();
         match hits.as_slice() {
             [one] => Ok(*one),
             [] => Err(PlanError::Unknown {
@@ -60,7 +75,10 @@ impl Plan {
             many => Err(PlanError::Ambiguous {
                 kind: Kind::Phase,
                 id: id.to_string(),
-                candidates: many.iter().map(|&i| self.phase_path(&self.phases[i])).collect(),
+                candidates: many
+                    .iter()
+                    .map(|&i| self.phase_path(&self.phases[i]))
+                    .collect(),
             }),
         }
     }
@@ -68,7 +86,9 @@ impl Plan {
     /// The index in `waves` of the Wave with canonical id `id`.
     pub fn find_wave(&self, id: &str) -> Result<usize, PlanError> {
         let id = id.trim();
-        let hits: Vec<usize> = (0..self.waves.len()).filter(|&i| self.waves[i].id == id).collect();
+        let hits: Vec<usize> = (0..self.waves.len())
+            .filter(|&i| self.waves[i].id == id)
+            .collect();
         match hits.as_slice() {
             [one] => Ok(*one),
             [] => Err(PlanError::Unknown {

@@ -46,19 +46,39 @@ pub struct Finding {
     pub autofixable: bool,
 }
 
-fn finding(code: &'static str, severity: Severity, line: usize, message: String, fix_hint: &str, autofixable: bool) -> Finding {
-    Finding { code, severity, message, line, fix_hint: fix_hint.to_string(), autofixable }
+fn finding(
+    code: &'static str,
+    severity: Severity,
+    line: usize,
+    message: String,
+    fix_hint: &str,
+    autofixable: bool,
+) -> Finding {
+    Finding {
+        code,
+        severity,
+        message,
+        line,
+        fix_hint: fix_hint.to_string(),
+        autofixable,
+    }
 }
 
-static UNDERPADDED_HEADING: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^#{2,3} +(?:Wave|Phase) +`([WP]\d[A-Za-z]?)`").expect("valid regex"));
+static UNDERPADDED_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^#{2,3} +(?:Wave|Phase) +`([WP]\d[A-Za-z]?)`").expect("valid regex")
+});
 static SUFFIXED_CONTAINER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[WP]\d{2,}[A-Za-z]").expect("valid regex"));
-static SUFFIXED_STEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`(S\d{2,}[A-Za-z])`").expect("valid regex"));
-static ROW_HEAD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^- +\[[ x]\] +`[SPW][\w.]*`").expect("valid regex"));
-static ROW_SCOPE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r";\s*`[^`]+`\s*\.?\s*$").expect("valid regex"));
-static NOUN_HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\w+) +`[^`]*`").expect("valid regex"));
-static NOUN_INTENT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\w+) intent$").expect("valid regex"));
+static SUFFIXED_STEP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"`(S\d{2,}[A-Za-z])`").expect("valid regex"));
+static ROW_HEAD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^- +\[[ x]\] +`[SPW][\w.]*`").expect("valid regex"));
+static ROW_SCOPE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r";\s*`[^`]+`\s*\.?\s*$").expect("valid regex"));
+static NOUN_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\w+) +`[^`]*`").expect("valid regex"));
+static NOUN_INTENT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\w+) intent$").expect("valid regex"));
 
 /// Runs every rule over a plan text (any line ends) and returns the findings
 /// in rule order.
@@ -68,7 +88,14 @@ pub fn check_plan(raw: &str) -> Vec<Finding> {
     let src = match parse::source(&text) {
         Ok(s) => s,
         Err(e) => {
-            out.push(finding("PLAN010", Severity::Error, 1, e.to_string(), "Give the plan a `---` frontmatter block with `tier:`.", false));
+            out.push(finding(
+                "PLAN010",
+                Severity::Error,
+                1,
+                e.to_string(),
+                "Give the plan a `---` frontmatter block with `tier:`.",
+                false,
+            ));
             dashes(&text, &mut out);
             return out;
         }
@@ -78,11 +105,25 @@ pub fn check_plan(raw: &str) -> Vec<Finding> {
     let plan = parse::parse_plan(&text);
     if let Ok(plan) = &plan {
         if plan.frontmatter.legacy_tier_default {
-            out.push(finding("PLAN001", Severity::Warning, 1, "frontmatter has no `tier:`; the plan reads as L2".into(), "Add `tier: L1`..`L4` (plan check --fix writes `tier: L2`).", true));
+            out.push(finding(
+                "PLAN001",
+                Severity::Warning,
+                1,
+                "frontmatter has no `tier:`; the plan reads as L2".into(),
+                "Add `tier: L1`..`L4` (plan check --fix writes `tier: L2`).",
+                true,
+            ));
         }
         if plan.tier() == Tier::L4 && plan.epic.as_ref().is_some_and(|e| e.text.contains("TODO:")) {
             let line = plan.epic.as_ref().map_or(0, |e| e.line);
-            out.push(finding("PLAN003", Severity::Warning, line, "the Epic intent still holds a `TODO:` placeholder".into(), "Write the Epic intent with `epic intent edit`.", false));
+            out.push(finding(
+                "PLAN003",
+                Severity::Warning,
+                line,
+                "the Epic intent still holds a `TODO:` placeholder".into(),
+                "Write the Epic intent with `epic intent edit`.",
+                false,
+            ));
         }
     }
     for (i, l) in lines.iter().enumerate() {
@@ -90,7 +131,17 @@ pub fn check_plan(raw: &str) -> Vec<Finding> {
             let wave = t.starts_with("Wave `") && level != 2;
             let phase = t.starts_with("Phase `") && level != 3;
             if wave || phase {
-                out.push(finding("PLAN070", Severity::Error, off + i + 1, format!("heading `{}` is at level {level}; Waves are level 2 and Phases level 3", l.raw.trim()), "Use `## Wave ...` and `### Phase ...`.", false));
+                out.push(finding(
+                    "PLAN070",
+                    Severity::Error,
+                    off + i + 1,
+                    format!(
+                        "heading `{}` is at level {level}; Waves are level 2 and Phases level 3",
+                        l.raw.trim()
+                    ),
+                    "Use `## Wave ...` and `### Phase ...`.",
+                    false,
+                ));
             }
         }
     }
@@ -102,7 +153,14 @@ pub fn check_plan(raw: &str) -> Vec<Finding> {
         }
         Err(e) => {
             if !matches!(e, super::error::PlanError::MalformedRow { .. }) {
-                out.push(finding("PLAN010", Severity::Error, 1, e.to_string(), "Fix the frontmatter so the plan parses.", false));
+                out.push(finding(
+                    "PLAN010",
+                    Severity::Error,
+                    1,
+                    e.to_string(),
+                    "Fix the frontmatter so the plan parses.",
+                    false,
+                ));
             }
         }
     }
@@ -114,7 +172,11 @@ pub fn check_plan(raw: &str) -> Vec<Finding> {
 
 fn hierarchy(plan: &Plan, out: &mut Vec<Finding>) {
     let hint = "Reconcile the `tier:` frontmatter field with the heading structure, or change tier with `tier promote`/`tier demote`.";
-    let (w, p, e) = (!plan.waves.is_empty(), !plan.phases.is_empty(), plan.epic.is_some());
+    let (w, p, e) = (
+        !plan.waves.is_empty(),
+        !plan.phases.is_empty(),
+        plan.epic.is_some(),
+    );
     let t = plan.tier();
     let mut problems = Vec::new();
     match t {
@@ -155,30 +217,73 @@ fn hierarchy(plan: &Plan, out: &mut Vec<Finding>) {
         problems.push("Phases must sit inside a Wave at L3 and L4");
     }
     for p in problems {
-        out.push(finding("PLAN010", Severity::Error, 0, p.to_string(), hint, false));
+        out.push(finding(
+            "PLAN010",
+            Severity::Error,
+            0,
+            p.to_string(),
+            hint,
+            false,
+        ));
     }
 }
 
 fn identifiers(plan: &Plan, lines: &[markdown::MdLine<'_>], off: usize, out: &mut Vec<Finding>) {
     for (i, l) in lines.iter().enumerate() {
         if let Some(c) = UNDERPADDED_HEADING.captures(&l.masked) {
-            out.push(finding("PLAN020", Severity::Error, off + i + 1, format!("heading id `{}` has fewer than two digits", &c[1]), "Pad ids to two digits by re-creating the container with its verb.", false));
+            out.push(finding(
+                "PLAN020",
+                Severity::Error,
+                off + i + 1,
+                format!("heading id `{}` has fewer than two digits", &c[1]),
+                "Pad ids to two digits by re-creating the container with its verb.",
+                false,
+            ));
         }
         if l.masked.starts_with("- [")
             && let Some(c) = SUFFIXED_STEP.captures(&l.masked)
         {
-            out.push(finding("PLAN020", Severity::Error, off + i + 1, format!("step id `{}` has a suffix; only Phases and Waves take suffixes", &c[1]), "Use `step insert`, which allocates a plain id.", false));
+            out.push(finding(
+                "PLAN020",
+                Severity::Error,
+                off + i + 1,
+                format!(
+                    "step id `{}` has a suffix; only Phases and Waves take suffixes",
+                    &c[1]
+                ),
+                "Use `step insert`, which allocates a plain id.",
+                false,
+            ));
         }
     }
     for token in plan.retired.tokens() {
         if ids::parse_id(&token).is_some_and(|p| p.digits < 2) {
-            out.push(finding("PLAN020", Severity::Error, 0, format!("retired id `{token}` has fewer than two digits"), "Widen the token in the RETIRED comment.", false));
+            out.push(finding(
+                "PLAN020",
+                Severity::Error,
+                0,
+                format!("retired id `{token}` has fewer than two digits"),
+                "Widen the token in the RETIRED comment.",
+                false,
+            ));
         }
     }
     let kinds: [(&str, Vec<(&str, usize)>); 3] = [
-        ("Step", plan.steps.iter().map(|s| (s.id.as_str(), s.line)).collect()),
-        ("Phase", plan.phases.iter().map(|p| (p.id.as_str(), p.line)).collect()),
-        ("Wave", plan.waves.iter().map(|w| (w.id.as_str(), w.line)).collect()),
+        (
+            "Step",
+            plan.steps.iter().map(|s| (s.id.as_str(), s.line)).collect(),
+        ),
+        (
+            "Phase",
+            plan.phases
+                .iter()
+                .map(|p| (p.id.as_str(), p.line))
+                .collect(),
+        ),
+        (
+            "Wave",
+            plan.waves.iter().map(|w| (w.id.as_str(), w.line)).collect(),
+        ),
     ];
     for (kind, list) in &kinds {
         let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
@@ -193,14 +298,31 @@ fn identifiers(plan: &Plan, lines: &[markdown::MdLine<'_>], off: usize, out: &mu
         for id in order {
             let (n, line) = seen[id];
             if n > 1 {
-                out.push(finding("PLAN021", Severity::Error, line, format!("{kind} id `{id}` appears {n} times"), "Remove the duplicates or `phase renumber` one of them.", false));
+                out.push(finding(
+                    "PLAN021",
+                    Severity::Error,
+                    line,
+                    format!("{kind} id `{id}` appears {n} times"),
+                    "Remove the duplicates or `phase renumber` one of them.",
+                    false,
+                ));
             }
         }
     }
     for (kind, list) in &kinds {
-        let nums: Vec<u64> = list.iter().filter_map(|(id, _)| ids::parse_id(id).map(|p| p.number)).collect();
+        let nums: Vec<u64> = list
+            .iter()
+            .filter_map(|(id, _)| ids::parse_id(id).map(|p| p.number))
+            .collect();
         if nums.windows(2).any(|w| w[0] > w[1]) {
-            out.push(finding("PLAN022", Severity::Warning, 0, format!("{kind} ids are not in increasing order"), "Document order may differ from id order after inserts; check it is intended.", false));
+            out.push(finding(
+                "PLAN022",
+                Severity::Warning,
+                0,
+                format!("{kind} ids are not in increasing order"),
+                "Document order may differ from id order after inserts; check it is intended.",
+                false,
+            ));
         }
     }
     let mut seen = Vec::new();
@@ -214,7 +336,14 @@ fn identifiers(plan: &Plan, lines: &[markdown::MdLine<'_>], off: usize, out: &mu
                 continue;
             }
             seen.push(token.clone());
-            out.push(finding("PLAN023", Severity::Warning, off + i + 1, format!("id `{token}` uses a suffix"), "Keep suffixes lowercase; they are for Phases and Waves only.", false));
+            out.push(finding(
+                "PLAN023",
+                Severity::Warning,
+                off + i + 1,
+                format!("id `{token}` uses a suffix"),
+                "Keep suffixes lowercase; they are for Phases and Waves only.",
+                false,
+            ));
         }
     }
 }
@@ -223,13 +352,33 @@ fn display_paths(plan: &Plan, out: &mut Vec<Finding>) {
     for p in &plan.phases {
         let want = plan.phase_path(p);
         if p.written_path != want {
-            out.push(finding("PLAN030", Severity::Warning, p.line, format!("phase heading says `{}` but its path is `{want}`", p.written_path), "Run `plan check --fix`.", true));
+            out.push(finding(
+                "PLAN030",
+                Severity::Warning,
+                p.line,
+                format!(
+                    "phase heading says `{}` but its path is `{want}`",
+                    p.written_path
+                ),
+                "Run `plan check --fix`.",
+                true,
+            ));
         }
     }
     for s in &plan.steps {
         let want = plan.step_path(s);
         if s.written_path != want {
-            out.push(finding("PLAN030", Severity::Warning, s.line, format!("step row says `{}` but its path is `{want}`", s.written_path), "Run `plan check --fix`.", true));
+            out.push(finding(
+                "PLAN030",
+                Severity::Warning,
+                s.line,
+                format!(
+                    "step row says `{}` but its path is `{want}`",
+                    s.written_path
+                ),
+                "Run `plan check --fix`.",
+                true,
+            ));
         }
     }
 }
@@ -250,25 +399,47 @@ fn rows(lines: &[markdown::MdLine<'_>], off: usize, out: &mut Vec<Finding>) {
             None
         };
         if let Some(p) = problem {
-            out.push(finding("PLAN040", Severity::Error, off + i + 1, format!("{p}: `{}`", l.raw.trim()), "Write rows as ``- [ ] `S01` - action; `scope`.``", false));
+            out.push(finding(
+                "PLAN040",
+                Severity::Error,
+                off + i + 1,
+                format!("{p}: `{}`", l.raw.trim()),
+                "Write rows as ``- [ ] `S01` - action; `scope`.``",
+                false,
+            ));
         }
     }
 }
 
 fn vocabulary(lines: &[markdown::MdLine<'_>], off: usize, out: &mut Vec<Finding>) {
     for (i, l) in lines.iter().enumerate() {
-        let Some((level, t)) = markdown::atx_heading(&l.masked) else { continue };
+        let Some((level, t)) = markdown::atx_heading(&l.masked) else {
+            continue;
+        };
         if !(level == 2 || level == 3) {
             continue;
         }
         let noun = NOUN_HEADING
             .captures(&t)
             .map(|c| c[1].to_string())
-            .or_else(|| (level == 2).then(|| NOUN_INTENT.captures(&t).map(|c| c[1].to_string())).flatten());
+            .or_else(|| {
+                (level == 2)
+                    .then(|| NOUN_INTENT.captures(&t).map(|c| c[1].to_string()))
+                    .flatten()
+            });
         if let Some(noun) = noun
             && !matches!(noun.as_str(), "Epic" | "Wave" | "Phase" | "Step")
         {
-            out.push(finding("PLAN050", Severity::Error, off + i + 1, format!("heading noun `{noun}` is not a plan container; use Epic, Wave, Phase or Step"), "Rename the heading or drop the backticked id.", false));
+            out.push(finding(
+                "PLAN050",
+                Severity::Error,
+                off + i + 1,
+                format!(
+                    "heading noun `{noun}` is not a plan container; use Epic, Wave, Phase or Step"
+                ),
+                "Rename the heading or drop the backticked id.",
+                false,
+            ));
         }
     }
 }
@@ -277,7 +448,14 @@ fn dashes(text: &str, out: &mut Vec<Finding>) {
     for (i, line) in text.split('\n').enumerate() {
         for (dash, name) in [('\u{2014}', "em dash"), ('\u{2013}', "en dash")] {
             if line.contains(dash) {
-                out.push(finding("PLAN060", Severity::Error, i + 1, format!("line holds an {name} (U+{:04X})", dash as u32), "Use ` - ` (plan check --fix replaces it).", true));
+                out.push(finding(
+                    "PLAN060",
+                    Severity::Error,
+                    i + 1,
+                    format!("line holds an {name} (U+{:04X})", dash as u32),
+                    "Use ` - ` (plan check --fix replaces it).",
+                    true,
+                ));
             }
         }
     }

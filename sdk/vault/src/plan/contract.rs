@@ -7,7 +7,11 @@ use super::markdown;
 use super::parse::STEP_ROW;
 
 fn reject(field: &'static str, value: &str, reason: &'static str) -> PlanError {
-    PlanError::InvalidText { field, value: value.to_string(), reason }
+    PlanError::InvalidText {
+        field,
+        value: value.to_string(),
+        reason,
+    }
 }
 
 fn common(field: &'static str, value: &str, single_line: bool) -> Result<(), PlanError> {
@@ -21,7 +25,11 @@ fn common(field: &'static str, value: &str, single_line: bool) -> Result<(), Pla
         return Err(reject(field, value, "it must not contain `<!--` or `-->`"));
     }
     if value.contains('\u{2014}') || value.contains('\u{2013}') {
-        return Err(reject(field, value, "plans forbid em and en dashes; use ` - `"));
+        return Err(reject(
+            field,
+            value,
+            "plans forbid em and en dashes; use ` - `",
+        ));
     }
     Ok(())
 }
@@ -41,7 +49,11 @@ pub fn scope(value: &str) -> Result<String, PlanError> {
         return Err(reject("scope", value, "it must not be empty"));
     }
     if v.contains('`') || v.contains(';') {
-        return Err(reject("scope", value, "it must not contain a backtick or `;`"));
+        return Err(reject(
+            "scope",
+            value,
+            "it must not contain a backtick or `;`",
+        ));
     }
     Ok(v.to_string())
 }
@@ -60,7 +72,11 @@ pub fn intent(field: &'static str, value: &str) -> Result<String, PlanError> {
     common(field, &v, false)?;
     for line in v.lines() {
         if markdown::atx_heading(line).is_some_and(|(lv, _)| lv <= 3) || STEP_ROW.is_match(line) {
-            return Err(reject(field, value, "no line may be a level 1-3 heading or a Step row"));
+            return Err(reject(
+                field,
+                value,
+                "no line may be a level 1-3 heading or a Step row",
+            ));
         }
         if line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~") {
             return Err(reject(field, value, "it must not open a code fence"));

@@ -78,7 +78,9 @@ pub enum PlanError {
     #[error("{0}")]
     Usage(String),
     /// A demotion would collapse several containers and `force` was not set.
-    #[error("{tier} plan has {count} live {kind}s; demoting to {target} collapses the {kind} layer and needs `--force`")]
+    #[error(
+        "{tier} plan has {count} live {kind}s; demoting to {target} collapses the {kind} layer and needs `--force`"
+    )]
     DemoteNeedsForce {
         /// The current tier.
         tier: Tier,
@@ -158,9 +160,17 @@ pub enum PlanError {
 }
 
 fn list(items: &[String]) -> String {
-    items.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+    items
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn did_you_mean(items: &[String]) -> String {
-    if items.is_empty() { String::new() } else { format!(" (did you mean {}?)", list(items)) }
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", list(items))
+    }
 }

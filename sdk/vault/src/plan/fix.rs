@@ -17,7 +17,8 @@ use super::parse;
 use super::serialise::serialise_plan;
 use super::store::WriteOptions;
 
-static DASH: LazyLock<Regex> = LazyLock::new(|| Regex::new("[ \t]*[\u{2014}\u{2013}][ \t]*").expect("valid regex"));
+static DASH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new("[ \t]*[\u{2014}\u{2013}][ \t]*").expect("valid regex"));
 
 /// Runs the fix pipeline on a text; returns the new text (stamped when it
 /// changed) and whether it changed.
@@ -70,23 +71,43 @@ pub struct FixReport {
 
 /// Fixes the plan at `path` and writes it atomically when it changed
 /// (`opts.today` stamps it; a stale `opts.expected_blob_hash` refuses).
-pub fn fix_plan(storage: &dyn Storage, path: &str, opts: &WriteOptions) -> Result<FixReport, PlanError> {
+pub fn fix_plan(
+    storage: &dyn Storage,
+    path: &str,
+    opts: &WriteOptions,
+) -> Result<FixReport, PlanError> {
     let bytes = storage.read(path)?;
     let current = hash::blob_oid(&bytes);
     if let Some(expected) = &opts.expected_blob_hash
         && !expected.eq_ignore_ascii_case(&current)
     {
-        return Err(PlanError::Stale { path: path.to_string(), expected: expected.clone(), actual: current });
+        return Err(PlanError::Stale {
+            path: path.to_string(),
+            expected: expected.clone(),
+            actual: current,
+        });
     }
-    let text = String::from_utf8(bytes.clone()).map_err(|_| PlanError::NotUtf8 { path: path.to_string() })?;
+    let text = String::from_utf8(bytes.clone()).map_err(|_| PlanError::NotUtf8 {
+        path: path.to_string(),
+    })?;
     let before = check_plan(&text);
     let (fixed, changed) = fix_plan_text(&text, opts.today);
-    let after = if changed { check_plan(&fixed) } else { before.clone() };
+    let after = if changed {
+        check_plan(&fixed)
+    } else {
+        before.clone()
+    };
     let out_bytes = if changed { fixed.into_bytes() } else { bytes };
     if changed && !opts.dry_run {
         storage.write(path, &out_bytes)?;
     }
-    Ok(FixReport { path: path.to_string(), changed, blob_hash: hash::blob_oid(&out_bytes), before, after })
+    Ok(FixReport {
+        path: path.to_string(),
+        changed,
+        blob_hash: hash::blob_oid(&out_bytes),
+        before,
+        after,
+    })
 }
 
 #[cfg(test)]
@@ -99,14 +120,26 @@ mod tests {
         let raw = "---\ntags:\n  - '#plan'\n  - '#f'\ndate: '2026-03-01'\nrelated: []\nmodified: '2026-03-01'\n---\n\n# p  \n\n## Steps\n\n### Phase `P01` \u{2013} core\n\nBuild it.\n\n- [X] `P01.S01` - first; `a.rs`.\n- [] `S02` - second; `b.rs`\n";
         let before = check_plan(raw);
         let codes: Vec<&str> = before.iter().map(|f| f.code).collect();
-        assert!(codes.contains(&"PLAN001") && codes.contains(&"PLAN040") && codes.contains(&"PLAN060"), "{codes:?}");
+        assert!(
+            codes.contains(&"PLAN001") && codes.contains(&"PLAN040") && codes.contains(&"PLAN060"),
+            "{codes:?}"
+        );
         let (fixed, changed) = fix_plan_text(raw, Date::new(2026, 3, 2).unwrap());
         assert!(changed);
-        assert!(fixed.contains("date: '2026-03-01'\ntier: L2\nmodified: '2026-03-02'\n"), "{fixed}");
+        assert!(
+            fixed.contains("date: '2026-03-01'\ntier: L2\nmodified: '2026-03-02'\n"),
+            "{fixed}"
+        );
         assert!(!fixed.contains("related"), "{fixed}");
         assert!(fixed.contains("### Phase `P01` - core\n"), "{fixed}");
-        assert!(fixed.contains("- [x] `P01.S01` - first; `a.rs`.\n- [ ] `P01.S02` - second; `b.rs`.\n"), "{fixed}");
+        assert!(
+            fixed.contains("- [x] `P01.S01` - first; `a.rs`.\n- [ ] `P01.S02` - second; `b.rs`.\n"),
+            "{fixed}"
+        );
         assert!(!has_errors(&check_plan(&fixed)), "{:?}", check_plan(&fixed));
-        assert_eq!(fix_plan_text(&fixed, Date::new(2026, 3, 2).unwrap()), (fixed.clone(), false));
+        assert_eq!(
+            fix_plan_text(&fixed, Date::new(2026, 3, 2).unwrap()),
+            (fixed.clone(), false)
+        );
     }
 }

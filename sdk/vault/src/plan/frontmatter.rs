@@ -85,7 +85,15 @@ pub struct PlanFrontmatter {
     pub extra: Vec<(String, Value)>,
 }
 
-const DIRECTORY_TAGS: [&str; 7] = ["#adr", "#audit", "#exec", "#index", "#plan", "#reference", "#research"];
+const DIRECTORY_TAGS: [&str; 7] = [
+    "#adr",
+    "#audit",
+    "#exec",
+    "#index",
+    "#plan",
+    "#reference",
+    "#research",
+];
 
 impl PlanFrontmatter {
     /// Reads the YAML text between the fences.
@@ -103,10 +111,15 @@ impl PlanFrontmatter {
             match key.as_str() {
                 "tier" => match &value {
                     Value::Str(s) => {
-                        fm.tier = Tier::parse(s).ok_or_else(|| PlanError::InvalidTier { value: s.clone() })?;
+                        fm.tier = Tier::parse(s)
+                            .ok_or_else(|| PlanError::InvalidTier { value: s.clone() })?;
                         fm.legacy_tier_default = false;
                     }
-                    other => return Err(PlanError::InvalidTier { value: other.render_inline() }),
+                    other => {
+                        return Err(PlanError::InvalidTier {
+                            value: other.render_inline(),
+                        });
+                    }
                 },
                 "tags" => fm.tags = string_list(&key, &value)?,
                 "related" => fm.related = string_list(&key, &value)?,
@@ -117,7 +130,10 @@ impl PlanFrontmatter {
                         other => {
                             return Err(PlanError::Frontmatter {
                                 key: key.clone(),
-                                reason: format!("`{}` is not a one-line date such as `2026-03-10`", other.render_inline()),
+                                reason: format!(
+                                    "`{}` is not a one-line date such as `2026-03-10`",
+                                    other.render_inline()
+                                ),
                             });
                         }
                     }

@@ -77,13 +77,20 @@ pub fn parse_id(id: &str) -> Option<IdParts> {
         1 if tail.as_bytes()[0].is_ascii_lowercase() => Some(tail.as_bytes()[0] as char),
         _ => return None,
     };
-    Some(IdParts { kind, number: rest[..digits].parse().ok()?, digits, suffix })
+    Some(IdParts {
+        kind,
+        number: rest[..digits].parse().ok()?,
+        digits,
+        suffix,
+    })
 }
 
 /// Whether `id` is a canonical id of `kind`: at least two digits, a suffix
 /// only on Phases and Waves.
 pub fn is_canonical(id: &str, kind: Kind) -> bool {
-    parse_id(id).is_some_and(|p| p.kind == kind && p.digits >= 2 && (kind != Kind::Step || p.suffix.is_none()))
+    parse_id(id).is_some_and(|p| {
+        p.kind == kind && p.digits >= 2 && (kind != Kind::Step || p.suffix.is_none())
+    })
 }
 
 /// The sort key of an id: number, then suffix (none first), then text.
@@ -122,13 +129,18 @@ pub fn base_of(id: &str) -> &str {
 
 /// The first free suffixed id on `base` (`P01` -> `P01a`, `P01b`, ...), given
 /// every id used so far; `None` when `a`..`z` are all taken.
-pub fn suffixed_id<'a>(base: &str, used: impl IntoIterator<Item = &'a str> + Clone) -> Option<String> {
+pub fn suffixed_id<'a>(
+    base: &str,
+    used: impl IntoIterator<Item = &'a str> + Clone,
+) -> Option<String> {
     let base_number = parse_id(base)?.number;
     let base_kind = parse_id(base)?.kind;
     ('a'..='z').find_map(|c| {
-        let taken = used.clone().into_iter().filter_map(parse_id).any(|p| {
-            p.kind == base_kind && p.number == base_number && p.suffix == Some(c)
-        });
+        let taken = used
+            .clone()
+            .into_iter()
+            .filter_map(parse_id)
+            .any(|p| p.kind == base_kind && p.number == base_number && p.suffix == Some(c));
         (!taken).then(|| format!("{base}{c}"))
     })
 }

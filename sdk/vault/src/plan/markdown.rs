@@ -14,6 +14,8 @@ pub struct MdLine<'t> {
     pub masked: String,
     /// Whether the line belongs to a fenced code block (fence lines included).
     pub in_fence: bool,
+    /// Whether the line starts inside a comment opened on an earlier line.
+    pub starts_in_comment: bool,
 }
 
 /// Splits normalised text into lines and computes each masked twin.
@@ -21,9 +23,10 @@ pub fn md_lines(text: &str) -> Vec<MdLine<'_>> {
     let masked_text = mask_comments(text);
     let raw_lines: Vec<&str> = text.split('\n').collect();
     let masked_lines: Vec<&str> = masked_text.split('\n').collect();
+    let opened_before = comment_state_at_line_starts(text);
     let mut fence: Option<(char, usize)> = None;
     let mut out = Vec::with_capacity(raw_lines.len());
-    for (raw, masked) in raw_lines.iter().zip(masked_lines) {
+    for (i, (raw, masked)) in raw_lines.iter().zip(masked_lines).enumerate() {
         let mut in_fence = fence.is_some();
         match fence {
             None => {
@@ -43,10 +46,45 @@ pub fn md_lines(text: &str) -> Vec<MdLine<'_>> {
                 }
             }
         }
-        out.push(MdLine { raw, masked: if in_fence { String::new() } else { masked.to_string() }, in_fence });
+        out.push(MdLine {
+            raw,
+            masked: if in_fence {
+                String::new()
+            } else {
+                masked.to_string()
+            },
+            in_fence,
+            starts_in_comment: opened_before.get(i).copied().unwrap_or(false),
+        });
     }
     if text.ends_with('\n') {
         out.pop();
+    }
+    out
+}
+
+/// For each line, whether it starts inside a comment opened earlier.
+fn comment_state_at_line_starts(text: &str) -> Vec<bool> {
+    let mut out = vec![false];
+    let mut inside = false;
+    let mut rest = text;
+    loop {
+        let next = if inside {
+            rest.find("-->")
+        } else {
+            rest.find("<!--")
+        };
+        let stop = next.unwrap_or(rest.len());
+        for _ in rest[..stop].matches('\n') {
+            out.push(inside);
+        }
+        let Some(at) = next else { break };
+        let skip = if inside { 3 } else { 4 };
+        for _ in rest[at..at + skip].matches('\n') {
+            out.push(!inside);
+        }
+        rest = &rest[at + skip..];
+        inside = !inside;
     }
     out
 }
@@ -123,6 +161,13 @@ mod tests {
         assert!(lines[3].in_fence && lines[3].masked.is_empty());
         assert_eq!(lines[5].masked, "## y");
         assert_eq!(lines.len(), 6);
+    }
+
+    #[test]
+    fn lines_inside_a_multi_line_comment_are_flagged() {
+        let lines = md_lines("a <!-- b\nc\nd --> e\nf\n");
+        let flags: Vec<bool> = lines.iter().map(|l| l.starts_in_comment).collect();
+        assert_eq!(flags, vec![false, true, true, false]);
     }
 
     #[test]

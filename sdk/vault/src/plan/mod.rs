@@ -57,7 +57,7 @@ pub use error::PlanError;
 pub use fix::{FixReport, fix_plan, fix_plan_text};
 pub use frontmatter::{PlanFrontmatter, Tier};
 pub use ids::{Kind, base_of, format_id, is_canonical, next_id, parse_id, sort_key, suffixed_id};
-pub use model::{EpicIntent, Key, Phase, Plan, Retired, Step, UnknownBlock, Wave};
+pub use model::{EpicIntent, Key, Outline, Phase, Plan, Retired, Step, UnknownBlock, Wave};
 pub use op::{Anchor, OpOutcome, PlanOp, PromoteTexts};
 pub use parse::parse_plan;
 pub use query::{StepQuery, StepView, query_steps};
@@ -65,7 +65,11 @@ pub use resolve::{PLAN_DIR, PlanEntry, list_plans, resolve_plan};
 pub use serialise::{LINK_RULES, serialise_plan};
 pub use status::{PlanStatus, completion_percent, plan_status};
 pub use store::{
-    PlanBatch, PlanDoc, PlanMutation, PlanSession, PlanWrite, WriteOptions, edit_plan, load_plan, mutate_plan, mutate_plan_batch,
+    PlanBatch, PlanDoc, PlanMutation, PlanSession, PlanWrite, WriteOptions, edit_plan, load_plan,
+    mutate_plan, mutate_plan_batch,
 };
-pub use tools::{EditItem, EditReport, EditRequest, ItemError, ProgressItem, ProgressReport, StepChange, plan_edit, plan_progress};
+pub use tools::{
+    EditItem, EditReport, EditRequest, ItemError, ProgressItem, ProgressReport, StepChange,
+    plan_edit, plan_progress,
+};
 pub use trailer::{Trailer, TrailerProblem, emit_trailers, parse_trailers, validate_trailers};

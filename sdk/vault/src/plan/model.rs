@@ -135,6 +135,27 @@ impl Retired {
     }
 }
 
+/// The structure of a plan without its prose: what must survive a write.
+///
+/// Intents and unknown blocks are left out on purpose: prose kept before a
+/// container that follows a Phase without Steps (or a Wave without Phases)
+/// reads back as that container's intent, in the reference as here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outline {
+    /// Tier.
+    pub tier: Tier,
+    /// Waves: id, title.
+    pub waves: Vec<(String, String)>,
+    /// Phases: id, title, Wave id.
+    pub phases: Vec<(String, String, Option<String>)>,
+    /// Steps: id, checked, action, scope, Phase id.
+    pub steps: Vec<(String, bool, String, String, Option<String>)>,
+    /// Retired ids in emission order.
+    pub retired: Vec<String>,
+    /// Whether an Epic intent is present.
+    pub has_epic: bool,
+}
+
 /// A parsed plan document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
@@ -218,7 +239,10 @@ impl Plan {
         if !matches!(self.tier(), Tier::L3 | Tier::L4) {
             return None;
         }
-        phase.wave.and_then(|k| self.wave_by_key(k)).map(|w| w.id.as_str())
+        phase
+            .wave
+            .and_then(|k| self.wave_by_key(k))
+            .map(|w| w.id.as_str())
     }
 
     /// The display path of a Phase computed from its current ancestry.
@@ -248,14 +272,76 @@ impl Plan {
 
     /// The display path of the first open Step in document order.
     pub fn next_open_step(&self) -> Option<String> {
-        self.emitted_steps().into_iter().find(|s| !s.checked).map(|s| self.step_path(s))
+        self.emitted_steps()
+            .into_iter()
+            .find(|s| !s.checked)
+            .map(|s| self.step_path(s))
+    }
+
+    /// The plan's [`Outline`] as the serialiser writes it for the tier.
+    pub fn outline(&self) -> Outline {
+        let wave_id = |k: Option<Key>| k.and_then(|k| self.wave_by_key(k)).map(|w| w.id.clone());
+        let phase_id = |k: Option<Key>| k.and_then(|k| self.phase_by_key(k)).map(|p| p.id.clone());
+        let (waves, phases) = match self.tier() {
+            Tier::L1 => (Vec::new(), Vec::new()),
+            Tier::L2 => (Vec::new(), self.phases.iter().collect::<Vec<_>>()),
+            Tier::L3 | Tier::L4 => (
+                self.waves
+                    .iter()
+                    .map(|w| (w.id.clone(), w.title.clone()))
+                    .collect(),
+                self.waves
+                    .iter()
+                    .flat_map(|w| self.phases_of(w.key))
+                    .collect(),
+            ),
+        };
+        let nested = matches!(self.tier(), Tier::L3 | Tier::L4);
+        Outline {
+            tier: self.tier(),
+            waves,
+            phases: phases
+                .into_iter()
+                .map(|p| {
+                    (
+                        p.id.clone(),
+                        p.title.clone(),
+                        if nested { wave_id(p.wave) } else { None },
+                    )
+                })
+                .collect(),
+            steps: self
+                .emitted_steps()
+                .into_iter()
+                .map(|s| {
+                    let phase = if self.tier() == Tier::L1 {
+                        None
+                    } else {
+                        phase_id(s.phase)
+                    };
+                    (
+                        s.id.clone(),
+                        s.checked,
+                        s.action.clone(),
+                        s.scope.clone(),
+                        phase,
+                    )
+                })
+                .collect(),
+            retired: self.retired.tokens(),
+            has_epic: self.tier() == Tier::L4 && self.epic.is_some(),
+        }
     }
 
     /// The Steps in the order the serialiser writes them for the tier.
     pub fn emitted_steps(&self) -> Vec<&Step> {
         match self.tier() {
             Tier::L1 => self.steps.iter().collect(),
-            Tier::L2 => self.phases.iter().flat_map(|p| self.steps_of(p.key)).collect(),
+            Tier::L2 => self
+                .phases
+                .iter()
+                .flat_map(|p| self.steps_of(p.key))
+                .collect(),
             Tier::L3 | Tier::L4 => self
                 .waves
                 .iter()

@@ -28,9 +28,14 @@ impl Anchor {
 
     /// Builds an anchor from optional `--before` / `--after` flags: at most
     /// one may be set.
-    pub fn from_flags(before: Option<&str>, after: Option<&str>) -> Result<Option<Anchor>, PlanError> {
+    pub fn from_flags(
+        before: Option<&str>,
+        after: Option<&str>,
+    ) -> Result<Option<Anchor>, PlanError> {
         match (before, after) {
-            (Some(_), Some(_)) => Err(PlanError::Usage("pass either `--before` or `--after`, not both".into())),
+            (Some(_), Some(_)) => Err(PlanError::Usage(
+                "pass either `--before` or `--after`, not both".into(),
+            )),
             (Some(b), None) => Ok(Some(Anchor::Before(b.to_string()))),
             (None, Some(a)) => Ok(Some(Anchor::After(a.to_string()))),
             (None, None) => Ok(None),
@@ -59,13 +64,24 @@ pub struct PromoteTexts {
 /// One plan mutation. The fields are the verb's flags and operands: ids are
 /// canonical (`S03`, `P02`, `W01`) except Step addresses, which may also be
 /// full display paths.
-#[expect(missing_docs, reason = "the fields are the verb's flags, documented on the variant")]
+#[expect(
+    missing_docs,
+    reason = "the fields are the verb's flags, documented on the variant"
+)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlanOp {
     /// `step add`: a new open Step at the end of a Phase (L2+) or the list (L1).
-    StepAdd { action: String, scope: String, phase: Option<String> },
+    StepAdd {
+        action: String,
+        scope: String,
+        phase: Option<String>,
+    },
     /// `step insert`: a new open Step next to another.
-    StepInsert { anchor: Anchor, action: String, scope: String },
+    StepInsert {
+        anchor: Anchor,
+        action: String,
+        scope: String,
+    },
     /// `step check`.
     StepCheck { step: String },
     /// `step uncheck`.
@@ -73,19 +89,43 @@ pub enum PlanOp {
     /// `step toggle`.
     StepToggle { step: String },
     /// `step edit`.
-    StepEdit { step: String, action: Option<String>, scope: Option<String> },
+    StepEdit {
+        step: String,
+        action: Option<String>,
+        scope: Option<String>,
+    },
     /// `step remove` (the id is retired).
     StepRemove { step: String },
     /// `step move`.
-    StepMove { step: String, to_phase: Option<String>, anchor: Option<Anchor> },
+    StepMove {
+        step: String,
+        to_phase: Option<String>,
+        anchor: Option<Anchor>,
+    },
     /// `phase add`.
-    PhaseAdd { title: String, intent: String, wave: Option<String> },
+    PhaseAdd {
+        title: String,
+        intent: String,
+        wave: Option<String>,
+    },
     /// `phase insert` (suffixed id).
-    PhaseInsert { anchor: Anchor, title: String, intent: String },
+    PhaseInsert {
+        anchor: Anchor,
+        title: String,
+        intent: String,
+    },
     /// `phase edit`.
-    PhaseEdit { phase: String, title: Option<String>, intent: Option<String> },
+    PhaseEdit {
+        phase: String,
+        title: Option<String>,
+        intent: Option<String>,
+    },
     /// `phase move`.
-    PhaseMove { phase: String, to_wave: Option<String>, anchor: Option<Anchor> },
+    PhaseMove {
+        phase: String,
+        to_wave: Option<String>,
+        anchor: Option<Anchor>,
+    },
     /// `phase remove` (cascade retirement).
     PhaseRemove { phase: String },
     /// `phase renumber`.
@@ -93,9 +133,17 @@ pub enum PlanOp {
     /// `wave add`.
     WaveAdd { title: String, intent: String },
     /// `wave insert` (suffixed id).
-    WaveInsert { anchor: Anchor, title: String, intent: String },
+    WaveInsert {
+        anchor: Anchor,
+        title: String,
+        intent: String,
+    },
     /// `wave edit`.
-    WaveEdit { wave: String, title: Option<String>, intent: Option<String> },
+    WaveEdit {
+        wave: String,
+        title: Option<String>,
+        intent: Option<String>,
+    },
     /// `wave move`.
     WaveMove { wave: String, anchor: Anchor },
     /// `wave remove` (cascade retirement).
@@ -103,7 +151,10 @@ pub enum PlanOp {
     /// `epic intent edit` (creates the block when missing).
     EpicIntentEdit { text: String },
     /// `tier promote`.
-    TierPromote { target: Option<Tier>, texts: PromoteTexts },
+    TierPromote {
+        target: Option<Tier>,
+        texts: PromoteTexts,
+    },
     /// `tier demote`.
     TierDemote { target: Option<Tier>, force: bool },
 }
@@ -151,7 +202,11 @@ pub struct OpOutcome {
 
 impl OpOutcome {
     pub(crate) fn new(message: String, subject: Option<String>) -> Self {
-        OpOutcome { message, subject, retired: Vec::new() }
+        OpOutcome {
+            message,
+            subject,
+            retired: Vec::new(),
+        }
     }
 }
 
@@ -160,23 +215,63 @@ impl Plan {
     /// changed: callers apply to a clone and keep it only on success.
     pub fn apply(&mut self, op: &PlanOp) -> Result<OpOutcome, PlanError> {
         let out = match op {
-            PlanOp::StepAdd { action, scope, phase } => self.step_add(action, scope, phase.as_deref()),
-            PlanOp::StepInsert { anchor, action, scope } => self.step_insert(anchor, action, scope),
+            PlanOp::StepAdd {
+                action,
+                scope,
+                phase,
+            } => self.step_add(action, scope, phase.as_deref()),
+            PlanOp::StepInsert {
+                anchor,
+                action,
+                scope,
+            } => self.step_insert(anchor, action, scope),
             PlanOp::StepCheck { step } => self.step_set(step, Some(true)),
             PlanOp::StepUncheck { step } => self.step_set(step, Some(false)),
             PlanOp::StepToggle { step } => self.step_set(step, None),
-            PlanOp::StepEdit { step, action, scope } => self.step_edit(step, action.as_deref(), scope.as_deref()),
+            PlanOp::StepEdit {
+                step,
+                action,
+                scope,
+            } => self.step_edit(step, action.as_deref(), scope.as_deref()),
             PlanOp::StepRemove { step } => self.step_remove(step),
-            PlanOp::StepMove { step, to_phase, anchor } => self.step_move(step, to_phase.as_deref(), anchor.as_ref()),
-            PlanOp::PhaseAdd { title, intent, wave } => self.phase_add(title, intent, wave.as_deref()),
-            PlanOp::PhaseInsert { anchor, title, intent } => self.phase_insert(anchor, title, intent),
-            PlanOp::PhaseEdit { phase, title, intent } => self.phase_edit(phase, title.as_deref(), intent.as_deref()),
-            PlanOp::PhaseMove { phase, to_wave, anchor } => self.phase_move(phase, to_wave.as_deref(), anchor.as_ref()),
+            PlanOp::StepMove {
+                step,
+                to_phase,
+                anchor,
+            } => self.step_move(step, to_phase.as_deref(), anchor.as_ref()),
+            PlanOp::PhaseAdd {
+                title,
+                intent,
+                wave,
+            } => self.phase_add(title, intent, wave.as_deref()),
+            PlanOp::PhaseInsert {
+                anchor,
+                title,
+                intent,
+            } => self.phase_insert(anchor, title, intent),
+            PlanOp::PhaseEdit {
+                phase,
+                title,
+                intent,
+            } => self.phase_edit(phase, title.as_deref(), intent.as_deref()),
+            PlanOp::PhaseMove {
+                phase,
+                to_wave,
+                anchor,
+            } => self.phase_move(phase, to_wave.as_deref(), anchor.as_ref()),
             PlanOp::PhaseRemove { phase } => self.phase_remove(phase),
             PlanOp::PhaseRenumber { phase, to } => self.phase_renumber(phase, to),
             PlanOp::WaveAdd { title, intent } => self.wave_add(title, intent),
-            PlanOp::WaveInsert { anchor, title, intent } => self.wave_insert(anchor, title, intent),
-            PlanOp::WaveEdit { wave, title, intent } => self.wave_edit(wave, title.as_deref(), intent.as_deref()),
+            PlanOp::WaveInsert {
+                anchor,
+                title,
+                intent,
+            } => self.wave_insert(anchor, title, intent),
+            PlanOp::WaveEdit {
+                wave,
+                title,
+                intent,
+            } => self.wave_edit(wave, title.as_deref(), intent.as_deref()),
             PlanOp::WaveMove { wave, anchor } => self.wave_move(wave, anchor),
             PlanOp::WaveRemove { wave } => self.wave_remove(wave),
             PlanOp::EpicIntentEdit { text } => self.epic_edit(text),
@@ -193,8 +288,11 @@ impl Plan {
         match self.tier() {
             Tier::L1 | Tier::L2 => self.phases.iter().map(|p| p.key).collect(),
             Tier::L3 | Tier::L4 => {
-                let mut order: Vec<Key> =
-                    self.waves.iter().flat_map(|w| self.phases_of(w.key).map(|p| p.key)).collect();
+                let mut order: Vec<Key> = self
+                    .waves
+                    .iter()
+                    .flat_map(|w| self.phases_of(w.key).map(|p| p.key))
+                    .collect();
                 for p in &self.phases {
                     if !order.contains(&p.key) {
                         order.push(p.key);
@@ -212,9 +310,13 @@ impl Plan {
             return;
         }
         let order = self.phase_order();
-        let rank = |k: Option<Key>| k.and_then(|k| order.iter().position(|o| *o == k)).unwrap_or(usize::MAX);
+        let rank = |k: Option<Key>| {
+            k.and_then(|k| order.iter().position(|o| *o == k))
+                .unwrap_or(usize::MAX)
+        };
         let keys: Vec<Key> = order.clone();
-        self.phases.sort_by_key(|p| keys.iter().position(|k| *k == p.key).unwrap_or(usize::MAX));
+        self.phases
+            .sort_by_key(|p| keys.iter().position(|k| *k == p.key).unwrap_or(usize::MAX));
         self.steps.sort_by_key(|s| rank(s.phase));
     }
 

@@ -48,7 +48,11 @@ pub(crate) fn normalise(text: &str) -> String {
 pub(crate) fn source(text: &str) -> Result<Source<'_>, PlanError> {
     let split = frontmatter::split(text).ok_or(PlanError::NoFrontmatter)?;
     let body_offset = text[..split.body].matches('\n').count();
-    Ok(Source { yaml: split.yaml(text), body: split.body(text), body_offset })
+    Ok(Source {
+        yaml: split.yaml(text),
+        body: split.body(text),
+        body_offset,
+    })
 }
 
 /// Parses a plan document (any line ends, optional BOM).
@@ -82,7 +86,9 @@ pub(crate) fn retired_ledger(body: &str) -> Retired {
     let mut r = Retired::default();
     for cap in RETIRED.captures_iter(body) {
         for token in cap[1].split(',').map(str::trim) {
-            let Some(p) = ids::parse_id(token) else { continue };
+            let Some(p) = ids::parse_id(token) else {
+                continue;
+            };
             if p.kind == Kind::Step && p.suffix.is_some() {
                 continue;
             }
@@ -93,12 +99,16 @@ pub(crate) fn retired_ledger(body: &str) -> Retired {
 }
 
 fn extract_epic(lines: &[MdLine<'_>], offset: usize) -> Option<EpicIntent> {
-    let start = lines.iter().position(|l| markdown::atx_heading(&l.masked).is_some_and(|(lv, t)| lv == 2 && t == "Epic intent"))?;
+    let start = lines.iter().position(|l| {
+        markdown::atx_heading(&l.masked).is_some_and(|(lv, t)| lv == 2 && t == "Epic intent")
+    })?;
     let mut text = Vec::new();
     for l in &lines[start + 1..] {
         // A Step row ends the Epic too (the walk reads it as a Step); the
         // reference kept it in the Epic text as well, duplicating it.
-        if markdown::atx_heading(&l.masked).is_some_and(|(lv, _)| lv <= 3) || STEP_ROW.is_match(&l.masked) {
+        if markdown::atx_heading(&l.masked).is_some_and(|(lv, _)| lv <= 3)
+            || STEP_ROW.is_match(&l.masked)
+        {
             break;
         }
         if RETIRED.is_match(l.raw) {
@@ -106,7 +116,37 @@ fn extract_epic(lines: &[MdLine<'_>], offset: usize) -> Option<EpicIntent> {
         }
         text.push(l.raw);
     }
-    Some(EpicIntent { text: text::py_strip(&text.join("\n")).to_string(), line: offset + start + 1 })
+    Some(EpicIntent {
+        text: trim_block(&text.join("\n")),
+        line: offset + start + 1,
+    })
+}
+
+/// Trims a block of prose the way the reference does (Python `strip()`),
+/// except that the first line keeps its indentation when stripping it would
+/// turn the line into a heading, a row or a fence (an indented `    ## x` is
+/// code, a `\x0b### Phase` is text; stripped, both would be structure).
+pub(crate) fn trim_block(s: &str) -> String {
+    let stripped = text::py_strip(s);
+    let first = stripped.lines().next().unwrap_or("");
+    let becomes_token = markdown::atx_heading(first).is_some_and(|(level, _)| level <= 3)
+        || first.starts_with("- [")
+        || first.starts_with("```")
+        || first.starts_with("~~~");
+    let lead = s.len() - s.trim_start_matches(text::is_py_space).len();
+    let line_start = s[..lead].rfind('\n').map_or(0, |i| i + 1);
+    if becomes_token && line_start < lead {
+        return s[line_start..]
+            .trim_end_matches(text::is_py_space)
+            .to_string();
+    }
+    stripped.to_string()
+}
+
+/// Whether `raw` opens an HTML comment that does not close on the same line.
+fn opens_comment(raw: &str) -> bool {
+    raw.rfind("<!--")
+        .is_some_and(|i| !raw[i + 4..].contains("-->"))
 }
 
 /// Splits a row tail into action and scope (§3): trailing dots dropped, the
@@ -173,7 +213,7 @@ impl Walker {
 
     fn flush_intent(&mut self) {
         if !self.intent_buf.is_empty() {
-            let text = text::py_strip(&self.intent_buf.join("\n")).to_string();
+            let text = trim_block(&self.intent_buf.join("\n"));
             match self.intent_target {
                 IntentTarget::Wave(i) => self.waves[i].intent = text,
                 IntentTarget::Phase(i) => self.phases[i].intent = text,
@@ -185,7 +225,7 @@ impl Walker {
 
     fn flush_unknown(&mut self, anchor: String) {
         if !self.unknown_buf.is_empty() {
-            let content = text::py_strip(&self.unknown_buf.join("\n")).to_string();
+            let content = trim_block(&self.unknown_buf.join("\n"));
             if !content.is_empty() {
                 self.unknown.push(UnknownBlock { anchor, content });
             }
@@ -195,24 +235,51 @@ impl Walker {
 
     fn feed(&mut self, index: usize, line: &MdLine<'_>) -> Result<(), PlanError> {
         let lineno = self.offset + index + 1;
-        let heading = markdown::atx_heading(&line.masked);
-        let is_title = heading.as_ref().is_some_and(|(lv, t)| *lv == 1 && !t.is_empty());
-        let wave = heading.as_ref().filter(|(lv, _)| *lv == 2).and_then(|(_, t)| WAVE_HEADING.captures(t));
-        let phase = heading.as_ref().filter(|(lv, _)| *lv == 3).and_then(|(_, t)| PHASE_HEADING.captures(t));
-        let step = STEP_ROW.captures(&line.masked);
-        let steps_heading = heading.as_ref().is_some_and(|(lv, t)| *lv == 2 && t == "Steps");
-        let epic_heading = heading.as_ref().is_some_and(|(lv, t)| *lv == 2 && t == "Epic intent");
+        // A line that opens a comment running past its end, or closes one
+        // opened earlier, is prose: were it a token, the serialiser would
+        // re-emit it without the `<!--` or `-->` and expose (or hide) the
+        // lines around it. (The reference reads tokens there.)
+        let structural = !line.starts_in_comment && !opens_comment(line.raw);
+        let heading = if structural {
+            markdown::atx_heading(&line.masked)
+        } else {
+            None
+        };
+        let is_title = heading
+            .as_ref()
+            .is_some_and(|(lv, t)| *lv == 1 && !t.is_empty());
+        let wave = heading
+            .as_ref()
+            .filter(|(lv, _)| *lv == 2)
+            .and_then(|(_, t)| WAVE_HEADING.captures(t));
+        let wave = wave.map(|c| (c[1].to_string(), c[2].trim().to_string()));
+        let phase = heading
+            .as_ref()
+            .filter(|(lv, _)| *lv == 3)
+            .and_then(|(_, t)| PHASE_HEADING.captures(t));
+        let phase = phase.map(|c| (c[1].to_string(), c[2].trim().to_string()));
+        let step = if structural {
+            STEP_ROW.captures(&line.masked)
+        } else {
+            None
+        };
+        let step = step.map(|c| (c[1].to_string(), c[2].to_string(), c[3].to_string()));
+        let steps_heading = heading
+            .as_ref()
+            .is_some_and(|(lv, t)| *lv == 2 && t == "Steps");
+        let epic_heading = heading
+            .as_ref()
+            .is_some_and(|(lv, t)| *lv == 2 && t == "Epic intent");
 
-        if is_title {
+        // Only the first H1 is the title. The reference also consumed later
+        // ones, dropping them and moving the prose above them before the
+        // title; here they stay where they are as prose.
+        if is_title && self.title.is_none() {
             self.flush_unknown("before_title".into());
-            if self.title.is_none() {
-                let raw = markdown::atx_heading(line.raw).map(|(_, t)| t).unwrap_or_default();
-                let (_, masked) = heading.clone().unwrap_or_default();
-                self.title = Some(if raw.contains("<!--") { masked } else { raw });
-            }
+            self.title = heading.clone().map(|(_, t)| t);
             return Ok(());
         }
-        if line.raw.contains("<!-- LINK RULES:") {
+        if line.raw.contains("<!-- LINK RULES:") && !line.starts_in_comment {
             self.has_link_rules = true;
             self.in_link_rules = true;
         }
@@ -222,7 +289,9 @@ impl Walker {
             }
             return Ok(());
         }
-        if RETIRED.is_match(line.raw) {
+        // (Inside another comment the line is kept as text, so the comment
+        // still closes where it did.)
+        if RETIRED.is_match(line.raw) && !line.starts_in_comment {
             return Ok(());
         }
         if epic_heading {
@@ -250,28 +319,32 @@ impl Walker {
             self.flush_unknown("before_steps".into());
             return Ok(());
         }
-        if let Some(c) = wave {
+        if let Some((id, title)) = wave {
             self.flush_intent();
             let key = self.key();
-            let id = c[1].to_string();
             self.flush_unknown(format!("before_wave_{id}"));
-            self.waves.push(Wave { key, id, title: c[2].trim().to_string(), intent: String::new(), line: lineno });
+            self.waves.push(Wave {
+                key,
+                id,
+                title,
+                intent: String::new(),
+                line: lineno,
+            });
             self.current_wave = Some(key);
             self.current_phase = None;
             self.intent_target = IntentTarget::Wave(self.waves.len() - 1);
             return Ok(());
         }
-        if let Some(c) = phase {
+        if let Some((path, title)) = phase {
             self.flush_intent();
             let key = self.key();
-            let path = c[1].to_string();
             let id = path.rsplit('.').next().unwrap_or(&path).to_string();
             self.flush_unknown(format!("before_phase_{id}"));
             self.phases.push(Phase {
                 key,
                 id,
                 written_path: path,
-                title: c[2].trim().to_string(),
+                title,
                 intent: String::new(),
                 line: lineno,
                 wave: self.current_wave,
@@ -280,18 +353,20 @@ impl Walker {
             self.intent_target = IntentTarget::Phase(self.phases.len() - 1);
             return Ok(());
         }
-        if let Some(c) = step {
+        if let Some((state, path, rest)) = step {
             self.flush_intent();
             self.intent_target = IntentTarget::None;
-            let path = c[2].to_string();
             let id = path.rsplit('.').next().unwrap_or(&path).to_string();
-            let (action, scope) = split_action_scope(&c[3])
-                .ok_or_else(|| PlanError::MalformedRow { line: lineno, row: line.raw.to_string() })?;
+            let (action, scope) =
+                split_action_scope(&rest).ok_or_else(|| PlanError::MalformedRow {
+                    line: lineno,
+                    row: line.raw.to_string(),
+                })?;
             self.flush_unknown(format!("before_step_{id}"));
             self.steps.push(Step {
                 id,
                 written_path: path,
-                checked: &c[1] == "x",
+                checked: state == "x",
                 action,
                 scope,
                 line: lineno,
@@ -323,7 +398,10 @@ mod tests {
             split_action_scope("do a; then b; `src/x.rs`."),
             Some(("do a; then b".into(), "src/x.rs".into()))
         );
-        assert_eq!(split_action_scope("do a; src/x.rs"), Some(("do a".into(), "src/x.rs".into())));
+        assert_eq!(
+            split_action_scope("do a; src/x.rs"),
+            Some(("do a".into(), "src/x.rs".into()))
+        );
         assert_eq!(split_action_scope("no scope"), None);
     }
 

@@ -77,11 +77,31 @@ mod tests {
     #[test]
     fn phase_wins_over_wave_and_state_filters_apply() {
         let p = parse_plan("---\ntier: L3\n---\n\n# p\n\n## Wave `W01` - a\n\nI.\n\n### Phase `W01.P01` - b\n\nJ.\n\n- [x] `W01.P01.S01` - a; `x`.\n- [ ] `W01.P01.S02` - b; `y`.\n\n### Phase `W01.P02` - c\n\nK.\n\n- [ ] `W01.P02.S03` - c; `z`.\n").unwrap();
-        let q = StepQuery { phase: Some("P02".into()), wave: Some("W01".into()), ..Default::default() };
+        let q = StepQuery {
+            phase: Some("P02".into()),
+            wave: Some("W01".into()),
+            ..Default::default()
+        };
         assert_eq!(query_steps(&p, &q).len(), 1);
-        let q = StepQuery { wave: Some("W01".into()), open: true, ..Default::default() };
-        let ids: Vec<String> = query_steps(&p, &q).into_iter().map(|v| v.display_path).collect();
+        let q = StepQuery {
+            wave: Some("W01".into()),
+            open: true,
+            ..Default::default()
+        };
+        let ids: Vec<String> = query_steps(&p, &q)
+            .into_iter()
+            .map(|v| v.display_path)
+            .collect();
         assert_eq!(ids, vec!["W01.P01.S02", "W01.P02.S03"]);
-        assert!(query_steps(&p, &StepQuery { tier: Some(Tier::L2), ..Default::default() }).is_empty());
+        assert!(
+            query_steps(
+                &p,
+                &StepQuery {
+                    tier: Some(Tier::L2),
+                    ..Default::default()
+                }
+            )
+            .is_empty()
+        );
     }
 }

@@ -26,7 +26,9 @@ pub struct PlanEntry {
 pub fn list_plans(storage: &dyn Storage) -> Result<Vec<PlanEntry>, PlanError> {
     let mut out = Vec::new();
     for entry in storage.list(PLAN_DIR)? {
-        let Some(name) = entry.path.strip_prefix(".vault/plan/") else { continue };
+        let Some(name) = entry.path.strip_prefix(".vault/plan/") else {
+            continue;
+        };
         if name.contains('/') || !name.ends_with(".md") {
             continue;
         }
@@ -37,7 +39,11 @@ pub fn list_plans(storage: &dyn Storage) -> Result<Vec<PlanEntry>, PlanError> {
             let fm = PlanFrontmatter::parse(split.yaml(&text)).ok()?;
             fm.feature().map(str::to_string)
         });
-        out.push(PlanEntry { path: entry.path, stem, feature });
+        out.push(PlanEntry {
+            path: entry.path,
+            stem,
+            feature,
+        });
     }
     Ok(out)
 }
@@ -45,13 +51,19 @@ pub fn list_plans(storage: &dyn Storage) -> Result<Vec<PlanEntry>, PlanError> {
 /// Resolves a plan target to its path. With `allow_path` (the CLI outside
 /// the gateway) an existing workspace-relative path is accepted first;
 /// otherwise a target holding `/ \ :` or NUL is refused.
-pub fn resolve_plan(storage: &dyn Storage, target: &str, allow_path: bool) -> Result<String, PlanError> {
+pub fn resolve_plan(
+    storage: &dyn Storage,
+    target: &str,
+    allow_path: bool,
+) -> Result<String, PlanError> {
     let t = target.trim();
     if allow_path && t.contains('/') && t.ends_with(".md") && storage.exists(t).unwrap_or(false) {
         return Ok(t.to_string());
     }
     if t.is_empty() || t == "." || t == ".." || t.contains(['/', '\\', ':', '\0']) {
-        return Err(PlanError::InvalidTarget { target: target.to_string() });
+        return Err(PlanError::InvalidTarget {
+            target: target.to_string(),
+        });
     }
     let plans = list_plans(storage)?;
     let stem = t.strip_suffix(".md").unwrap_or(t);
@@ -59,14 +71,22 @@ pub fn resolve_plan(storage: &dyn Storage, target: &str, allow_path: bool) -> Re
         return Ok(p.path.clone());
     }
     let feature = t.trim_start_matches('#');
-    let hits: Vec<&PlanEntry> = plans.iter().filter(|p| p.feature.as_deref() == Some(feature)).collect();
+    let hits: Vec<&PlanEntry> = plans
+        .iter()
+        .filter(|p| p.feature.as_deref() == Some(feature))
+        .collect();
     match hits.as_slice() {
         [one] => Ok(one.path.clone()),
         [] => Err(PlanError::PlanNotFound {
             target: target.to_string(),
             near: plans
                 .iter()
-                .filter(|p| p.stem.contains(feature) || p.feature.as_deref().is_some_and(|f| f.contains(feature) || feature.contains(f)))
+                .filter(|p| {
+                    p.stem.contains(feature)
+                        || p.feature
+                            .as_deref()
+                            .is_some_and(|f| f.contains(feature) || feature.contains(f))
+                })
                 .take(5)
                 .map(|p| p.stem.clone())
                 .collect(),

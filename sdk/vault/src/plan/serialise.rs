@@ -37,7 +37,11 @@ impl<'p> Blocks<'p> {
             }
         }
         let used = vec![!enabled; contents.len()];
-        Blocks { pending, contents, used }
+        Blocks {
+            pending,
+            contents,
+            used,
+        }
     }
 
     fn take(&mut self, anchor: &str) -> Option<&'p str> {
@@ -47,7 +51,12 @@ impl<'p> Blocks<'p> {
     }
 
     fn leftovers(&self) -> Vec<&'p str> {
-        self.contents.iter().zip(&self.used).filter(|(_, u)| !**u).map(|(c, _)| *c).collect()
+        self.contents
+            .iter()
+            .zip(&self.used)
+            .filter(|(_, u)| !**u)
+            .map(|(c, _)| *c)
+            .collect()
     }
 }
 
@@ -69,11 +78,18 @@ pub fn serialise_plan(plan: &Plan, canonicalise: bool) -> String {
         parts.push(String::new());
     }
     if !plan.retired.is_empty() {
-        parts.push(format!("<!-- RETIRED: {} -->", plan.retired.tokens().join(", ")));
+        parts.push(format!(
+            "<!-- RETIRED: {} -->",
+            plan.retired.tokens().join(", ")
+        ));
         parts.push(String::new());
     }
     emit(&mut parts, blocks.take("before_title"));
-    let title = if plan.title.is_empty() { "(untitled plan)" } else { plan.title.as_str() };
+    let title = if plan.title.is_empty() {
+        "(untitled plan)"
+    } else {
+        plan.title.as_str()
+    };
     parts.push(format!("# {title}"));
     parts.push(String::new());
     emit(&mut parts, blocks.take("before_steps"));
@@ -124,7 +140,13 @@ pub fn row(step: &Step, path: &str) -> String {
     format!("- [{state}] `{path}` - {}; `{}`.", step.action, step.scope)
 }
 
-fn phase_block(plan: &Plan, phase: &Phase, wave_id: Option<&str>, blocks: &mut Blocks<'_>, parts: &mut Vec<String>) {
+fn phase_block(
+    plan: &Plan,
+    phase: &Phase,
+    wave_id: Option<&str>,
+    blocks: &mut Blocks<'_>,
+    parts: &mut Vec<String>,
+) {
     emit(parts, blocks.take(&format!("before_phase_{}", phase.id)));
     let path = match wave_id {
         Some(w) => format!("{w}.{}", phase.id),
@@ -132,7 +154,11 @@ fn phase_block(plan: &Plan, phase: &Phase, wave_id: Option<&str>, blocks: &mut B
     };
     parts.push(format!("### Phase `{path}` - {}", phase.title));
     parts.push(String::new());
-    parts.push(if phase.intent.is_empty() { PHASE_TODO.to_string() } else { phase.intent.clone() });
+    parts.push(if phase.intent.is_empty() {
+        PHASE_TODO.to_string()
+    } else {
+        phase.intent.clone()
+    });
     parts.push(String::new());
     for step in plan.steps_of(phase.key) {
         emit(parts, blocks.take(&format!("before_step_{}", step.id)));
@@ -145,7 +171,11 @@ fn wave_block(plan: &Plan, wave: &Wave, blocks: &mut Blocks<'_>, parts: &mut Vec
     emit(parts, blocks.take(&format!("before_wave_{}", wave.id)));
     parts.push(format!("## Wave `{}` - {}", wave.id, wave.title));
     parts.push(String::new());
-    parts.push(if wave.intent.is_empty() { WAVE_TODO.to_string() } else { wave.intent.clone() });
+    parts.push(if wave.intent.is_empty() {
+        WAVE_TODO.to_string()
+    } else {
+        wave.intent.clone()
+    });
     parts.push(String::new());
     for phase in plan.phases_of(wave.key) {
         phase_block(plan, phase, Some(&wave.id), blocks, parts);

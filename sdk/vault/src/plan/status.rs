@@ -49,13 +49,18 @@ pub fn round1(x: f64) -> f64 {
 
 /// The completion percentage of `done` out of `total`.
 pub fn completion_percent(done: usize, total: usize) -> f64 {
-    if total == 0 { 0.0 } else { round1(done as f64 / total as f64 * 100.0) }
+    if total == 0 {
+        0.0
+    } else {
+        round1(done as f64 / total as f64 * 100.0)
+    }
 }
 
 /// The status of `plan`; `covered` holds the canonical Step ids that have
 /// ledger evidence (pass `None` to skip `exec_missing_ids`).
 pub fn plan_status(plan: &Plan, covered: Option<&BTreeSet<String>>) -> PlanStatus {
-    let all_done = |steps: Vec<&super::model::Step>| !steps.is_empty() && steps.iter().all(|s| s.checked);
+    let all_done =
+        |steps: Vec<&super::model::Step>| !steps.is_empty() && steps.iter().all(|s| s.checked);
     PlanStatus {
         tier: plan.tier(),
         legacy_tier_default: plan.frontmatter.legacy_tier_default,
@@ -68,12 +73,31 @@ pub fn plan_status(plan: &Plan, covered: Option<&BTreeSet<String>>) -> PlanStatu
         waves_completed: plan
             .waves
             .iter()
-            .filter(|w| all_done(plan.phases_of(w.key).flat_map(|p| plan.steps_of(p.key)).collect()))
+            .filter(|w| {
+                all_done(
+                    plan.phases_of(w.key)
+                        .flat_map(|p| plan.steps_of(p.key))
+                        .collect(),
+                )
+            })
             .count(),
-        phases_completed: plan.phases.iter().filter(|p| all_done(plan.steps_of(p.key).collect())).count(),
-        next_open_step: plan.steps.iter().find(|s| !s.checked).map(|s| plan.step_path(s)),
+        phases_completed: plan
+            .phases
+            .iter()
+            .filter(|p| all_done(plan.steps_of(p.key).collect()))
+            .count(),
+        next_open_step: plan
+            .steps
+            .iter()
+            .find(|s| !s.checked)
+            .map(|s| plan.step_path(s)),
         exec_missing_ids: match covered {
-            Some(c) => plan.steps.iter().filter(|s| s.checked && !c.contains(&s.id)).map(|s| s.id.clone()).collect(),
+            Some(c) => plan
+                .steps
+                .iter()
+                .filter(|s| s.checked && !c.contains(&s.id))
+                .map(|s| s.id.clone())
+                .collect(),
             None => Vec::new(),
         },
     }

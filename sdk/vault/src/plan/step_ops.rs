@@ -25,7 +25,9 @@ impl Plan {
     /// of that Phase or of any Phase emitted before it.
     fn phase_tail_index(&self, phase: Key) -> usize {
         let order = self.phase_order();
-        let Some(rank) = order.iter().position(|k| *k == phase) else { return self.steps.len() };
+        let Some(rank) = order.iter().position(|k| *k == phase) else {
+            return self.steps.len();
+        };
         let before = &order[..=rank];
         self.steps
             .iter()
@@ -34,7 +36,12 @@ impl Plan {
     }
 
     /// Resolves `--phase` for a Step verb: refused at L1, required above.
-    fn step_phase_flag(&self, verb: &'static str, phase: Option<&str>, required: bool) -> Result<Option<Key>, PlanError> {
+    fn step_phase_flag(
+        &self,
+        verb: &'static str,
+        phase: Option<&str>,
+        required: bool,
+    ) -> Result<Option<Key>, PlanError> {
         match (self.tier(), phase) {
             (Tier::L1, Some(_)) => Err(PlanError::WrongTier {
                 verb,
@@ -52,7 +59,12 @@ impl Plan {
         }
     }
 
-    pub(crate) fn step_add(&mut self, action: &str, scope: &str, phase: Option<&str>) -> Result<OpOutcome, PlanError> {
+    pub(crate) fn step_add(
+        &mut self,
+        action: &str,
+        scope: &str,
+        phase: Option<&str>,
+    ) -> Result<OpOutcome, PlanError> {
         let phase = self.step_phase_flag("step add", phase, true)?;
         let step = self.new_step(action, scope, phase)?;
         let at = match phase {
@@ -64,17 +76,33 @@ impl Plan {
         Ok(OpOutcome::new(format!("Added Step `{path}`."), Some(path)))
     }
 
-    pub(crate) fn step_insert(&mut self, anchor: &Anchor, action: &str, scope: &str) -> Result<OpOutcome, PlanError> {
+    pub(crate) fn step_insert(
+        &mut self,
+        anchor: &Anchor,
+        action: &str,
+        scope: &str,
+    ) -> Result<OpOutcome, PlanError> {
         let a = self.find_step(anchor.id())?;
         let step = self.new_step(action, scope, self.steps[a].phase)?;
-        let at = if matches!(anchor, Anchor::Before(_)) { a } else { a + 1 };
+        let at = if matches!(anchor, Anchor::Before(_)) {
+            a
+        } else {
+            a + 1
+        };
         self.steps.insert(at, step);
         let path = self.step_path(&self.steps[at]);
-        Ok(OpOutcome::new(format!("Inserted Step `{path}`."), Some(path)))
+        Ok(OpOutcome::new(
+            format!("Inserted Step `{path}`."),
+            Some(path),
+        ))
     }
 
     /// Check (`Some(true)`), uncheck (`Some(false)`) or toggle (`None`).
-    pub(crate) fn step_set(&mut self, addr: &str, state: Option<bool>) -> Result<OpOutcome, PlanError> {
+    pub(crate) fn step_set(
+        &mut self,
+        addr: &str,
+        state: Option<bool>,
+    ) -> Result<OpOutcome, PlanError> {
         let i = self.find_step(addr)?;
         let new = state.unwrap_or(!self.steps[i].checked);
         self.steps[i].checked = new;
@@ -82,14 +110,24 @@ impl Plan {
         let message = match state {
             Some(true) => format!("Closed Step `{path}`."),
             Some(false) => format!("Re-opened Step `{path}`."),
-            None => format!("Toggled Step `{path}` to {}.", if new { "closed" } else { "open" }),
+            None => format!(
+                "Toggled Step `{path}` to {}.",
+                if new { "closed" } else { "open" }
+            ),
         };
         Ok(OpOutcome::new(message, Some(path)))
     }
 
-    pub(crate) fn step_edit(&mut self, addr: &str, action: Option<&str>, scope: Option<&str>) -> Result<OpOutcome, PlanError> {
+    pub(crate) fn step_edit(
+        &mut self,
+        addr: &str,
+        action: Option<&str>,
+        scope: Option<&str>,
+    ) -> Result<OpOutcome, PlanError> {
         if action.is_none() && scope.is_none() {
-            return Err(PlanError::Usage("`step edit` needs `--action` or `--scope`".into()));
+            return Err(PlanError::Usage(
+                "`step edit` needs `--action` or `--scope`".into(),
+            ));
         }
         let i = self.find_step(addr)?;
         if let Some(a) = action {
@@ -105,16 +143,26 @@ impl Plan {
     pub(crate) fn step_remove(&mut self, addr: &str) -> Result<OpOutcome, PlanError> {
         let i = self.find_step(addr)?;
         let step = self.steps.remove(i);
-        let mut out = OpOutcome::new(format!("Retired Step `{}`.", step.id), Some(step.id.clone()));
+        let mut out = OpOutcome::new(
+            format!("Retired Step `{}`.", step.id),
+            Some(step.id.clone()),
+        );
         if !self.steps.iter().any(|s| s.id == step.id) {
             self.retire(Kind::Step, &step.id, &mut out);
         }
         Ok(out)
     }
 
-    pub(crate) fn step_move(&mut self, addr: &str, to_phase: Option<&str>, anchor: Option<&Anchor>) -> Result<OpOutcome, PlanError> {
+    pub(crate) fn step_move(
+        &mut self,
+        addr: &str,
+        to_phase: Option<&str>,
+        anchor: Option<&Anchor>,
+    ) -> Result<OpOutcome, PlanError> {
         if to_phase.is_none() && anchor.is_none() {
-            return Err(PlanError::Usage("`step move` needs `--to-phase`, `--before` or `--after`".into()));
+            return Err(PlanError::Usage(
+                "`step move` needs `--to-phase`, `--before` or `--after`".into(),
+            ));
         }
         let i = self.find_step(addr)?;
         let dest_phase = match to_phase {
@@ -126,7 +174,9 @@ impl Plan {
             Some(a) => {
                 let ai = self.find_step(a.id())?;
                 if ai == i {
-                    return Err(PlanError::Usage(format!("step `{moving_id}` cannot be moved next to itself")));
+                    return Err(PlanError::Usage(format!(
+                        "step `{moving_id}` cannot be moved next to itself"
+                    )));
                 }
                 if to_phase.is_some() && self.steps[ai].phase != dest_phase {
                     return Err(PlanError::Usage(format!(
@@ -144,7 +194,11 @@ impl Plan {
             (Some(a), Some(ai)) => {
                 let ai = if ai > i { ai - 1 } else { ai };
                 step.phase = self.steps[ai].phase;
-                let at = if matches!(a, Anchor::Before(_)) { ai } else { ai + 1 };
+                let at = if matches!(a, Anchor::Before(_)) {
+                    ai
+                } else {
+                    ai + 1
+                };
                 self.steps.insert(at, step);
             }
             _ => {
@@ -157,7 +211,11 @@ impl Plan {
             }
         }
         self.renormalise();
-        let idx = self.steps.iter().position(|s| s.id == moving_id).unwrap_or(0);
+        let idx = self
+            .steps
+            .iter()
+            .position(|s| s.id == moving_id)
+            .unwrap_or(0);
         let path = self.step_path(&self.steps[idx]);
         Ok(OpOutcome::new(format!("Moved Step `{path}`."), Some(path)))
     }
@@ -172,47 +230,92 @@ mod tests {
     #[test]
     fn an_unknown_step_names_the_nearest_ids() {
         let mut p = parse_plan(L2).unwrap();
-        let e = p.apply(&PlanOp::StepCheck { step: "S03".into() }).unwrap_err();
-        assert!(matches!(&e, PlanError::Unknown { suggestions, .. } if suggestions.contains(&"S01".to_string())), "{e}");
+        let e = p
+            .apply(&PlanOp::StepCheck { step: "S03".into() })
+            .unwrap_err();
+        assert!(
+            matches!(&e, PlanError::Unknown { suggestions, .. } if suggestions.contains(&"S01".to_string())),
+            "{e}"
+        );
         assert!(e.to_string().contains("did you mean"), "{e}");
     }
 
     #[test]
     fn an_ambiguous_leaf_lists_its_display_paths() {
         let mut p = parse_plan(L2).unwrap();
-        let e = p.apply(&PlanOp::StepCheck { step: "S02".into() }).unwrap_err();
+        let e = p
+            .apply(&PlanOp::StepCheck { step: "S02".into() })
+            .unwrap_err();
         match e {
-            PlanError::Ambiguous { candidates, .. } => assert_eq!(candidates, vec!["P01.S02", "P02.S02"]),
+            PlanError::Ambiguous { candidates, .. } => {
+                assert_eq!(candidates, vec!["P01.S02", "P02.S02"])
+            }
             other => panic!("{other}"),
         }
         // The full display path disambiguates.
-        p.apply(&PlanOp::StepCheck { step: "P02.S02".into() }).unwrap();
+        p.apply(&PlanOp::StepCheck {
+            step: "P02.S02".into(),
+        })
+        .unwrap();
         assert!(p.steps[2].checked);
     }
 
     #[test]
     fn move_flags_follow_the_precedence_rules() {
         let mut p = parse_plan(L2).unwrap();
-        assert!(p.apply(&PlanOp::StepMove { step: "S01".into(), to_phase: None, anchor: None }).is_err());
-        let bad = PlanOp::StepMove { step: "S01".into(), to_phase: Some("P02".into()), anchor: Some(Anchor::Before("P01.S02".into())) };
+        assert!(
+            p.apply(&PlanOp::StepMove {
+                step: "S01".into(),
+                to_phase: None,
+                anchor: None
+            })
+            .is_err()
+        );
+        let bad = PlanOp::StepMove {
+            step: "S01".into(),
+            to_phase: Some("P02".into()),
+            anchor: Some(Anchor::Before("P01.S02".into())),
+        };
         assert!(p.apply(&bad).is_err());
-        p.apply(&PlanOp::StepMove { step: "S01".into(), to_phase: Some("P02".into()), anchor: None }).unwrap();
+        p.apply(&PlanOp::StepMove {
+            step: "S01".into(),
+            to_phase: Some("P02".into()),
+            anchor: None,
+        })
+        .unwrap();
         let out = serialise_plan(&p, false);
-        assert!(out.contains("- [ ] `P02.S02` - dup; `z`.\n- [ ] `P02.S01` - a; `x`.\n"), "{out}");
+        assert!(
+            out.contains("- [ ] `P02.S02` - dup; `z`.\n- [ ] `P02.S01` - a; `x`.\n"),
+            "{out}"
+        );
     }
 
     #[test]
     fn a_malformed_row_is_reported_with_its_line() {
-        let e = parse_plan("---\ntier: L1\n---\n\n# p\n\n- [ ] `S01` - no scope here\n").unwrap_err();
+        let e =
+            parse_plan("---\ntier: L1\n---\n\n# p\n\n- [ ] `S01` - no scope here\n").unwrap_err();
         assert!(matches!(e, PlanError::MalformedRow { line: 7, .. }), "{e}");
     }
 
     #[test]
     fn demote_refuses_a_multi_child_collapse_without_force() {
         let mut p = parse_plan(L2).unwrap();
-        let e = p.apply(&PlanOp::TierDemote { target: None, force: false }).unwrap_err();
-        assert!(matches!(e, PlanError::DemoteNeedsForce { count: 2, .. }), "{e}");
-        let out = p.apply(&PlanOp::TierDemote { target: None, force: true }).unwrap();
+        let e = p
+            .apply(&PlanOp::TierDemote {
+                target: None,
+                force: false,
+            })
+            .unwrap_err();
+        assert!(
+            matches!(e, PlanError::DemoteNeedsForce { count: 2, .. }),
+            "{e}"
+        );
+        let out = p
+            .apply(&PlanOp::TierDemote {
+                target: None,
+                force: true,
+            })
+            .unwrap();
         assert_eq!(out.retired, vec!["P01", "P02"]);
     }
 }

@@ -34,9 +34,16 @@ pub struct PlanDoc {
 /// Reads and parses the plan at `path`.
 pub fn load_plan(storage: &dyn Storage, path: &str) -> Result<PlanDoc, PlanError> {
     let bytes = storage.read(path)?;
-    let text = std::str::from_utf8(&bytes).map_err(|_| PlanError::NotUtf8 { path: path.to_string() })?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| PlanError::NotUtf8 {
+        path: path.to_string(),
+    })?;
     let plan = parse::parse_plan(text)?;
-    Ok(PlanDoc { path: path.to_string(), blob_hash: hash::blob_oid(&bytes), bytes, plan })
+    Ok(PlanDoc {
+        path: path.to_string(),
+        blob_hash: hash::blob_oid(&bytes),
+        bytes,
+        plan,
+    })
 }
 
 /// How a plan mutation is written.
@@ -55,7 +62,12 @@ pub struct WriteOptions {
 impl WriteOptions {
     /// Options for a real write on `today` with no concurrency check.
     pub fn new(today: Date) -> Self {
-        WriteOptions { today, expected_blob_hash: None, dry_run: false, canonicalise: false }
+        WriteOptions {
+            today,
+            expected_blob_hash: None,
+            dry_run: false,
+            canonicalise: false,
+        }
     }
 }
 
@@ -99,17 +111,31 @@ pub struct PlanBatch {
 }
 
 /// Applies one operation to the plan at `path` and writes it.
-pub fn mutate_plan(storage: &dyn Storage, path: &str, op: &PlanOp, opts: &WriteOptions) -> Result<PlanMutation, PlanError> {
+pub fn mutate_plan(
+    storage: &dyn Storage,
+    path: &str,
+    op: &PlanOp,
+    opts: &WriteOptions,
+) -> Result<PlanMutation, PlanError> {
     let doc = open_for_write(storage, path, opts)?;
     let mut plan = doc.plan.clone();
     let outcome = plan.apply(op)?;
     let write = commit(storage, &doc, &plan, &outcome.retired, opts)?;
-    Ok(PlanMutation { write, outcome, plan })
+    Ok(PlanMutation {
+        write,
+        outcome,
+        plan,
+    })
 }
 
 /// Applies several operations in order (a failed one is skipped and
 /// reported) and writes the plan once when anything changed.
-pub fn mutate_plan_batch(storage: &dyn Storage, path: &str, ops: &[PlanOp], opts: &WriteOptions) -> Result<PlanBatch, PlanError> {
+pub fn mutate_plan_batch(
+    storage: &dyn Storage,
+    path: &str,
+    ops: &[PlanOp],
+    opts: &WriteOptions,
+) -> Result<PlanBatch, PlanError> {
     let (write, items, plan) = edit_plan(storage, path, opts, |session| {
         ops.iter().map(|op| session.apply(op)).collect::<Vec<_>>()
     })?;
@@ -150,40 +176,75 @@ pub fn edit_plan<T>(
     f: impl FnOnce(&mut PlanSession) -> T,
 ) -> Result<(PlanWrite, T, Plan), PlanError> {
     let doc = open_for_write(storage, path, opts)?;
-    let mut session = PlanSession { plan: doc.plan.clone(), retired: Vec::new() };
+    let mut session = PlanSession {
+        plan: doc.plan.clone(),
+        retired: Vec::new(),
+    };
     let value = f(&mut session);
     let write = commit(storage, &doc, &session.plan, &session.retired, opts)?;
     Ok((write, value, session.plan))
 }
 
-fn open_for_write(storage: &dyn Storage, path: &str, opts: &WriteOptions) -> Result<PlanDoc, PlanError> {
+fn open_for_write(
+    storage: &dyn Storage,
+    path: &str,
+    opts: &WriteOptions,
+) -> Result<PlanDoc, PlanError> {
     let doc = load_plan(storage, path)?;
     if let Some(expected) = &opts.expected_blob_hash
         && !expected.eq_ignore_ascii_case(&doc.blob_hash)
     {
-        return Err(PlanError::Stale { path: path.to_string(), expected: expected.clone(), actual: doc.blob_hash });
+        return Err(PlanError::Stale {
+            path: path.to_string(),
+            expected: expected.clone(),
+            actual: doc.blob_hash,
+        });
     }
     let text = String::from_utf8_lossy(&doc.bytes);
+    // Beyond the reference: an unterminated `<!--` hides everything after it,
+    // including what the serialiser would write there.
+    if let Some(at) = text
+        .rfind("<!--")
+        .filter(|&at| !text[at + 4..].contains("-->"))
+    {
+        let line = text[..at].matches('\n').count() + 1;
+        return Err(PlanError::Unsafe {
+            findings: format!("line {line}: `<!--` is never closed by `-->`"),
+        });
+    }
+    if let Some(line) = crate::ledger::unclosed_fence(&text) {
+        return Err(PlanError::Unsafe {
+            findings: format!("line {line}: the code fence is never closed"),
+        });
+    }
     let findings = check::check_plan(&text);
-    let errors: Vec<_> = findings.iter().filter(|f| f.severity == Severity::Error).collect();
+    let errors: Vec<_> = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .collect();
     if !errors.is_empty() && !scaffold_only(&doc.plan, &errors) {
-        let findings = errors.iter().map(|f| format!("{} line {}: {}", f.code, f.line, f.message)).collect::<Vec<_>>().join("; ");
+        let findings = errors
+            .iter()
+            .map(|f| format!("{} line {}: {}", f.code, f.line, f.message))
+            .collect::<Vec<_>>()
+            .join("; ");
         return Err(PlanError::Unsafe { findings });
     }
     Ok(doc)
 }
 
-/// Whether two plans are the same document: same modelled frontmatter and a
-/// byte-identical body. (The stamp keys may sit elsewhere in the YAML: a plan
-/// without `modified:` gets it after `date:`, the serialiser puts it after
-/// `tier:` on the next write, as the reference does.)
-fn same_plan(a: &Plan, b: &Plan, canonicalise: bool) -> bool {
-    let body = |p: &Plan| {
-        let text = serialise_plan(p, canonicalise);
-        text.split_once("\n---\n").map(|(_, body)| body.to_string()).unwrap_or(text)
-    };
-    let (fa, fb) = (&a.frontmatter, &b.frontmatter);
-    fa.tier == fb.tier && fa.tags == fb.tags && fa.related == fb.related && fa.date == fb.date && body(a) == body(b)
+/// Whether the re-read plan is the plan meant: same modelled frontmatter,
+/// same [`Outline`](super::model::Outline), and every block of authored prose
+/// still in the text. (Prose may move into an intent; see `Outline`.)
+fn same_plan(reread: &Plan, meant: &Plan, text: &str, canonicalise: bool) -> bool {
+    let (fa, fb) = (&reread.frontmatter, &meant.frontmatter);
+    let prose_kept = canonicalise || meant.unknown.iter().all(|b| text.contains(&b.content));
+    fa.tier == fb.tier
+        && fa.tags == fb.tags
+        && fa.related == fb.related
+        && fa.date == fb.date
+        && reread.outline() == meant.outline()
+        && prose_kept
 }
 
 /// A freshly scaffolded plan: no Wave, Phase, Step or Epic intent. Its only
@@ -198,9 +259,19 @@ fn scaffold_only(p: &Plan, errors: &[impl std::borrow::Borrow<check::Finding>]) 
 }
 
 /// Serialises, stamps, guards and writes `plan` over `doc`.
-fn commit(storage: &dyn Storage, doc: &PlanDoc, plan: &Plan, retired: &[String], opts: &WriteOptions) -> Result<PlanWrite, PlanError> {
+fn commit(
+    storage: &dyn Storage,
+    doc: &PlanDoc,
+    plan: &Plan,
+    retired: &[String],
+    opts: &WriteOptions,
+) -> Result<PlanWrite, PlanError> {
     // Canonicalising is a change even when the model is not.
-    let before = if opts.canonicalise { String::from_utf8_lossy(&doc.bytes).into_owned() } else { serialise_plan(&doc.plan, false) };
+    let before = if opts.canonicalise {
+        String::from_utf8_lossy(&doc.bytes).into_owned()
+    } else {
+        serialise_plan(&doc.plan, false)
+    };
     let after = serialise_plan(plan, opts.canonicalise);
     let mut write = PlanWrite {
         path: doc.path.clone(),
@@ -208,7 +279,11 @@ fn commit(storage: &dyn Storage, doc: &PlanDoc, plan: &Plan, retired: &[String],
         dry_run: opts.dry_run,
         blob_hash: doc.blob_hash.clone(),
         previous_blob_hash: doc.blob_hash.clone(),
-        preserved_blocks: if opts.canonicalise { 0 } else { plan.unknown.len() },
+        preserved_blocks: if opts.canonicalise {
+            0
+        } else {
+            plan.unknown.len()
+        },
     };
     if before == after {
         return Ok(write);
@@ -224,7 +299,9 @@ fn commit(storage: &dyn Storage, doc: &PlanDoc, plan: &Plan, retired: &[String],
     storage.write(&doc.path, &bytes)?;
     if storage.read(&doc.path).ok().as_deref() != Some(&bytes[..]) {
         storage.write(&doc.path, &doc.bytes)?;
-        return Err(PlanError::VerifyFailed { path: doc.path.clone() });
+        return Err(PlanError::VerifyFailed {
+            path: doc.path.clone(),
+        });
     }
     Ok(write)
 }
@@ -232,39 +309,68 @@ fn commit(storage: &dyn Storage, doc: &PlanDoc, plan: &Plan, retired: &[String],
 /// The write guard: bounded size, no live id lost unless retired on purpose,
 /// no clean plan turned into one the verbs refuse, and the output re-parses
 /// to the same plan.
-fn guard(doc: &PlanDoc, plan: &Plan, retired: &[String], stamped: &str, opts: &WriteOptions) -> Result<(), PlanError> {
+fn guard(
+    doc: &PlanDoc,
+    plan: &Plan,
+    retired: &[String],
+    stamped: &str,
+    opts: &WriteOptions,
+) -> Result<(), PlanError> {
     let limit = (4 * doc.bytes.len()).max(65536);
     if stamped.len() > limit {
-        return Err(PlanError::Guard(format!("the new plan is {} bytes, over the {limit}-byte limit", stamped.len())));
+        return Err(PlanError::Guard(format!(
+            "the new plan is {} bytes, over the {limit}-byte limit",
+            stamped.len()
+        )));
     }
-    let reparsed = parse::parse_plan(stamped).map_err(|e| PlanError::Guard(format!("the new plan does not parse: {e}")))?;
+    let reparsed = parse::parse_plan(stamped)
+        .map_err(|e| PlanError::Guard(format!("the new plan does not parse: {e}")))?;
     for kind in [Kind::Wave, Kind::Phase, Kind::Step] {
         let after_live = reparsed.live_ids(kind);
         for id in doc.plan.live_ids(kind) {
             if !after_live.contains(&id) && !reparsed.retired.of(kind).contains(id) {
-                return Err(PlanError::Guard(format!("{} `{id}` would disappear without being retired", kind.noun().to_lowercase())));
+                return Err(PlanError::Guard(format!(
+                    "{} `{id}` would disappear without being retired",
+                    kind.noun().to_lowercase()
+                )));
             }
         }
         for id in reparsed.retired.of(kind) {
             if !doc.plan.retired.of(kind).contains(id) && !retired.contains(id) {
-                return Err(PlanError::Guard(format!("{} `{id}` would be retired unintentionally", kind.noun().to_lowercase())));
+                return Err(PlanError::Guard(format!(
+                    "{} `{id}` would be retired unintentionally",
+                    kind.noun().to_lowercase()
+                )));
             }
         }
     }
     if reparsed.emitted_steps().len() != plan.emitted_steps().len() {
-        return Err(PlanError::Guard("the new plan does not re-read with the same steps".into()));
+        return Err(PlanError::Guard(
+            "the new plan does not re-read with the same steps".into(),
+        ));
     }
     // Beyond the reference: a clean plan is never rewritten into one that no
     // verb may rewrite again (e.g. an L4 plan losing its last Wave).
     if !check::has_errors(&check::check_plan(&String::from_utf8_lossy(&doc.bytes))) {
-        let errors: Vec<_> = check::check_plan(stamped).into_iter().filter(|f| f.severity == Severity::Error).collect();
+        let errors: Vec<_> = check::check_plan(stamped)
+            .into_iter()
+            .filter(|f| f.severity == Severity::Error)
+            .collect();
         if !errors.is_empty() && !scaffold_only(&reparsed, &errors) {
-            let what = errors.iter().map(|f| format!("{} {}", f.code, f.message)).collect::<Vec<_>>().join("; ");
-            return Err(PlanError::Guard(format!("the edit would leave the plan with errors no verb can repair: {what}")));
+            let what = errors
+                .iter()
+                .map(|f| format!("{} {}", f.code, f.message))
+                .collect::<Vec<_>>()
+                .join("; ");
+            return Err(PlanError::Guard(format!(
+                "the edit would leave the plan with errors no verb can repair: {what}"
+            )));
         }
     }
-    if !same_plan(&reparsed, plan, opts.canonicalise) {
-        return Err(PlanError::Guard("the new plan does not re-read to the same plan".into()));
+    if !same_plan(&reparsed, plan, stamped, opts.canonicalise) {
+        return Err(PlanError::Guard(
+            "the new plan does not re-read to the same plan".into(),
+        ));
     }
     Ok(())
 }

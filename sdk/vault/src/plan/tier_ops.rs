@@ -21,7 +21,8 @@ impl Plan {
             return Err(PlanError::WrongTier {
                 verb: "epic intent edit",
                 tier: self.tier(),
-                hint: "only L4 plans carry an Epic intent; promote the plan with `--target L4`".into(),
+                hint: "only L4 plans carry an Epic intent; promote the plan with `--target L4`"
+                    .into(),
             });
         }
         let text = contract::intent("text", text)?;
@@ -32,14 +33,22 @@ impl Plan {
         Ok(OpOutcome::new("Edited Epic intent.".into(), None))
     }
 
-    pub(crate) fn tier_promote(&mut self, target: Option<Tier>, texts: &PromoteTexts) -> Result<OpOutcome, PlanError> {
+    pub(crate) fn tier_promote(
+        &mut self,
+        target: Option<Tier>,
+        texts: &PromoteTexts,
+    ) -> Result<OpOutcome, PlanError> {
         let from = self.tier();
         let to = match target {
             Some(t) => t,
-            None => from.up().ok_or_else(|| PlanError::Usage("the plan is already L4; nothing to promote to".into()))?,
+            None => from.up().ok_or_else(|| {
+                PlanError::Usage("the plan is already L4; nothing to promote to".into())
+            })?,
         };
         if to <= from {
-            return Err(PlanError::Usage(format!("promote target {to} must be above the current tier {from}")));
+            return Err(PlanError::Usage(format!(
+                "promote target {to} must be above the current tier {from}"
+            )));
         }
         let crosses = |t: Tier| from < t && to >= t;
         let mut missing = Vec::new();
@@ -65,10 +74,16 @@ impl Plan {
         if crosses(Tier::L4) && !crosses(Tier::L3) && self.waves.is_empty() {
             // Beyond the reference: an L4 plan needs a Wave and, once it has an
             // Epic, no verb may add the first one (spec §6 "scaffold dead end").
-            return Err(PlanError::Usage("the plan has no Wave yet; add one with `wave add` before promoting to L4".into()));
+            return Err(PlanError::Usage(
+                "the plan has no Wave yet; add one with `wave add` before promoting to L4".into(),
+            ));
         }
         if texts.require_all && !missing.is_empty() {
-            return Err(PlanError::PromoteNeedsFlags { from, to, flags: missing });
+            return Err(PlanError::PromoteNeedsFlags {
+                from,
+                to,
+                flags: missing,
+            });
         }
         let pick = |v: &Option<String>, todo: &str| v.clone().unwrap_or_else(|| todo.to_string());
         if crosses(Tier::L2) {
@@ -76,7 +91,15 @@ impl Plan {
             let intent = contract::intent("intent", &pick(&texts.phase_intent, PHASE_INTENT_TODO))?;
             let key = self.new_key();
             let id = self.next_id(Kind::Phase);
-            self.phases.push(Phase { key, id, written_path: String::new(), title, intent, line: 0, wave: None });
+            self.phases.push(Phase {
+                key,
+                id,
+                written_path: String::new(),
+                title,
+                intent,
+                line: 0,
+                wave: None,
+            });
             for s in &mut self.steps {
                 s.phase = Some(key);
             }
@@ -86,7 +109,13 @@ impl Plan {
             let intent = contract::intent("intent", &pick(&texts.wave_intent, WAVE_INTENT_TODO))?;
             let key = self.new_key();
             let id = self.next_id(Kind::Wave);
-            self.waves.push(Wave { key, id, title, intent, line: 0 });
+            self.waves.push(Wave {
+                key,
+                id,
+                title,
+                intent,
+                line: 0,
+            });
             for p in &mut self.phases {
                 p.wave = Some(key);
             }
@@ -97,17 +126,28 @@ impl Plan {
         }
         self.frontmatter.tier = to;
         self.frontmatter.legacy_tier_default = false;
-        Ok(OpOutcome::new(format!("Tier promoted to {to}."), Some(to.to_string())))
+        Ok(OpOutcome::new(
+            format!("Tier promoted to {to}."),
+            Some(to.to_string()),
+        ))
     }
 
-    pub(crate) fn tier_demote(&mut self, target: Option<Tier>, force: bool) -> Result<OpOutcome, PlanError> {
+    pub(crate) fn tier_demote(
+        &mut self,
+        target: Option<Tier>,
+        force: bool,
+    ) -> Result<OpOutcome, PlanError> {
         let from = self.tier();
         let to = match target {
             Some(t) => t,
-            None => from.down().ok_or_else(|| PlanError::Usage("the plan is already L1; nothing to demote to".into()))?,
+            None => from.down().ok_or_else(|| {
+                PlanError::Usage("the plan is already L1; nothing to demote to".into())
+            })?,
         };
         if to >= from {
-            return Err(PlanError::Usage(format!("demote target {to} must be below the current tier {from}")));
+            return Err(PlanError::Usage(format!(
+                "demote target {to} must be below the current tier {from}"
+            )));
         }
         let mut out = OpOutcome::new(format!("Tier demoted to {to}."), Some(to.to_string()));
         let mut tier = from;
@@ -116,7 +156,12 @@ impl Plan {
                 Tier::L4 => self.epic = None,
                 Tier::L3 => {
                     if self.waves.len() > 1 && !force {
-                        return Err(PlanError::DemoteNeedsForce { tier: from, target: Tier::L2, count: self.waves.len(), kind: Kind::Wave });
+                        return Err(PlanError::DemoteNeedsForce {
+                            tier: from,
+                            target: Tier::L2,
+                            count: self.waves.len(),
+                            kind: Kind::Wave,
+                        });
                     }
                     let ids: Vec<String> = self.waves.iter().map(|w| w.id.clone()).collect();
                     for id in ids {
@@ -129,7 +174,12 @@ impl Plan {
                 }
                 Tier::L2 => {
                     if self.phases.len() > 1 && !force {
-                        return Err(PlanError::DemoteNeedsForce { tier: from, target: Tier::L1, count: self.phases.len(), kind: Kind::Phase });
+                        return Err(PlanError::DemoteNeedsForce {
+                            tier: from,
+                            target: Tier::L1,
+                            count: self.phases.len(),
+                            kind: Kind::Phase,
+                        });
                     }
                     let ids: Vec<String> = self.phases.iter().map(|p| p.id.clone()).collect();
                     for id in ids {

@@ -64,7 +64,11 @@ pub struct ProgressReport {
 }
 
 fn stem_of(path: &str) -> String {
-    path.rsplit('/').next().unwrap_or(path).trim_end_matches(".md").to_string()
+    path.rsplit('/')
+        .next()
+        .unwrap_or(path)
+        .trim_end_matches(".md")
+        .to_string()
 }
 
 fn aggregate<'a>(statuses: impl Iterator<Item = &'a str>, ok: &[&str]) -> &'static str {
@@ -80,9 +84,16 @@ fn aggregate<'a>(statuses: impl Iterator<Item = &'a str>, ok: &[&str]) -> &'stat
 }
 
 /// Checks and unchecks Steps of the plan at `path` in one write.
-pub fn plan_progress(storage: &dyn Storage, path: &str, changes: &[StepChange], opts: &WriteOptions) -> Result<ProgressReport, PlanError> {
+pub fn plan_progress(
+    storage: &dyn Storage,
+    path: &str,
+    changes: &[StepChange],
+    opts: &WriteOptions,
+) -> Result<ProgressReport, PlanError> {
     if changes.is_empty() {
-        return Err(PlanError::Usage("plan_progress needs at least one step change".into()));
+        return Err(PlanError::Usage(
+            "plan_progress needs at least one step change".into(),
+        ));
     }
     let (write, items, plan) = edit_plan(storage, path, opts, |session| {
         changes
@@ -98,7 +109,12 @@ pub fn plan_progress(storage: &dyn Storage, path: &str, changes: &[StepChange], 
                     "checked" => true,
                     "unchecked" => false,
                     other => {
-                        return item("failed", Some(format!("invalid state `{other}`; use `checked` or `unchecked`")));
+                        return item(
+                            "failed",
+                            Some(format!(
+                                "invalid state `{other}`; use `checked` or `unchecked`"
+                            )),
+                        );
                     }
                 };
                 let plan = session.plan();
@@ -107,9 +123,13 @@ pub fn plan_progress(storage: &dyn Storage, path: &str, changes: &[StepChange], 
                     Ok(i) if plan.steps[i].checked == want => item("unchanged", None),
                     Ok(_) => {
                         let op = if want {
-                            PlanOp::StepCheck { step: c.step_id.clone() }
+                            PlanOp::StepCheck {
+                                step: c.step_id.clone(),
+                            }
                         } else {
-                            PlanOp::StepUncheck { step: c.step_id.clone() }
+                            PlanOp::StepUncheck {
+                                step: c.step_id.clone(),
+                            }
                         };
                         match session.apply(&op) {
                             Ok(_) => item("updated", None),
@@ -126,7 +146,11 @@ pub fn plan_progress(storage: &dyn Storage, path: &str, changes: &[StepChange], 
         total_steps: plan.steps.len(),
         steps_completed: plan.steps_completed(),
         completion_percent: completion_percent(plan.steps_completed(), plan.steps.len()),
-        next_open_step: plan.steps.iter().find(|s| !s.checked).map(|s| plan.step_path(s)),
+        next_open_step: plan
+            .steps
+            .iter()
+            .find(|s| !s.checked)
+            .map(|s| plan.step_path(s)),
         items,
         write,
     })
@@ -191,29 +215,54 @@ fn edit_op(req: &EditRequest) -> Result<PlanOp, String> {
         (Some(a), Some(s)) => Ok((a.clone(), s.clone())),
         _ => Err(format!("`{}` needs `action` and `scope`", req.operation)),
     };
-    let step = || req.step_id.clone().ok_or_else(|| format!("`{}` needs `step_id`", req.operation));
+    let step = || {
+        req.step_id
+            .clone()
+            .ok_or_else(|| format!("`{}` needs `step_id`", req.operation))
+    };
     match req.operation.as_str() {
         "add" => {
             let (action, scope) = both()?;
-            Ok(PlanOp::StepAdd { action, scope, phase: req.phase_id.clone() })
+            Ok(PlanOp::StepAdd {
+                action,
+                scope,
+                phase: req.phase_id.clone(),
+            })
         }
         "insert" => {
             let (action, scope) = both()?;
             let anchor = Anchor::from_flags(req.before.as_deref(), req.after.as_deref())
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| "`insert` needs `before` or `after`".to_string())?;
-            Ok(PlanOp::StepInsert { anchor, action, scope })
+            Ok(PlanOp::StepInsert {
+                anchor,
+                action,
+                scope,
+            })
         }
-        "edit" => Ok(PlanOp::StepEdit { step: step()?, action: req.action.clone(), scope: req.scope.clone() }),
+        "edit" => Ok(PlanOp::StepEdit {
+            step: step()?,
+            action: req.action.clone(),
+            scope: req.scope.clone(),
+        }),
         "remove" => Ok(PlanOp::StepRemove { step: step()? }),
-        other => Err(format!("unknown plan_edit operation `{other}`; use `add`, `insert`, `edit` or `remove`")),
+        other => Err(format!(
+            "unknown plan_edit operation `{other}`; use `add`, `insert`, `edit` or `remove`"
+        )),
     }
 }
 
 /// Adds, inserts, edits and removes Steps of the plan at `path` in one write.
-pub fn plan_edit(storage: &dyn Storage, path: &str, requests: &[EditRequest], opts: &WriteOptions) -> Result<EditReport, PlanError> {
+pub fn plan_edit(
+    storage: &dyn Storage,
+    path: &str,
+    requests: &[EditRequest],
+    opts: &WriteOptions,
+) -> Result<EditReport, PlanError> {
     if requests.is_empty() {
-        return Err(PlanError::Usage("plan_edit needs at least one operation".into()));
+        return Err(PlanError::Usage(
+            "plan_edit needs at least one operation".into(),
+        ));
     }
     let (write, items, plan) = edit_plan(storage, path, opts, |session| {
         requests
@@ -229,30 +278,47 @@ pub fn plan_edit(storage: &dyn Storage, path: &str, requests: &[EditRequest], op
                     Ok(op) => op,
                     Err(m) => return failed(m),
                 };
-                let target = req.step_id.as_deref().and_then(|s| session.plan().find_step(s).ok());
+                let target = req
+                    .step_id
+                    .as_deref()
+                    .and_then(|s| session.plan().find_step(s).ok());
                 let target_id = target.map(|i| session.plan().steps[i].id.clone());
                 match session.apply(&op) {
                     Err(e) => failed(e.to_string()),
                     Ok(out) => {
                         let (status, step_id) = match req.operation.as_str() {
-                            "add" | "insert" => {
-                                ("created", out.subject.map(|p| p.rsplit('.').next().unwrap_or(&p).to_string()))
-                            }
+                            "add" | "insert" => (
+                                "created",
+                                out.subject
+                                    .map(|p| p.rsplit('.').next().unwrap_or(&p).to_string()),
+                            ),
                             "edit" => ("updated", target_id),
                             _ => ("removed", target_id),
                         };
-                        EditItem { operation: req.operation.clone(), status, step_id, error: None }
+                        EditItem {
+                            operation: req.operation.clone(),
+                            status,
+                            step_id,
+                            error: None,
+                        }
                     }
                 }
             })
             .collect::<Vec<_>>()
     })?;
     Ok(EditReport {
-        status: aggregate(items.iter().map(|i| i.status), &["created", "updated", "removed"]),
+        status: aggregate(
+            items.iter().map(|i| i.status),
+            &["created", "updated", "removed"],
+        ),
         plan: stem_of(path),
         total_steps: plan.steps.len(),
         steps_completed: plan.steps_completed(),
-        next_open_step: plan.steps.iter().find(|s| !s.checked).map(|s| plan.step_path(s)),
+        next_open_step: plan
+            .steps
+            .iter()
+            .find(|s| !s.checked)
+            .map(|s| plan.step_path(s)),
         items,
         write,
     })

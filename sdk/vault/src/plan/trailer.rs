@@ -6,12 +6,15 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Serialize;
 
-static LINE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^([A-Za-z][A-Za-z0-9-]*):[ \t]*(.*?)[ \t]*$").expect("valid regex"));
-static STEP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:(?:W\d{2,}\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,}|(?:W\d{2,}\.)?P\d{2,}[a-z]?)$").expect("valid regex")
+static LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^([A-Za-z][A-Za-z0-9-]*):[ \t]*(.*?)[ \t]*$").expect("valid regex")
 });
-static FEATURE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^#?[a-z0-9][a-z0-9-]*$").expect("valid regex"));
+static STEP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:(?:W\d{2,}\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,}|(?:W\d{2,}\.)?P\d{2,}[a-z]?)$")
+        .expect("valid regex")
+});
+static FEATURE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^#?[a-z0-9][a-z0-9-]*$").expect("valid regex"));
 
 /// One recognised trailer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -58,8 +61,16 @@ pub fn parse_trailers(message: &str) -> Vec<Trailer> {
     scan(message)
         .into_iter()
         .filter_map(|(key, value, line_number)| {
-            let ok = if key == "Vaultspec-Step" { STEP.is_match(&value) } else { FEATURE.is_match(&value) };
-            ok.then(|| Trailer { key, value: value.trim_start_matches('#').to_string(), line_number })
+            let ok = if key == "Vaultspec-Step" {
+                STEP.is_match(&value)
+            } else {
+                FEATURE.is_match(&value)
+            };
+            ok.then(|| Trailer {
+                key,
+                value: value.trim_start_matches('#').to_string(),
+                line_number,
+            })
         })
         .collect()
 }
@@ -70,18 +81,32 @@ pub fn validate_trailers(message: &str) -> Vec<TrailerProblem> {
         .into_iter()
         .filter_map(|(key, value, line_number)| {
             let (ok, reason) = if key == "Vaultspec-Step" {
-                (STEP.is_match(&value), "use a step path such as `S06`, `P02.S06`, `W01.P02.S06` or a phase `P02`")
+                (
+                    STEP.is_match(&value),
+                    "use a step path such as `S06`, `P02.S06`, `W01.P02.S06` or a phase `P02`",
+                )
             } else {
-                (FEATURE.is_match(&value), "use a feature handle such as `cache-layer` (lowercase, digits, `-`)")
+                (
+                    FEATURE.is_match(&value),
+                    "use a feature handle such as `cache-layer` (lowercase, digits, `-`)",
+                )
             };
-            (!ok).then(|| TrailerProblem { key, value, line_number, reason: reason.to_string() })
+            (!ok).then(|| TrailerProblem {
+                key,
+                value,
+                line_number,
+                reason: reason.to_string(),
+            })
         })
         .collect()
 }
 
 /// The trailer lines for `vault plan trailer emit`, one per value given;
 /// a value outside its grammar is refused with what would be accepted.
-pub fn emit_trailers(step: Option<&str>, feature: Option<&str>) -> Result<String, super::error::PlanError> {
+pub fn emit_trailers(
+    step: Option<&str>,
+    feature: Option<&str>,
+) -> Result<String, super::error::PlanError> {
     let mut lines = Vec::new();
     if let Some(s) = step {
         let s = s.trim();
@@ -117,7 +142,10 @@ mod tests {
         let p = validate_trailers(msg);
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].line_number, 5);
-        assert_eq!(emit_trailers(Some("P01.S02"), Some("#x")).unwrap(), "Vaultspec-Step: P01.S02\nVaultspec-Feature: x");
+        assert_eq!(
+            emit_trailers(Some("P01.S02"), Some("#x")).unwrap(),
+            "Vaultspec-Step: P01.S02\nVaultspec-Feature: x"
+        );
         assert!(emit_trailers(Some("S1"), None).is_err());
     }
 }

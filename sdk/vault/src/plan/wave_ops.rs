@@ -14,7 +14,9 @@ impl Plan {
             return Err(PlanError::WrongTier {
                 verb,
                 tier: self.tier(),
-                hint: "Waves exist at L3 and L4; promote the plan first (`tier promote --target L3`)".into(),
+                hint:
+                    "Waves exist at L3 and L4; promote the plan first (`tier promote --target L3`)"
+                        .into(),
             });
         }
         Ok(())
@@ -23,7 +25,13 @@ impl Plan {
     fn new_wave(&mut self, id: String, title: &str, intent: &str) -> Result<Wave, PlanError> {
         let title = contract::title(title)?;
         let intent = contract::intent("intent", intent)?;
-        Ok(Wave { key: self.new_key(), id, title, intent, line: 0 })
+        Ok(Wave {
+            key: self.new_key(),
+            id,
+            title,
+            intent,
+            line: 0,
+        })
     }
 
     pub(crate) fn wave_add(&mut self, title: &str, intent: &str) -> Result<OpOutcome, PlanError> {
@@ -34,7 +42,12 @@ impl Plan {
         Ok(OpOutcome::new(format!("Added Wave `{id}`."), Some(id)))
     }
 
-    pub(crate) fn wave_insert(&mut self, anchor: &Anchor, title: &str, intent: &str) -> Result<OpOutcome, PlanError> {
+    pub(crate) fn wave_insert(
+        &mut self,
+        anchor: &Anchor,
+        title: &str,
+        intent: &str,
+    ) -> Result<OpOutcome, PlanError> {
         self.wave_verb_tier("wave insert")?;
         let a = self.find_wave(anchor.id())?;
         let base_from = match anchor {
@@ -42,18 +55,32 @@ impl Plan {
             _ => a,
         };
         let base = ids::base_of(&self.waves[base_from].id).to_string();
-        let id = ids::suffixed_id(&base, self.used_ids(Kind::Wave))
-            .ok_or_else(|| PlanError::Usage(format!("every suffix of wave `{base}` is taken; use `wave add`")))?;
+        let id = ids::suffixed_id(&base, self.used_ids(Kind::Wave)).ok_or_else(|| {
+            PlanError::Usage(format!(
+                "every suffix of wave `{base}` is taken; use `wave add`"
+            ))
+        })?;
         let wave = self.new_wave(id.clone(), title, intent)?;
-        let at = if matches!(anchor, Anchor::Before(_)) { a } else { a + 1 };
+        let at = if matches!(anchor, Anchor::Before(_)) {
+            a
+        } else {
+            a + 1
+        };
         self.waves.insert(at, wave);
         Ok(OpOutcome::new(format!("Inserted Wave `{id}`."), Some(id)))
     }
 
-    pub(crate) fn wave_edit(&mut self, id: &str, title: Option<&str>, intent: Option<&str>) -> Result<OpOutcome, PlanError> {
+    pub(crate) fn wave_edit(
+        &mut self,
+        id: &str,
+        title: Option<&str>,
+        intent: Option<&str>,
+    ) -> Result<OpOutcome, PlanError> {
         self.wave_verb_tier("wave edit")?;
         if title.is_none() && intent.is_none() {
-            return Err(PlanError::Usage("`wave edit` needs `--title` or `--intent`".into()));
+            return Err(PlanError::Usage(
+                "`wave edit` needs `--title` or `--intent`".into(),
+            ));
         }
         let i = self.find_wave(id)?;
         if let Some(t) = title {
@@ -71,11 +98,17 @@ impl Plan {
         let i = self.find_wave(id)?;
         let ai = self.find_wave(anchor.id())?;
         if ai == i {
-            return Err(PlanError::Usage(format!("wave `{id}` cannot be moved next to itself")));
+            return Err(PlanError::Usage(format!(
+                "wave `{id}` cannot be moved next to itself"
+            )));
         }
         let wave = self.waves.remove(i);
         let ai = if ai > i { ai - 1 } else { ai };
-        let at = if matches!(anchor, Anchor::Before(_)) { ai } else { ai + 1 };
+        let at = if matches!(anchor, Anchor::Before(_)) {
+            ai
+        } else {
+            ai + 1
+        };
         let wid = wave.id.clone();
         self.waves.insert(at, wave);
         Ok(OpOutcome::new(format!("Moved Wave `{wid}`."), Some(wid)))

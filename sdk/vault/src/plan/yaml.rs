@@ -26,7 +26,14 @@ impl Value {
             Value::Str(s) | Value::Plain(s) => s.clone(),
             Value::Null => "null".into(),
             Value::List(items) => {
-                format!("[{}]", items.iter().map(Value::render_inline).collect::<Vec<_>>().join(", "))
+                format!(
+                    "[{}]",
+                    items
+                        .iter()
+                        .map(Value::render_inline)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             }
             Value::Raw(r) => r.trim().to_string(),
         }
@@ -43,14 +50,27 @@ pub fn parse_mapping(text: &str) -> Vec<(String, Value)> {
     while i < lines.len() {
         let line = lines[i];
         i += 1;
-        if line.trim().is_empty() || line.trim_start().starts_with('#') || line.starts_with([' ', '\t', '-']) {
+        if line.trim().is_empty()
+            || line.trim_start().starts_with('#')
+            || line.starts_with([' ', '\t'])
+            || is_item(line)
+        {
             continue;
         }
-        let Some((key, rest)) = line.split_once(':') else { continue };
-        let key = key.trim().trim_matches(['\'', '"']).to_string();
+        let Some((key, rest)) = split_key(line) else {
+            continue;
+        };
+        let key = match scalar(key.trim()) {
+            Value::Str(k) | Value::Plain(k) => k,
+            _ => key.trim().to_string(),
+        };
         let rest = rest.trim();
         let mut cont: Vec<&str> = Vec::new();
-        while i < lines.len() && (lines[i].starts_with([' ', '\t', '-']) || lines[i].trim().is_empty()) {
+        while i < lines.len()
+            && (lines[i].starts_with([' ', '\t'])
+                || is_item(lines[i])
+                || lines[i].trim().is_empty())
+        {
             cont.push(lines[i]);
             i += 1;
         }
@@ -77,6 +97,38 @@ pub fn parse_mapping(text: &str) -> Vec<(String, Value)> {
         }
     }
     out
+}
+
+/// Splits `key: rest` at the first `:` outside a quoted key.
+fn split_key(line: &str) -> Option<(&str, &str)> {
+    let q = line.chars().next().filter(|c| *c == '\'' || *c == '"');
+    let Some(q) = q else {
+        return line.split_once(':');
+    };
+    let bytes = line.as_bytes();
+    let mut i = 1;
+    while i < bytes.len() {
+        if bytes[i] == q as u8 {
+            if q == '\'' && bytes.get(i + 1) == Some(&b'\'') {
+                i += 2;
+                continue;
+            }
+            let after = &line[i + 1..];
+            let colon = after.find(':')?;
+            return after[..colon]
+                .trim()
+                .is_empty()
+                .then(|| (&line[..i + 1], &after[colon + 1..]));
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A block sequence item at the start of a line (`- x` or a bare `-`); a
+/// plain scalar such as `-4x: y` is a key instead.
+fn is_item(line: &str) -> bool {
+    line == "-" || line.starts_with("- ") || line.starts_with("-\t")
 }
 
 fn block_value(cont: &[&str]) -> Value {
@@ -184,8 +236,24 @@ fn is_null(s: &str) -> bool {
 fn is_bool(s: &str) -> bool {
     matches!(
         s,
-        "yes" | "Yes" | "YES" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE"
-            | "on" | "On" | "ON" | "off" | "Off" | "OFF"
+        "yes"
+            | "Yes"
+            | "YES"
+            | "no"
+            | "No"
+            | "NO"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "false"
+            | "False"
+            | "FALSE"
+            | "on"
+            | "On"
+            | "ON"
+            | "off"
+            | "Off"
+            | "OFF"
     )
 }
 
@@ -201,7 +269,8 @@ fn is_int(s: &str) -> bool {
         return !b.is_empty() && b.chars().all(|c| c == '0' || c == '1' || c == '_');
     }
     t.chars().next().is_some_and(|c| c.is_ascii_digit())
-        && t.chars().all(|c| c.is_ascii_digit() || c == '_' || c == ':')
+        && t.chars()
+            .all(|c| c.is_ascii_digit() || c == '_' || c == ':')
 }
 
 fn is_float(s: &str) -> bool {
@@ -213,7 +282,9 @@ fn is_float(s: &str) -> bool {
         Some(i) => (&t[..i], Some(&t[i + 1..])),
         None => (t, None),
     };
-    let Some(dot) = mant.find('.') else { return false };
+    let Some(dot) = mant.find('.') else {
+        return false;
+    };
     let (a, b) = (&mant[..dot], &mant[dot + 1..]);
     let ok_mant = (a.is_empty() || a.starts_with(|c: char| c.is_ascii_digit()))
         && a.chars().all(|c| c.is_ascii_digit() || c == '_')
@@ -234,8 +305,13 @@ fn is_timestamp(s: &str) -> bool {
     let rest = &s[5..];
     let mut parts = rest.splitn(2, '-');
     let m = parts.next().unwrap_or("");
-    let Some(d_and_more) = parts.next() else { return false };
-    let d: String = d_and_more.chars().take_while(char::is_ascii_digit).collect();
+    let Some(d_and_more) = parts.next() else {
+        return false;
+    };
+    let d: String = d_and_more
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
     let ok_m = (1..=2).contains(&m.len()) && m.chars().all(|c| c.is_ascii_digit());
     let ok_d = (1..=2).contains(&d.len());
     let tail = &d_and_more[d.len()..];
@@ -278,6 +354,13 @@ pub fn dump_scalar(v: &Value) -> String {
 /// One `key: value` entry as PyYAML dumps it (lists in block style with the
 /// items at the key's indentation, multi-line strings as `|` blocks).
 pub fn dump_entry(key: &str, value: &Value) -> String {
+    let quoted;
+    let key = if needs_quotes(key) || key.contains(':') {
+        quoted = format!("'{}'", key.replace('\'', "''"));
+        quoted.as_str()
+    } else {
+        key
+    };
     match value {
         Value::List(items) if items.is_empty() => format!("{key}: []"),
         Value::List(items) => {
@@ -290,7 +373,11 @@ pub fn dump_entry(key: &str, value: &Value) -> String {
         Value::Raw(raw) => format!("{key}:{raw}"),
         Value::Str(s) if s.contains('\n') => {
             let chomp = if s.ends_with('\n') { "" } else { "-" };
-            let body: Vec<String> = s.trim_end_matches('\n').split('\n').map(|l| format!("  {l}")).collect();
+            let body: Vec<String> = s
+                .trim_end_matches('\n')
+                .split('\n')
+                .map(|l| format!("  {l}"))
+                .collect();
             format!("{key}: |{chomp}\n{}", body.join("\n"))
         }
         other => format!("{key}: {}", dump_scalar(other)),
@@ -306,16 +393,40 @@ mod tests {
         assert_eq!(scalar("'2026-03-20'"), Value::Str("2026-03-20".into()));
         assert_eq!(scalar("2026-03-20"), Value::Plain("2026-03-20".into()));
         assert_eq!(scalar("body-v2"), Value::Str("body-v2".into()));
-        assert_eq!(dump_entry("modified", &Value::Str("2026-03-20".into())), "modified: '2026-03-20'");
-        assert_eq!(dump_entry("body_schema", &Value::Str("body-v2".into())), "body_schema: body-v2");
-        assert_eq!(dump_entry("x", &Value::Str("it's: odd".into())), "x: 'it''s: odd'");
+        assert_eq!(
+            dump_entry("modified", &Value::Str("2026-03-20".into())),
+            "modified: '2026-03-20'"
+        );
+        assert_eq!(
+            dump_entry("body_schema", &Value::Str("body-v2".into())),
+            "body_schema: body-v2"
+        );
+        assert_eq!(
+            dump_entry("x", &Value::Str("it's: odd".into())),
+            "x: 'it''s: odd'"
+        );
+    }
+
+    #[test]
+    fn odd_keys_survive_a_round_trip() {
+        let m = parse_mapping("-4x: '1'\n'a: b': c\n");
+        assert_eq!(m[0].0, "-4x");
+        assert_eq!(m[1].0, "a: b");
+        assert_eq!(dump_entry(&m[1].0, &m[1].1), "'a: b': c");
+        assert_eq!(dump_entry(&m[0].0, &m[0].1), "-4x: '1'");
     }
 
     #[test]
     fn lists_of_both_styles_are_read() {
         let m = parse_mapping("tags:\n  - '#plan'\n  - \"#x\"\nrelated: []\nb: [a, 'b c']\n");
-        assert_eq!(m[0].1, Value::List(vec![Value::Str("#plan".into()), Value::Str("#x".into())]));
+        assert_eq!(
+            m[0].1,
+            Value::List(vec![Value::Str("#plan".into()), Value::Str("#x".into())])
+        );
         assert_eq!(m[1].1, Value::List(vec![]));
-        assert_eq!(m[2].1, Value::List(vec![Value::Str("a".into()), Value::Str("b c".into())]));
+        assert_eq!(
+            m[2].1,
+            Value::List(vec![Value::Str("a".into()), Value::Str("b c".into())])
+        );
     }
 }
