@@ -17,3 +17,7 @@ pub const STDIO_WATCHDOG: &str = "VAULTSPEC_STDIO_WATCHDOG";
 
 /// How often the watchdog polls, in milliseconds (tests shorten it).
 pub const WATCHDOG_POLL_MS: &str = "VAULTSPEC_WATCHDOG_POLL_MS";
+
+/// A local checkout of the SDK (`sdk/verb`): `vaultspec verbs new` then makes
+/// the new crate depend on it by path instead of by version.
+pub const SDK_PATH: &str = "VAULTSPEC_SDK_PATH";

@@ -109,3 +109,13 @@ fn a_folder_without_vaultspec_is_refused_with_a_hint() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains(".vaultspec/"));
 }
+
+#[test]
+fn a_missing_operand_is_a_usage_error_naming_it() {
+    let vault = TestVault::new();
+    let out = vaultspec(&vault, &["vault", "add", "--feature", "cache-layer"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.to_uppercase().contains("DOC"), "{stderr}");
+    assert!(vault.read(".vault/research").is_none(), "nothing was written");
+}

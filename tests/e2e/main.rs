@@ -2,8 +2,16 @@
 //! at the command line.
 
 mod catalog;
+mod golden_cli;
+mod discover_intents;
+mod gateway;
 mod golden_mcp;
+mod plan_verbs;
 mod mcp;
+mod mcp_concurrency;
+mod mcp_tools;
 mod cli;
 mod sandbox;
+mod third_party;
+mod verbs;
 mod support;

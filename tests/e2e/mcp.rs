@@ -73,9 +73,9 @@ fn initialize_names_the_server_and_gives_instructions() -> anyhow::Result<()> {
 fn tools_are_listed_in_order_in_both_modes() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let names = Session::start(&vault, &[])?.tool_names()?;
-    assert_eq!(names, ["find", "create", "edit", "status", "check", "search", "crossref", "plan_progress", "plan_edit", "log"]);
+    assert_eq!(names, ["find", "create", "edit", "status", "check", "search", "crossref", "plan_progress", "plan_edit", "log", "discover", "invoke"]);
     let names = Session::start(&vault, &["--read-only"])?.tool_names()?;
-    assert_eq!(names, ["find", "status", "check", "search", "crossref"]);
+    assert_eq!(names, ["find", "status", "check", "search", "crossref", "discover"]);
     Ok(())
 }
 

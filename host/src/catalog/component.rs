@@ -42,6 +42,11 @@ pub fn inspect(bytes: &[u8]) -> Result<Inspection, Reason> {
             Payload::ComponentImportSection(section) if depth == 1 => {
                 for import in section {
                     let import = import.map_err(|e| Reason::NotAComponent(e.to_string()))?;
+                    // A type import (the options record of a top-level verb,
+                    // defined in the world) names a type, not a capability.
+                    if matches!(import.ty, wasmparser::ComponentTypeRef::Type(_)) {
+                        continue;
+                    }
                     imports.push(import.name.name.to_owned());
                 }
             }

@@ -39,6 +39,45 @@ pub enum Reason {
     /// The declaration does not describe the component's real exports.
     #[error("its declaration does not match the component: {0}")]
     DeclarationMismatch(String),
+    /// A third-party verb would take the place of a builtin one.
+    #[error("its verb `{verb}` would shadow the builtin verb `{builtin_verb}` of `{builtin}`; a third-party component may not replace or nest under a builtin verb")]
+    ShadowsBuiltin {
+        /// The component's verb path.
+        verb: String,
+        /// The builtin verb it collides with.
+        builtin_verb: String,
+        /// The builtin component that provides it.
+        builtin: String,
+    },
+    /// A third-party verb would take a path the gateway denies.
+    #[error("its verb `{verb}` would shadow the denied path `{denied}`; no component may declare a path on the gateway's denylist")]
+    ShadowsDenied {
+        /// The component's verb path.
+        verb: String,
+        /// The denied path it collides with.
+        denied: String,
+    },
+    /// A third-party verb would take the place of a host command.
+    #[error("its verb `{verb}` would shadow the host command `vaultspec {command}`; choose another first word")]
+    ShadowsHost {
+        /// The component's verb path.
+        verb: String,
+        /// The host command's word (`verbs`, `mcp`).
+        command: String,
+    },
+    /// Two third-party components declare the same (or overlapping) verbs.
+    #[error("its verb `{verb}` is also declared by `{other}` (as `{other_verb}`); both are refused until one of them is removed")]
+    Contested {
+        /// The component's verb path.
+        verb: String,
+        /// The other third-party component.
+        other: String,
+        /// The other component's verb path.
+        other_verb: String,
+    },
+    /// The component's file could not be read.
+    #[error("its file could not be read: {0}")]
+    Unreadable(String),
     /// Two components declare the same verb.
     #[error("verb `{verb}` is already provided by `{other}`")]
     Duplicate {

@@ -4,11 +4,19 @@
 //! verbs its declaration exports; the [`Catalog`] holds them all and looks
 //! verbs up by path. Building it parses WIT and reads import names only: no
 //! guest code runs and nothing is compiled.
+//!
+//! [`load_all`] builds the catalog the CLI and the MCP server use: the
+//! builtins, then the third-party components of `.vaultspec/verbs/` and
+//! `~/.vaultspec/verbs/`, each marked with its [`Trust`]. Run a verb only
+//! through [`Catalog::runnable`], which refuses untrusted components.
 
 mod component;
 mod declaration;
+mod denylist;
 mod error;
 mod spec;
+mod third_party;
+mod trust;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -18,7 +26,12 @@ use sha2::{Digest, Sha256};
 pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect};
 pub use declaration::{RESERVED_FLAGS, VERB_WIT, parse};
 pub use error::{Reason, Refusal};
+pub use denylist::{DENIED_VERBS, HOST_COMMANDS, is_denied};
 pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec};
+pub use third_party::{
+    Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of, verb_files,
+};
+pub use trust::{Trust, Untrusted, trust_command};
 
 /// Where a component came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +86,7 @@ pub struct Entry {
 #[derive(Debug, Default)]
 pub struct Catalog {
     components: Vec<Arc<VerbComponent>>,
+    trust: Vec<Trust>,
     verbs: BTreeMap<String, Entry>,
 }
 
@@ -82,9 +96,20 @@ impl Catalog {
         Self::default()
     }
 
-    /// Add a component's verbs. A verb path that is already taken refuses
-    /// the whole component, naming the verb and the component that has it.
+    /// Add a component's verbs, runnable: [`Trust::Builtin`] for a builtin,
+    /// else [`Trust::Trusted`] (the caller vouches for it). A verb path that
+    /// is already taken refuses the whole component, naming the verb and the
+    /// component that has it.
     pub fn add(&mut self, component: VerbComponent) -> Result<(), Refusal> {
+        let trust = match component.origin {
+            Origin::Builtin => Trust::Builtin,
+            Origin::File(_) => Trust::Trusted,
+        };
+        self.add_with_trust(component, trust)
+    }
+
+    /// Add a component's verbs with the given trust; see [`Catalog::add`].
+    pub fn add_with_trust(&mut self, component: VerbComponent, trust: Trust) -> Result<(), Refusal> {
         for verb in &component.verbs {
             if let Some(existing) = self.verbs.get(&verb.path_string()) {
                 return Err(Refusal {
@@ -102,6 +127,7 @@ impl Catalog {
             self.verbs.insert(verb.path_string(), entry);
         }
         self.components.push(Arc::new(component));
+        self.trust.push(trust);
         Ok(())
     }
 
@@ -123,5 +149,30 @@ impl Catalog {
     /// The component that provides an entry.
     pub fn component_of(&self, entry: &Entry) -> &Arc<VerbComponent> {
         &self.components[entry.component]
+    }
+
+    /// How far the component that provides an entry is trusted
+    /// (`discover` marks [`Trust::Untrusted`] entries).
+    pub fn trust(&self, entry: &Entry) -> Trust {
+        self.trust[entry.component]
+    }
+
+    /// How far the component at this index of [`Catalog::components`] is
+    /// trusted.
+    pub fn component_trust(&self, index: usize) -> Trust {
+        self.trust[index]
+    }
+
+    /// The component to run an entry with, or the refusal to give when its
+    /// component is not trusted (which names `vaultspec verbs trust NAME`).
+    /// Every caller that runs verbs (the CLI, the gateway's `invoke`) goes
+    /// through here.
+    pub fn runnable(&self, entry: &Entry) -> Result<&Arc<VerbComponent>, Untrusted> {
+        let component = self.component_of(entry);
+        if self.trust(entry).runnable() {
+            Ok(component)
+        } else {
+            Err(Untrusted::new(&entry.spec.path_string(), component))
+        }
     }
 }

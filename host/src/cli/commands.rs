@@ -10,12 +10,14 @@ use std::path::PathBuf;
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, Command, value_parser};
 
-use crate::catalog::{Catalog, FlagShape, FlagSpec, Scalar, VerbSpec};
+use crate::catalog::{Catalog, FlagShape, FlagSpec, Scalar, Trust, VerbSpec};
 
 /// The verbs under one group word.
 #[derive(Default)]
 struct Group {
     leaf: Option<VerbSpec>,
+    /// The leaf's component is not trusted: its help says so.
+    untrusted: bool,
     children: BTreeMap<String, Group>,
 }
 
@@ -28,6 +30,7 @@ pub fn command(catalog: &Catalog) -> Command {
             node = node.children.entry(word.clone()).or_default();
         }
         node.leaf = Some(entry.spec.clone());
+        node.untrusted = catalog.trust(entry) == Trust::Untrusted;
     }
     let root = Command::new("vaultspec")
         .version(env!("CARGO_PKG_VERSION"))
@@ -57,7 +60,7 @@ fn add_children(mut command: Command, group: &Group, prefix: &[String]) -> Comma
 
 fn node(word: &str, group: &Group, path: &[String]) -> Command {
     match &group.leaf {
-        Some(spec) if group.children.is_empty() => leaf(word, spec),
+        Some(spec) if group.children.is_empty() => leaf(word, spec, group.untrusted),
         _ => {
             let about = format!("The `{}` verbs", path.join(" "));
             let command = Command::new(word.to_owned())
@@ -69,10 +72,11 @@ fn node(word: &str, group: &Group, path: &[String]) -> Command {
     }
 }
 
-fn leaf(word: &str, spec: &VerbSpec) -> Command {
+fn leaf(word: &str, spec: &VerbSpec, untrusted: bool) -> Command {
+    let mark = if untrusted { "[untrusted] " } else { "" };
     let mut command = Command::new(word.to_owned())
-        .about(spec.summary().to_owned())
-        .long_about(spec.description.clone());
+        .about(format!("{mark}{}", spec.summary()))
+        .long_about(format!("{mark}{}", spec.description));
     for flag in &spec.flags {
         command = command.arg(flag_arg(flag));
     }

@@ -3,14 +3,25 @@
 use vaultspec_vault::storage::CALL_READ_BUDGET;
 use vaultspec_vault::{CapStorage, Date, WriteScope};
 
+use std::sync::Arc;
+
+use super::cache::VaultCache;
+use crate::catalog::Catalog;
+use crate::sandbox::Sandbox;
 use crate::workspace::{Workspace, WriteLock};
 
-/// The server's workspace and mode.
+/// The server's workspace, mode, verb catalog and sandbox.
 pub struct Context {
     /// The workspace root, opened.
     pub workspace: Workspace,
     /// Whether the server was started with `--read-only`.
     pub read_only: bool,
+    /// Every verb `discover` can find and `invoke` can run.
+    pub catalog: Arc<Catalog>,
+    /// Where `invoke` runs verbs.
+    pub sandbox: Arc<Sandbox>,
+    /// The loaded vault, reused while no file under `.vault/` changes.
+    pub vault: VaultCache,
 }
 
 impl Context {

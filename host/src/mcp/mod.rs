@@ -7,6 +7,7 @@
 //! the server when its client dies without closing stdin.
 
 pub mod batch;
+pub mod cache;
 pub mod context;
 pub mod instructions;
 pub mod reply;
@@ -15,6 +16,7 @@ pub mod server;
 pub mod tools;
 pub mod watchdog;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -24,6 +26,7 @@ pub use context::Context;
 pub use server::VaultServer;
 
 use crate::env;
+use crate::sandbox::{CompileCache, Sandbox};
 use crate::workspace::Workspace;
 
 /// How the server was asked to run.
@@ -48,7 +51,21 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
             .unwrap_or(watchdog::POLL);
         watchdog::start(args.parent_pid, poll);
     }
-    let server = VaultServer::new(Context { workspace, read_only: args.read_only });
+    let loaded = crate::catalog::load_all(Some(workspace.root()), std::env::home_dir().as_deref())?;
+    for refusal in &loaded.refusals {
+        tracing::warn!("{refusal}");
+    }
+    for warning in &loaded.warnings {
+        tracing::warn!("{warning}");
+    }
+    let sandbox = Sandbox::new(CompileCache::from_env())?;
+    let server = VaultServer::new(Context {
+        workspace,
+        read_only: args.read_only,
+        catalog: Arc::new(loaded.catalog),
+        sandbox: Arc::new(sandbox),
+        vault: cache::VaultCache::default(),
+    });
     let service = server.serve(rmcp::transport::stdio()).await.context("starting the MCP session")?;
     service.waiting().await.context("serving MCP")?;
     Ok(())

@@ -64,7 +64,7 @@ impl VaultServer {
             tracing::info!("Tool '{name}' failed: \"{message}\"");
         }
         let result = package(name, outcome);
-        if name == "find" { cap_response(name, result) } else { result }
+        if name == "find" || name == "invoke" { cap_response(name, result) } else { result }
     }
 }
 

@@ -45,7 +45,7 @@ pub struct ToolDef {
 /// The tools of a server in this mode, in the order `tools/list` sends them.
 pub fn definitions(read_only: bool) -> Vec<ToolDef> {
     if read_only {
-        vec![find(), status(), check(true), search(), crossref(true)]
+        vec![find(), status(), check(true), search(), crossref(true), discover()]
     } else {
         vec![
             find(),
@@ -58,6 +58,8 @@ pub fn definitions(read_only: bool) -> Vec<ToolDef> {
             plan_progress(),
             plan_edit(),
             log(),
+            discover(),
+            invoke(),
         ]
     }
 }
@@ -339,6 +341,58 @@ fn log() -> ToolDef {
     }
 }
 
+fn discover() -> ToolDef {
+    ToolDef {
+        name: "discover",
+        description: "Find the verb that does what you need among every vaultspec command, with its parameters.\n\n\
+            Ranks the whole verb catalog (plans, phases, waves, checks, features, archives, links, ADRs, ledgers and \
+            more) by how well its name and description match your words, tolerating typos. Each verb comes with its \
+            flags (whether each takes a value, repeats, is required, its choices) and operands, ready for invoke.\n\n\
+            Args:\n    query: What you want to do, in a few words.\n    limit: Verbs to return, 1 to 50.",
+        input: json!({"type":"object","required":["query"],"properties":{
+            "query":{"type":"string"},
+            "limit":{"type":"integer","minimum":1,"maximum":50,"default":10}}}),
+        output: json!({"type":"object","required":["query","count"],"properties":{
+            "query":{"type":"string"},"count":{"type":"integer"},
+            "verbs":{"type":"array","items":{"type":"object","required":["verb","description","score","supports_json"],"properties":{
+                "verb":{"type":"string"},"description":{"type":"string"},"score":{"type":"number"},
+                "supports_json":{"type":"boolean"},"trusted":{"type":"boolean"},
+                "flags":{"type":"array","items":{"type":"object","required":["name","takes_value"],"properties":{
+                    "name":{"type":"string"},"takes_value":{"type":"boolean"},"repeatable":{"type":"boolean"},
+                    "required":{"type":"boolean"},"type":{"type":"string"},
+                    "choices":{"type":"array","items":{"type":"string"}},"help":{"type":"string"}}}},
+                "arguments":{"type":"array","items":{"type":"object","required":["name","required"],"properties":{
+                    "name":{"type":"string"},"required":{"type":"boolean"},"variadic":{"type":"boolean"}}}}}}}}}),
+        hints: reads(false),
+    }
+}
+
+fn invoke() -> ToolDef {
+    ToolDef {
+        name: "invoke",
+        description: "Run one verb of the catalog (find it with discover first) in a sandbox.\n\n\
+            Flags go in arguments by name (feature, --feature or dry_run all work; a list repeats the flag; false \
+            leaves a switch off); operands go in positionals. The verb sees only this workspace, has no network and \
+            no terminal, may print at most 1 MiB, and is stopped at the timeout. A JSON-capable verb's output comes \
+            back parsed in data; changed lists the files it wrote.\n\n\
+            Args:\n    verb: The verb path, e.g. 'vault plan step add'.\n    arguments: Flag values by flag name.\n    \
+            positionals: Operands, in order.\n    timeout: Seconds before the verb is stopped (at most 120).",
+        input: json!({"type":"object","required":["verb"],"properties":{
+            "verb":{"type":"string"},
+            "arguments":{"type":"object"},
+            "positionals":{"type":"array","items":{"type":"string"}},
+            "timeout":{"type":"number","default":60.0}}}),
+        output: json!({"type":"object","required":["verb","ok","exit_code","format"],"properties":{
+            "verb":{"type":"string"},"ok":{"type":"boolean"},"exit_code":{"type":"integer"},"format":{"type":"string"},
+            "data":{},"stdout":{"type":"string"},
+            "error":{"type":"object","required":["kind","exit_code","message"],"properties":{
+                "kind":{"type":"string"},"exit_code":{"type":"integer"},"message":{"type":"string"},"stderr":{"type":"string"}}},
+            "command":{"type":"array","items":{"type":"string"}},
+            "changed":{"type":"array","items":{"type":"string"}}}}),
+        hints: writes(true, false, false),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,9 +400,9 @@ mod tests {
     #[test]
     fn tools_are_listed_in_the_reference_order() {
         let names: Vec<_> = definitions(false).iter().map(|t| t.name).collect();
-        assert_eq!(names, ["find", "create", "edit", "status", "check", "search", "crossref", "plan_progress", "plan_edit", "log"]);
+        assert_eq!(names, ["find", "create", "edit", "status", "check", "search", "crossref", "plan_progress", "plan_edit", "log", "discover", "invoke"]);
         let names: Vec<_> = definitions(true).iter().map(|t| t.name).collect();
-        assert_eq!(names, ["find", "status", "check", "search", "crossref"]);
+        assert_eq!(names, ["find", "status", "check", "search", "crossref", "discover"]);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use vaultspec_vault::Storage;
+use vaultspec_vault::storage::{CALL_READ_BUDGET, MAX_FILE_BYTES};
+use vaultspec_vault::{Storage, StorageError};
 use vaultspec_vault::graph::{self, FindQuery, Graph};
 use vaultspec_vault::hash::blob_oid;
 
@@ -55,9 +56,10 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         )));
     }
     let storage = context.storage()?;
-    let graph = graph::load_graph(&storage)?;
+    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph(&storage)).map_err(budget_refusal)?;
+    let graph = &loaded.graph;
     let listing = !present(&args.feature) && args.types.is_empty() && !present(&args.date) && !present(&args.text);
-    let rows = if listing { feature_rows(&storage, &graph, &args) } else { document_rows(context, &storage, &graph, &args) };
+    let rows = if listing { feature_rows(&storage, graph, &args) } else { document_rows(context, &storage, graph, &args) };
     Ok(Reply { summary: plural(rows.len(), "row"), structured: json!({ "result": rows }) })
 }
 
@@ -127,6 +129,20 @@ fn document_rows(context: &Context, storage: &dyn Storage, graph: &Graph, args: 
             Value::Object(value)
         })
         .collect()
+}
+
+/// The reference's wording for a read over the per-file or per-call budget.
+fn budget_refusal(err: graph::LoadError) -> Refusal {
+    let graph::LoadError::Storage(storage) = &err;
+    match storage {
+        StorageError::TooLarge { limit, .. } => Refusal::tool(format!(
+            "find document byte budget exceeded (file limit {limit}, remaining {CALL_READ_BUDGET})"
+        )),
+        StorageError::BudgetExceeded { .. } => Refusal::tool(format!(
+            "find document byte budget exceeded (file limit {MAX_FILE_BYTES}, remaining 0)"
+        )),
+        _ => Refusal::tool(err.to_string()),
+    }
 }
 
 /// The longest prefix of `text` of at most `max` bytes that ends on a

@@ -9,8 +9,10 @@ mod check;
 mod create;
 mod crossref;
 mod definitions;
+mod discover;
 mod edit;
 mod find;
+mod invoke;
 mod log;
 mod plan;
 mod search;
@@ -36,6 +38,8 @@ pub fn call(context: &Context, name: &str, args: Value) -> ToolResult {
         "plan_progress" => plan::progress(context, args),
         "plan_edit" => plan::edit(context, args),
         "log" => log::call(context, args),
+        "discover" => discover::call(context, args),
+        "invoke" => invoke::call(context, args),
         other => Err(Refusal::Bare(format!("Unknown tool: {other}"))),
     }
 }

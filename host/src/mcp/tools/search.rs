@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use vaultspec_vault::Storage;
 use vaultspec_vault::graph;
 use vaultspec_vault::hash::blob_oid;
-use vaultspec_vault::search::{SearchIndex, SearchQuery};
+use vaultspec_vault::search::SearchQuery;
 
 use super::parse;
 use crate::mcp::context::Context;
@@ -40,9 +40,9 @@ fn four() -> usize {
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
-    let (graph, _unreadable) = graph::load_graph_lenient(&storage)?;
-    let docs = graph.docs();
-    let index = SearchIndex::build(docs);
+    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph_lenient(&storage).map(|(g, _)| g))?;
+    let docs = loaded.graph.docs();
+    let index = loaded.index();
     let query = SearchQuery {
         text: &args.query,
         types: &args.types,

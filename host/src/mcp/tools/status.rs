@@ -25,10 +25,11 @@ fn hosted_search() -> Value {
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
-    let (graph, _unreadable) = graph::load_graph_lenient(&storage)?;
+    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph_lenient(&storage).map(|(g, _)| g))?;
+    let graph = &loaded.graph;
     match args.target.filter(|t| !t.trim().is_empty()) {
         None => {
-            let rollup = status::rollup(&storage, &graph, DEFAULT_FEATURE_LIMIT);
+            let rollup = status::rollup(&storage, graph, DEFAULT_FEATURE_LIMIT);
             let summary = if rollup.features.is_empty() && rollup.plans_in_flight.is_empty() {
                 "grounding trace".to_owned()
             } else {
@@ -44,7 +45,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
             Ok(Reply { summary, structured: value })
         }
         Some(target) => {
-            let trace = status::trace(&storage, &graph, &target).map_err(|e| Refusal::tool(e.to_string()))?;
+            let trace = status::trace(&storage, graph, &target).map_err(|e| Refusal::tool(e.to_string()))?;
             let value = json!({
                 "tool_schema_version": TOOL_SCHEMA_VERSION,
                 "kind": "trace",

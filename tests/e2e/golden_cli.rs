@@ -1,0 +1,192 @@
+//! The CLI golden vectors of the core vault verbs (01–39: add, set-frontmatter,
+//! link, set-body, edit, rename, feature rename/index, supersede, archive)
+//! run through our binary: the same `.vault/` afterwards byte for byte, the
+//! same exit codes, and the same contract values in the JSON.
+//!
+//! Each `command.txt` line runs with the workspace as the current folder and
+//! no `--target`, as the reference ran. Our verbs print workspace-relative
+//! paths where the reference printed absolute ones (a verb never learns the
+//! workspace's absolute path), so `<ROOT>/x` matches `x` as well as
+//! `<tmp>/x`. Message wording is ours and is not compared.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+use vaultspec_test_support::golden::{self, GENERATION_DAY};
+use vaultspec_test_support::{TestVault, cache_dir};
+
+/// Keys whose values are wording, not contract.
+const WORDING: [&str; 3] = ["message", "hint", "fix_description"];
+
+fn normalize_path(value: &str, root: &str) -> String {
+    let value = value.replace(root, "<ROOT>");
+    value.strip_prefix("<ROOT>/").map(str::to_owned).unwrap_or(value)
+}
+
+/// Where `actual` departs from the contract values of `expected`. Extra keys
+/// in `actual` are allowed; arrays of strings compare as sets (the reference
+/// lists some moves in directory order).
+fn contract_diff(expected: &Value, actual: &Value, at: &str, root: &str, out: &mut Vec<String>) {
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => {
+            for (key, value) in e {
+                if WORDING.contains(&key.as_str()) {
+                    continue;
+                }
+                match a.get(key) {
+                    Some(got) => contract_diff(value, got, &format!("{at}.{key}"), root, out),
+                    None => out.push(format!("{at}.{key} missing (expected {value})")),
+                }
+            }
+        }
+        (Value::Array(e), Value::Array(a)) if e.len() == a.len() => {
+            if e.iter().all(Value::is_string) && a.iter().all(Value::is_string) {
+                let mut e: Vec<String> = e.iter().map(|v| normalize_path(v.as_str().unwrap(), root)).collect();
+                let mut a: Vec<String> = a.iter().map(|v| normalize_path(v.as_str().unwrap(), root)).collect();
+                e.sort();
+                a.sort();
+                if e != a {
+                    out.push(format!("{at}: expected {e:?}, got {a:?}"));
+                }
+                return;
+            }
+            for (i, (ev, av)) in e.iter().zip(a).enumerate() {
+                contract_diff(ev, av, &format!("{at}[{i}]"), root, out);
+            }
+        }
+        (Value::String(e), Value::String(a)) => {
+            if normalize_path(e, root) != normalize_path(a, root) {
+                out.push(format!("{at}: expected {e:?}, got {a:?}"));
+            }
+        }
+        _ if expected != actual => out.push(format!("{at}: expected {expected}, got {actual}")),
+        _ => {}
+    }
+}
+
+/// The blob id git gives `bytes`.
+fn blob_oid(bytes: &[u8]) -> String {
+    vaultspec_vault::hash::blob_oid(bytes)
+}
+
+/// The expected JSON with each `blob_hash` of a date-swapped file recomputed
+/// from the expected after-file, when the run's day is not the vectors' day.
+fn swap_hashes(expected: &mut Value, vector: &Path) {
+    let today = golden::today();
+    if today == GENERATION_DAY {
+        return;
+    }
+    let dated = golden::today_files(vector);
+    if let Some(path) = expected.pointer("/data/path").and_then(Value::as_str).map(|p| p.replace("<ROOT>/", "")) {
+        let after = format!("after/{path}");
+        if dated.contains(&after)
+            && let Ok(bytes) = std::fs::read(vector.join(&after))
+        {
+            let swapped = String::from_utf8_lossy(&bytes).replace(GENERATION_DAY, &today);
+            expected["data"]["blob_hash"] = Value::from(blob_oid(swapped.as_bytes()));
+        }
+    }
+}
+
+fn run_vector(name: &str) -> anyhow::Result<()> {
+    let Some(dir) = golden::dir() else {
+        eprintln!("golden vectors are absent: `{name}` not run");
+        return Ok(());
+    };
+    let vector = dir.join(name);
+    let vault = TestVault::new();
+    golden::copy_tree(&vector.join("before"), vault.root());
+    let root = vault.root().to_string_lossy().into_owned();
+    let commands = std::fs::read_to_string(vector.join("command.txt"))?;
+    let exits: Vec<String> = std::fs::read_to_string(vector.join("exit.txt"))?.lines().map(str::to_owned).collect();
+    let outputs: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(vector.join("stdout.json"))?)?;
+    let mut problems = Vec::new();
+    for (i, line) in commands.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let words = shell_words::split(line)?;
+        assert_eq!(words[0], "vaultspec-core", "{name}: CLI lines only");
+        let out = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+            .args(&words[1..])
+            .current_dir(vault.root())
+            .env("VAULTSPEC_NO_HINTS", "1")
+            .env("VAULTSPEC_CACHE_DIR", cache_dir().parent().unwrap().join("test-cli-cache"))
+            .env_remove("VAULTSPEC_TARGET_DIR")
+            .output()?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let code = out.status.code().map_or("signal".to_owned(), |c| c.to_string());
+        if exits.get(i).map(String::as_str) != Some(code.as_str()) {
+            problems.push(format!(
+                "line {}: exit {code}, expected {:?}\nstdout: {stdout}\nstderr: {}",
+                i + 1,
+                exits.get(i),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let mut expected = outputs.get(i).cloned().unwrap_or(Value::Null);
+        if expected.is_null() || expected.get("_text").is_some() {
+            continue;
+        }
+        swap_hashes(&mut expected, &vector);
+        match serde_json::from_str::<Value>(&stdout) {
+            Ok(actual) => {
+                let mut diffs = Vec::new();
+                contract_diff(&expected, &actual, "", &root, &mut diffs);
+                if !diffs.is_empty() {
+                    problems.push(format!("line {}: {}\nactual: {actual}", i + 1, diffs.join("\n")));
+                }
+            }
+            Err(e) => problems.push(format!("line {}: no JSON on stdout ({e}): {stdout}", i + 1)),
+        }
+    }
+    problems.extend(golden::compare_vault(&vector, vault.root()));
+    assert!(problems.is_empty(), "vector `{name}`:\n{}", problems.join("\n\n"));
+    Ok(())
+}
+
+macro_rules! vectors {
+    ($($test:ident => $name:literal;)*) => {
+        $(
+            #[test]
+            fn $test() -> anyhow::Result<()> {
+                run_vector($name)
+            }
+        )*
+    };
+}
+
+vectors! {
+    golden_01_add_research_topic => "01-add-research-topic";
+    golden_02_add_research_title_no_topic => "02-add-research-title-no-topic";
+    golden_03_add_reference_bare => "03-add-reference-bare";
+    golden_04_add_reference_topic_related => "04-add-reference-topic-related";
+    golden_05_add_audit_two_related => "05-add-audit-two-related";
+    golden_05b_add_audit_topic => "05b-add-audit-topic";
+    golden_06_add_adr_related => "06-add-adr-related";
+    golden_07_add_adr_topic_no_title => "07-add-adr-topic-no-title";
+    golden_08_add_plan_each_tier => "08-add-plan-each-tier";
+    golden_09_add_plan_related => "09-add-plan-related";
+    golden_10_add_with_existing_index => "10-add-with-existing-index";
+    golden_11_add_lenient_date_and_tags => "11-add-lenient-date-and-tags";
+    golden_12_add_refusals => "12-add-refusals";
+    golden_20_set_frontmatter_date => "20-set-frontmatter-date";
+    golden_21_set_frontmatter_tags => "21-set-frontmatter-tags";
+    golden_22_set_frontmatter_related => "22-set-frontmatter-related";
+    golden_23_set_frontmatter_related_on_plan => "23-set-frontmatter-related-on-plan";
+    golden_24_link_add => "24-link-add";
+    golden_25_link_remove => "25-link-remove";
+    golden_26_set_body => "26-set-body";
+    golden_27_set_body_missing_section => "27-set-body-missing-section";
+    golden_27b_set_body_refused_wiki_link => "27b-set-body-refused-wiki-link";
+    golden_28_edit_body_and_frontmatter => "28-edit-body-and-frontmatter";
+    golden_29_edit_blob_conflict => "29-edit-blob-conflict";
+    golden_30_rename => "30-rename";
+    golden_31_feature_rename => "31-feature-rename";
+    golden_32_feature_index_one => "32-feature-index-one";
+    golden_33_feature_index_all_and_rerun => "33-feature-index-all-and-rerun";
+    golden_34_feature_index_refresh => "34-feature-index-refresh";
+    golden_35_adr_supersede => "35-adr-supersede";
+    golden_36_adr_supersede_needs_accepted => "36-adr-supersede-needs-accepted";
+    golden_37_feature_archive => "37-feature-archive";
+    golden_38_feature_unarchive => "38-feature-unarchive";
+    golden_39_archive_documents_and_restore => "39-archive-documents-and-restore";
+}

@@ -1,0 +1,147 @@
+//! Running one check or all of them and printing the result: the JSON
+//! envelope of spec/checks.md §1 under `--json`, one line per finding
+//! otherwise, exit 1 while an error remains.
+//!
+//! Shared by the read-only `check` component and the fixing `check-write`
+//! component (included there by path).
+
+use vaultspec_sdk::output;
+use vaultspec_sdk::vault::checks::report::{Page, all_data, result_data, schema_name, status_word};
+use vaultspec_sdk::vault::checks::{
+    Check, CheckResult, Options, Severity, Snapshot, dispatch, has_errors, rename_integrity,
+    run_all,
+};
+use vaultspec_sdk::vault::{Date, Storage};
+
+/// One `vault check` call.
+#[derive(Default)]
+pub struct Request {
+    /// The check, or `None` for `check all`.
+    pub check: Option<Check>,
+    /// `--fix`.
+    pub fix: bool,
+    /// `--fix-frontmatter-wins` (rename-integrity only).
+    pub frontmatter_wins: bool,
+    /// `--feature`.
+    pub feature: Option<String>,
+    /// `--verbose`.
+    pub verbose: bool,
+    /// `--json`.
+    pub json: bool,
+    /// `--limit`.
+    pub limit: Option<u32>,
+    /// `--offset`.
+    pub offset: Option<u32>,
+}
+
+/// Runs the request over `storage`, prints it and returns the exit code.
+pub fn run(storage: &dyn Storage, req: Request) -> u8 {
+    let today = Date::today_utc();
+    let base = if req.fix {
+        Options::fix(today)
+    } else {
+        Options::check(today)
+    };
+    let opts = base.with_feature(req.feature.as_deref());
+    let results = match req.check {
+        None => run_all(storage, &opts),
+        Some(Check::RenameIntegrity) => Snapshot::load(storage)
+            .and_then(|snap| rename_integrity::run_with(&snap, &opts, req.frontmatter_wins))
+            .map(|r| vec![r]),
+        Some(check) => Snapshot::load(storage)
+            .and_then(|snap| dispatch(&snap, check, &opts))
+            .map(|r| vec![r]),
+    };
+    let results = match results {
+        Ok(r) => r,
+        Err(err) => return output::fail(req.json, &err.to_string()),
+    };
+    let page = Page {
+        limit: req.limit.map(|l| l as usize),
+        offset: req.offset.unwrap_or(0) as usize,
+        info: req.fix || req.verbose,
+    };
+    if req.json {
+        let data = match req.check {
+            None => all_data(&results, page),
+            Some(_) => result_data(&results[0], page),
+        };
+        output::print_json(&output::envelope(
+            &schema_name(req.check),
+            status_word(&results),
+            data,
+        ));
+    } else {
+        print_text(&results, page, req.check.is_none());
+    }
+    if has_errors(&results) {
+        output::EXIT_FAILURE
+    } else {
+        output::EXIT_OK
+    }
+}
+
+fn print_text(results: &[CheckResult], page: Page, all: bool) {
+    let (mut errors, mut warnings, mut fixed) = (0, 0, 0);
+    for r in results {
+        errors += r.error_count();
+        warnings += r.warning_count();
+        fixed += r.fixed_count;
+        let shown: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|f| page.info || f.severity != Severity::Info)
+            .collect();
+        if all && shown.is_empty() && r.fixed_count == 0 {
+            continue;
+        }
+        let mut head = format!(
+            "{}: {} error(s), {} warning(s)",
+            r.check,
+            r.error_count(),
+            r.warning_count()
+        );
+        if r.fixed_count > 0 {
+            head.push_str(&format!(", {} fixed", r.fixed_count));
+        }
+        println!("{head}");
+        let total = shown.len();
+        let page_items: Vec<_> = shown
+            .into_iter()
+            .skip(page.offset)
+            .take(page.limit.unwrap_or(usize::MAX))
+            .collect();
+        for f in &page_items {
+            let sev = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "info",
+            };
+            let fix = if f.fixable {
+                " (fixable with --fix)"
+            } else {
+                ""
+            };
+            match &f.path {
+                Some(p) => println!("  {sev} {p}: {}{fix}", f.message),
+                None => println!("  {sev}: {}{fix}", f.message),
+            }
+        }
+        if page.offset + page_items.len() < total {
+            println!(
+                "  … {} more (page with --limit and --offset)",
+                total - page.offset - page_items.len()
+            );
+        }
+    }
+    let checks = if all {
+        format!(" across {} checks", results.len())
+    } else {
+        String::new()
+    };
+    if errors == 0 && warnings == 0 && fixed == 0 {
+        println!("clean{checks}");
+    } else {
+        println!("{errors} error(s), {warnings} warning(s), {fixed} fixed{checks}");
+    }
+}

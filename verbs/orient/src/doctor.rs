@@ -1,0 +1,90 @@
+//! `doctor`: one read-only diagnosis of the workspace (framework folder,
+//! migrations, annotations, unreadable files, rule names) and of the vault
+//! (every check). Exits 2 on any error, 1 on warnings only, else 0.
+
+use vaultspec_sdk::Workspace;
+use vaultspec_sdk::output;
+use vaultspec_sdk::serde_json::json;
+use vaultspec_sdk::vault::checks::report::{Page, all_data};
+use vaultspec_sdk::vault::checks::{Check, CheckResult, Options, Severity, run_all};
+use vaultspec_sdk::vault::{Date, Storage};
+
+use crate::DoctorOptions;
+use crate::migration_table::state;
+use crate::report::fail;
+
+fn count(results: &[CheckResult], check: Check, severity: Option<Severity>) -> usize {
+    results
+        .iter()
+        .filter(|r| r.check == check)
+        .flat_map(|r| &r.findings)
+        .filter(|f| severity.is_none_or(|s| f.severity == s))
+        .count()
+}
+
+pub fn doctor(options: DoctorOptions) -> u8 {
+    let json = options.json;
+    let ws = Workspace::open();
+    let results = match run_all(&ws, &Options::check(Date::today_utc())) {
+        Ok(r) => r,
+        Err(err) => return fail(json, err),
+    };
+    let migrations = match state(&ws) {
+        Ok(m) => m,
+        Err(message) => return fail(json, message),
+    };
+    let framework = match ws.list(".vaultspec") {
+        Ok(files) if files.is_empty() => "missing",
+        Ok(files) if files.iter().any(|f| f.path.starts_with(".vaultspec/templates/")) => "present",
+        Ok(_) => "partial",
+        Err(err) => return fail(json, err),
+    };
+    let vault_content = ws.list(".vault").map(|f| f.iter().any(|e| e.path.ends_with(".md"))).unwrap_or(false);
+    let annotations = count(&results, Check::Annotations, None);
+    let unreadable = count(&results, Check::Encoding, Some(Severity::Error));
+    let renames = count(&results, Check::RenameIntegrity, Some(Severity::Error));
+    let errors: usize = results.iter().map(CheckResult::error_count).sum();
+    let mut warnings: usize = results.iter().map(CheckResult::warning_count).sum();
+    warnings += usize::from(framework != "present") + usize::from(!migrations.pending.is_empty());
+    let code = if errors > 0 { output::EXIT_USAGE } else if warnings > 0 { output::EXIT_FAILURE } else { output::EXIT_OK };
+    let pending: Vec<&str> = migrations.pending.iter().map(|(n, _)| *n).collect();
+    let page = Page { limit: None, offset: 0, info: false };
+    let data = json!({
+        "spec": {
+            "framework": framework,
+            "builtin_version": crate::migration_table::CURRENT_VERSION,
+            "migration_status": migrations.status_word(),
+            "manifest_version": migrations.manifest_version,
+            "pending_migrations": pending,
+            "vault_content": if vault_content { "present" } else { "empty" },
+            "vault_annotation_count": annotations,
+            "vault_unreadable_count": unreadable,
+            "rename_integrity": if renames == 0 { "ok" } else { "mismatch" },
+            "rename_mismatch_count": renames,
+        },
+        "vault": all_data(&results, page),
+    });
+    if json {
+        let status = if code == output::EXIT_USAGE { output::status::FAILED } else { output::status::UNCHANGED };
+        output::print_json(&output::envelope("vaultspec.doctor.v1", status, data));
+        return code;
+    }
+    println!("framework (.vaultspec/): {framework}");
+    println!("migrations: {}{}", migrations.status_word(), if pending.is_empty() { String::new() } else { format!(" ({})", pending.join(", ")) });
+    println!("template annotations: {annotations}");
+    println!("unreadable documents: {unreadable}");
+    println!("rule/skill/agent name mismatches: {renames}");
+    for r in results.iter().filter(|r| r.error_count() + r.warning_count() > 0) {
+        println!("check {}: {} errors, {} warnings", r.check.as_str(), r.error_count(), r.warning_count());
+        for f in r.findings.iter().filter(|f| f.severity != Severity::Info).take(5) {
+            println!("  {}: {}", f.path.as_deref().unwrap_or("vault"), f.message);
+        }
+    }
+    let verdict = match code {
+        0 => "healthy",
+        1 => "warnings only",
+        _ => "errors found",
+    };
+    println!("{verdict}: {errors} errors, {warnings} warnings");
+    code
+}

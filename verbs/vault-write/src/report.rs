@@ -1,0 +1,109 @@
+//! How the writing verbs print: the JSON envelope under `--json`, plain lines
+//! otherwise, and the exit code that goes with the outcome.
+
+use vaultspec_sdk::output;
+use vaultspec_sdk::serde_json::{Value, json};
+use vaultspec_sdk::vault::checks::Finding;
+use vaultspec_sdk::vault::ops::Status;
+use vaultspec_sdk::vault::{Error, Storage};
+
+/// The envelope word of a model status.
+pub fn word(status: Status) -> &'static str {
+    match status {
+        Status::Created => output::status::CREATED,
+        Status::Updated => output::status::UPDATED,
+        Status::Unchanged => output::status::UNCHANGED,
+        Status::Removed => output::status::REMOVED,
+        Status::Restored => output::status::RESTORED,
+    }
+}
+
+/// Prints a successful result and returns exit code 0; `text` runs only for
+/// human output.
+pub fn done(json: bool, schema: &str, status: &str, data: Value, text: impl FnOnce()) -> u8 {
+    if json {
+        output::print_json(&output::envelope(schema, status, data));
+    } else {
+        text();
+    }
+    output::EXIT_OK
+}
+
+/// Reports a domain failure (the `vaultspec.error.v1` envelope, or a line on
+/// stderr) and returns exit code 1.
+pub fn fail(json: bool, err: impl std::fmt::Display) -> u8 {
+    output::fail(json, &err.to_string())
+}
+
+/// Reports a failure in the verb's own schema (`status: failed`), exit 1.
+pub fn fail_in(json: bool, schema: &str, data: Value, message: &str) -> u8 {
+    if json {
+        output::print_json(&output::envelope(schema, output::status::FAILED, data));
+    } else {
+        eprintln!("error: {message}");
+    }
+    output::EXIT_FAILURE
+}
+
+/// Reports a bad flag combination the declaration could not catch (exit 2).
+pub fn usage(json: bool, message: &str) -> u8 {
+    if json {
+        output::print_json(&output::error_envelope(message, None));
+    } else {
+        eprintln!("error: {message}");
+    }
+    output::EXIT_USAGE
+}
+
+/// One finding as the edit verbs report it in `checks`.
+pub fn finding(f: &Finding) -> Value {
+    json!({
+        "path": f.path,
+        "message": f.message,
+        "severity": f.severity,
+        "fixable": f.fixable,
+        "fix_description": f.fix_description,
+        "check": f.check,
+    })
+}
+
+/// Reports a failed guarded write (set-body, set-frontmatter, edit, rename):
+/// a refusal or a blob conflict in the verb's own schema, anything else in
+/// the error envelope.
+pub fn fail_guarded(json: bool, schema: &str, err: Error) -> u8 {
+    match &err {
+        Error::Refused { path, findings } => {
+            let checks: Vec<Value> = findings.iter().map(finding).collect();
+            let data = json!({ "path": path, "refused": true, "checks": checks });
+            fail_in(json, schema, data, &err.to_string())
+        }
+        Error::Conflict { path, expected, actual } => {
+            let data = json!({
+                "message": err.to_string(),
+                "conflict": true,
+                "expected": expected,
+                "actual": actual,
+                "path": path,
+            });
+            fail_in(json, schema, data, &err.to_string())
+        }
+        _ => fail(json, err),
+    }
+}
+
+/// Reads a UTF-8 input file the user named (`--body-file`, `--manifest`),
+/// workspace-relative.
+pub fn read_input(storage: &dyn Storage, flag: &str, path: &str) -> Result<String, String> {
+    let clean = path.trim().trim_start_matches("./");
+    let bytes = storage
+        .read(clean)
+        .map_err(|e| format!("cannot read `{flag}` file `{path}`: {e} (expected a workspace-relative path)"))?;
+    String::from_utf8(bytes).map_err(|_| format!("`{flag}` file `{path}` is not UTF-8: expected a UTF-8 text file"))
+}
+
+/// A date flag in canonical `yyyy-mm-dd` form.
+pub fn canonical_date(raw: &str) -> Result<String, String> {
+    vaultspec_sdk::vault::Date::parse_lenient(raw.trim())
+        .map(|d| d.to_string())
+        .map_err(|_| format!("invalid date `{raw}`: expected `yyyy-mm-dd` (e.g. `2026-03-04`)"))
+}

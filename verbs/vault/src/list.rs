@@ -1,0 +1,163 @@
+//! `vault list`, `vault stats`, `vault feature list` and `vault link list`:
+//! the listings of the vault, read from one graph load.
+
+use vaultspec_sdk::Workspace;
+use vaultspec_sdk::serde_json::json;
+use vaultspec_sdk::vault::graph::{DocSelect, FeatureFilter, load_graph};
+use vaultspec_sdk::vault::ops::link;
+use vaultspec_sdk::vault::{Corpus, Date};
+
+use crate::exports::vaultspec::vault::{vault, vault_feature, vault_link};
+use crate::report::{self, date_flag, done, fail, page};
+
+/// The document types and pseudo types `vault list` accepts.
+const LIST_TYPES: [&str; 9] = ["adr", "audit", "exec", "index", "plan", "reference", "research", "orphaned", "invalid"];
+
+fn check_type(raw: &str, pseudo: bool) -> Result<String, String> {
+    let t = raw.trim().to_lowercase();
+    let accepted = if pseudo { &LIST_TYPES[..] } else { &LIST_TYPES[..7] };
+    if accepted.contains(&t.as_str()) {
+        Ok(t)
+    } else {
+        Err(format!(
+            "unknown document type `{raw}`: expected one of {}",
+            accepted.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+        ))
+    }
+}
+
+pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
+    let json = options.json;
+    let doc_type = match doc_type.as_deref().map(|t| check_type(t, true)).transpose() {
+        Ok(t) => t,
+        Err(message) => return fail(json, message),
+    };
+    let date = match date_flag(options.date.as_deref()) {
+        Ok(d) => d,
+        Err(message) => return report::usage(json, &message),
+    };
+    let graph = match load_graph(&Workspace::open()) {
+        Ok(g) => g,
+        Err(err) => return fail(json, err),
+    };
+    let rows = graph.list_documents(DocSelect::parse(doc_type.as_deref()), options.feature.as_deref(), date.as_deref());
+    let (rows, total, truncated, next) = page(&rows, options.limit, options.offset);
+    let mut data = json!({
+        "documents": rows,
+        "returned": rows.len(),
+        "total": total,
+        "truncated": truncated,
+    });
+    if let Some(next) = next {
+        data["next_offset"] = json!(next);
+    }
+    done(json, "vaultspec.vault.list.v2", data, || {
+        for row in &rows {
+            let date = row.date.as_deref().unwrap_or("-");
+            let feature = row.feature.as_deref().unwrap_or("-");
+            println!("{date}  {:<9}  {feature:<20}  {}", row.doc_type, row.path);
+        }
+        match next {
+            Some(n) => println!("{} of {total} documents (next: --offset {n})", rows.len()),
+            None => println!("{total} documents"),
+        }
+    })
+}
+
+pub fn stats(options: vault::StatsOptions) -> u8 {
+    let json = options.json;
+    let doc_type = match options.type_.as_deref().map(|t| check_type(t, false)).transpose() {
+        Ok(t) => t,
+        Err(message) => return fail(json, message),
+    };
+    let date = match date_flag(options.date.as_deref()) {
+        Ok(d) => d,
+        Err(message) => return report::usage(json, &message),
+    };
+    let graph = match load_graph(&Workspace::open()) {
+        Ok(g) => g,
+        Err(err) => return fail(json, err),
+    };
+    let select = doc_type.as_deref().map_or(DocSelect::All, DocSelect::Type);
+    let stats = graph.stats(select, options.feature.as_deref(), date.as_deref());
+    let data = json!(stats);
+    done(json, "vaultspec.vault.stats.v1", data, || {
+        println!("documents: {}", stats.total_docs);
+        println!("features:  {}", stats.total_features);
+        if options.orphaned {
+            println!("orphaned:  {}", stats.orphaned_count);
+        }
+        if options.invalid {
+            println!("dangling links: {}", stats.dangling_link_count);
+        }
+        if !stats.counts_by_type.is_empty() {
+            println!();
+            for (t, n) in &stats.counts_by_type {
+                println!("  {t:<10} {n:>5}");
+            }
+        }
+    })
+}
+
+pub fn features(options: vault_feature::ListOptions) -> u8 {
+    let json = options.json;
+    let doc_type = match options.type_.as_deref().map(|t| check_type(t, false)).transpose() {
+        Ok(t) => t,
+        Err(message) => return fail(json, message),
+    };
+    let date = match date_flag(options.date.as_deref()) {
+        Ok(d) => d,
+        Err(message) => return report::usage(json, &message),
+    };
+    let graph = match load_graph(&Workspace::open()) {
+        Ok(g) => g,
+        Err(err) => return fail(json, err),
+    };
+    let stale_before = options
+        .stale_days
+        .and_then(|n| Date::today_utc().add_days(-i64::from(n)))
+        .map(|d| d.to_string());
+    let filter = FeatureFilter { date, doc_type, orphaned_only: options.orphaned, stale_before };
+    let rows = graph.feature_list(&filter);
+    let (rows, total, truncated, next) = page(&rows, options.limit, options.offset);
+    let mut data = json!({
+        "features": rows,
+        "returned": rows.len(),
+        "total": total,
+        "truncated": truncated,
+    });
+    if let Some(next) = next {
+        data["next_offset"] = json!(next);
+    }
+    done(json, "vaultspec.vault.feature.list.v2", data, || {
+        for row in &rows {
+            let plan = if row.has_plan { "plan" } else { "no plan" };
+            let latest = row.latest_activity.as_deref().unwrap_or("-");
+            println!("{:<24} {:>3} docs  latest {latest}  {plan}  [{}]", row.name, row.doc_count, row.types.join(", "));
+        }
+        match next {
+            Some(n) => println!("{} of {total} features (next: --offset {n})", rows.len()),
+            None => println!("{total} features"),
+        }
+    })
+}
+
+pub fn links(options: vault_link::ListOptions, src: Option<String>) -> u8 {
+    let json = options.json;
+    let corpus = match Corpus::load(&Workspace::open()) {
+        Ok(c) => c,
+        Err(err) => return fail(json, err),
+    };
+    let feature = options.feature.as_deref().map(|f| f.trim().trim_start_matches('#'));
+    let edges = match link::list(&corpus, src.as_deref(), feature) {
+        Ok(e) => e,
+        Err(err) => return fail(json, err),
+    };
+    let data = json!({ "edges": edges, "count": edges.len() });
+    done(json, "vaultspec.vault.link.list.v1", data, || {
+        for e in &edges {
+            println!("{} -> {}", e.src, e.dst);
+        }
+        println!("{} links", edges.len());
+    })
+}

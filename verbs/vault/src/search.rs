@@ -1,0 +1,69 @@
+//! `vault search`: the local BM25 ranking over document sections, printed as
+//! the best documents with the passage and file lines that answer the query.
+
+use vaultspec_sdk::Workspace;
+use vaultspec_sdk::serde_json::json;
+use vaultspec_sdk::vault::graph::read_corpus;
+use vaultspec_sdk::vault::search::{MAX_RESULTS, SEARCHABLE_TYPES, SearchIndex, SearchQuery};
+
+use crate::exports::vaultspec::vault::vault::SearchOptions;
+use crate::report::{self, date_flag, done, fail};
+
+pub fn search(options: SearchOptions, query: &str) -> u8 {
+    let json = options.json;
+    if query.trim().is_empty() {
+        return report::usage(json, "the query is empty: give a question or keywords");
+    }
+    let limit = options.limit.unwrap_or(4) as usize;
+    if !(1..=MAX_RESULTS).contains(&limit) {
+        return report::usage(json, &format!("invalid `--limit` {limit}: expected 1 to {MAX_RESULTS}"));
+    }
+    let types: Vec<String> = options.type_.iter().map(|t| t.trim().to_lowercase()).collect();
+    if let Some(bad) = types.iter().find(|t| !SEARCHABLE_TYPES.contains(&t.as_str())) {
+        let accepted: Vec<String> = SEARCHABLE_TYPES.iter().map(|t| format!("`{t}`")).collect();
+        return report::usage(json, &format!("unknown `--type` `{bad}`: expected one of {}", accepted.join(", ")));
+    }
+    let date = match date_flag(options.date.as_deref()) {
+        Ok(d) => d,
+        Err(message) => return report::usage(json, &message),
+    };
+    let docs = match read_corpus(&Workspace::open()) {
+        Ok((docs, _archived)) => docs,
+        Err(err) => return fail(json, err),
+    };
+    let index = SearchIndex::build(&docs);
+    let q = SearchQuery {
+        text: query,
+        types: &types,
+        feature: options.feature.as_deref(),
+        date: date.as_deref(),
+        limit,
+    };
+    let hits = index.search(&docs, &q);
+    let data = json!({
+        "status": "ok",
+        "answered": !hits.is_empty(),
+        "verdict": if hits.is_empty() { "nothing_answers" } else { "answered" },
+        "hits": hits,
+        "returned": hits.len(),
+        "total": hits.len(),
+        "truncated": false,
+    });
+    done(json, "vaultspec.vault.search.v1", data, || {
+        if hits.is_empty() {
+            println!("nothing in the vault answers `{query}`");
+            return;
+        }
+        for hit in &hits {
+            let title = hit.title.as_deref().unwrap_or("");
+            println!("{} ({:.2}) {title}", hit.path, hit.score);
+            let e = &hit.excerpt;
+            let section = if e.section.is_empty() { String::new() } else { format!(" {}", e.section) };
+            println!("  lines {}-{}{section}", e.line_start, e.line_end);
+            for line in e.text.lines() {
+                println!("    {line}");
+            }
+            println!();
+        }
+    })
+}
