@@ -1,7 +1,10 @@
 //! Builds the builtin verbs (`verbs/*`) as components and lists them for
-//! `src/builtins.rs` to embed.
+//! `src/builtins.rs` to embed, with
+//! the SHA-256 digest of each.
 
 use std::path::PathBuf;
+
+use sha2::{Digest, Sha256};
 
 fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap()).join("..");
@@ -11,10 +14,12 @@ fn main() {
     println!("cargo:rerun-if-changed={}", root.join("sdk/vault/src").display());
     let guests = vaultspec_guest_build::build(&verbs, &verbs);
     let mut list = String::from("/// Every builtin verb component: its short name and bytes.\n");
-    list.push_str("pub const BUILTINS: &[(&str, &[u8])] = &[\n");
+    list.push_str("pub const BUILTINS: &[(&str, &[u8], &str)] = &[\n");
     for guest in guests {
         let short = guest.name.strip_prefix("vaultspec-verbs-").unwrap_or(&guest.name);
-        list.push_str(&format!("    ({short:?}, include_bytes!({:?})),\n", guest.path));
+        let bytes = std::fs::read(&guest.path).unwrap();
+        let digest = format!("sha256:{}", hex::encode(Sha256::digest(&bytes)));
+        list.push_str(&format!("    ({short:?}, include_bytes!({:?}), {digest:?}),\n", guest.path));
     }
     list.push_str("];\n");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap()).join("builtins.rs");

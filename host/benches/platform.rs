@@ -7,7 +7,6 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use vaultspec_host::builtins;
@@ -30,7 +29,7 @@ fn warm_call() -> anyhow::Result<()> {
     let cache = tempfile::tempdir()?;
     let sandbox = Sandbox::new(CompileCache::new(Some(cache.path().to_owned())))?;
     let bytes = std::fs::read(guests::ECHO)?;
-    let echo = VerbComponent::load("echo", Origin::File(guests::ECHO.into()), Arc::from(bytes))?;
+    let echo = VerbComponent::load("echo", Origin::File(guests::ECHO.into()), bytes.into())?;
     let noop = echo.verbs.iter().find(|v| v.path_string() == "noop").unwrap().clone();
     let vault = TestVault::new();
     let workspace = Workspace::open(vault.root())?;

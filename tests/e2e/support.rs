@@ -19,7 +19,7 @@ pub fn sandbox() -> &'static Sandbox {
 pub fn load(path: &str) -> Result<VerbComponent, Refusal> {
     let bytes = std::fs::read(path).expect("the test guest was built");
     let name = std::path::Path::new(path).file_stem().unwrap().to_string_lossy().into_owned();
-    VerbComponent::load(&name, Origin::File(path.into()), Arc::from(bytes))
+    VerbComponent::load(&name, Origin::File(path.into()), bytes.into())
 }
 
 /// Run `verb` of `component` on `vault` with these operands and options.

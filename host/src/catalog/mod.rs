@@ -21,6 +21,7 @@ mod trust;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
 pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect};
@@ -49,8 +50,8 @@ pub struct VerbComponent {
     pub name: String,
     /// Where it came from.
     pub origin: Origin,
-    /// The component's bytes.
-    pub bytes: Arc<[u8]>,
+    /// The component's bytes (borrowed from the binary for a builtin).
+    pub bytes: Bytes,
     /// `sha256:` + lowercase hex of the bytes.
     pub digest: String,
     /// What it may do to the workspace.
@@ -62,13 +63,19 @@ pub struct VerbComponent {
 impl VerbComponent {
     /// Read a component's declaration and imports; refuse it if either is
     /// not acceptable.
-    pub fn load(name: &str, origin: Origin, bytes: Arc<[u8]>) -> Result<Self, Refusal> {
+    pub fn load(name: &str, origin: Origin, bytes: Bytes) -> Result<Self, Refusal> {
+        let digest = format!("sha256:{}", hex::encode(Sha256::digest(&bytes)));
+        Self::load_digested(name, origin, bytes, digest)
+    }
+
+    /// [`VerbComponent::load`] for bytes whose digest is already known: the
+    /// builtins, hashed once by `build.rs` rather than on every start.
+    pub fn load_digested(name: &str, origin: Origin, bytes: Bytes, digest: String) -> Result<Self, Refusal> {
         let refuse = |reason| Refusal { component: name.to_owned(), reason };
         let inspection = inspect(&bytes).map_err(refuse)?;
         let capabilities = capabilities(&inspection.imports).map_err(refuse)?;
         let source = inspection.declaration.ok_or_else(|| refuse(Reason::MissingDeclaration))?;
         let verbs = parse(&source).map_err(refuse)?;
-        let digest = format!("sha256:{}", hex::encode(Sha256::digest(&bytes)));
         Ok(Self { name: name.to_owned(), origin, bytes, digest, capabilities, verbs })
     }
 }

@@ -18,7 +18,6 @@
 //! the import named.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::denylist::{DENIED_VERBS, HOST_COMMANDS, overlaps};
 use super::{Catalog, Origin, Reason, Refusal, Trust, VerbComponent};
@@ -140,7 +139,7 @@ pub fn load_file(path: &Path) -> Result<VerbComponent, Refusal> {
         component: name.clone(),
         reason: Reason::Unreadable(format!("`{}`: {err}", path.display())),
     })?;
-    VerbComponent::load(&name, Origin::File(path.to_owned()), Arc::from(bytes))
+    VerbComponent::load(&name, Origin::File(path.to_owned()), bytes.into())
 }
 
 /// Every reason `component` may not join `catalog` as a third-party
