@@ -168,18 +168,87 @@ pub fn lifecycle_of(plans: usize, steps: usize, done: usize) -> &'static str {
     }
 }
 
-/// Every readable plan with its status (ledger evidence included).
-fn plan_statuses(storage: &dyn Storage, index: &ExecIndex) -> Vec<(PlanEntry, PlanStatus)> {
-    let Ok(entries) = list_plans(storage) else { return Vec::new() };
-    entries
-        .into_iter()
-        .filter_map(|entry| {
-            let doc = load_plan(storage, &entry.path).ok()?;
-            let covered = entry.feature.as_deref().map(|f| index.covered(f));
-            let status = plan_status(&doc.plan, covered.as_ref());
-            Some((entry, status))
-        })
-        .collect()
+/// Every readable plan of the vault with its status (ledger evidence
+/// included): what the rollup and the lifecycle words are computed from.
+///
+/// Reading it means reading every plan and ledger; a caller that keeps the
+/// vault loaded (the MCP server) keeps this beside it.
+#[derive(Debug, Clone, Default)]
+pub struct PlanStatuses(Vec<(PlanEntry, PlanStatus)>);
+
+impl PlanStatuses {
+    /// Read every plan and the execution ledgers; unreadable ones are left out.
+    pub fn read(storage: &dyn Storage) -> Self {
+        let index = exec_index(storage).unwrap_or_default();
+        let Ok(entries) = list_plans(storage) else { return Self::default() };
+        let plans = entries
+            .into_iter()
+            .filter_map(|entry| {
+                let doc = load_plan(storage, &entry.path).ok()?;
+                let covered = entry.feature.as_deref().map(|f| index.covered(f));
+                let status = plan_status(&doc.plan, covered.as_ref());
+                Some((entry, status))
+            })
+            .collect();
+        Self(plans)
+    }
+
+    fn by_feature(&self) -> BTreeMap<&str, Vec<&PlanStatus>> {
+        let mut by_feature: BTreeMap<&str, Vec<&PlanStatus>> = BTreeMap::new();
+        for (entry, status) in &self.0 {
+            if let Some(feature) = &entry.feature {
+                by_feature.entry(feature).or_default().push(status);
+            }
+        }
+        by_feature
+    }
+
+    /// The lifecycle word of every feature that has a plan.
+    pub fn lifecycle_words(&self) -> BTreeMap<String, String> {
+        self.by_feature().into_iter().map(|(f, s)| (f.to_owned(), lifecycle(&s).to_owned())).collect()
+    }
+
+    /// The rollup of the vault, with at most `limit` features.
+    pub fn rollup(&self, graph: &Graph, limit: usize) -> Rollup {
+        let by_feature = self.by_feature();
+        let mut rows = graph.feature_list(&FeatureFilter::default());
+        rows.sort_by(|a, b| b.latest_activity.cmp(&a.latest_activity).then_with(|| a.name.cmp(&b.name)));
+        let features_total = rows.len();
+        let features = rows
+            .into_iter()
+            .take(limit)
+            .map(|row| {
+                let statuses: &[&PlanStatus] = by_feature.get(row.name.as_str()).map(Vec::as_slice).unwrap_or_default();
+                let total: usize = statuses.iter().map(|s| s.step_count).sum();
+                let done: usize = statuses.iter().map(|s| s.steps_completed).sum();
+                FeatureStatus {
+                    status: lifecycle(statuses).to_owned(),
+                    plan_tier: statuses.first().map(|s| tier_name(s.tier)),
+                    plan_completion_percent: crate::plan::completion_percent(done, total),
+                    name: row.name,
+                    doc_count: row.doc_count,
+                    latest_activity: row.latest_activity,
+                    has_plan: row.has_plan,
+                }
+            })
+            .collect();
+        let plans_in_flight = self
+            .0
+            .iter()
+            .filter(|(_, s)| s.steps_completed < s.step_count)
+            .map(|(entry, s)| PlanProgressLine {
+                stem: entry.stem.clone(),
+                feature: entry.feature.clone(),
+                tier: tier_name(s.tier),
+                open_steps: s.step_count - s.steps_completed,
+                closed_steps: s.steps_completed,
+                total_steps: s.step_count,
+                completion_percent: s.completion_percent,
+                next_open_step: s.next_open_step.clone(),
+            })
+            .collect();
+        Rollup { features, features_total, plans_in_flight, totals: totals(graph.stats(DocSelect::All, None, None)) }
+    }
 }
 
 fn tier_name(tier: Tier) -> String {
@@ -198,63 +267,12 @@ fn totals(stats: Stats) -> Totals {
 
 /// The lifecycle word of every feature that has a plan.
 pub fn lifecycle_words(storage: &dyn Storage) -> BTreeMap<String, String> {
-    let index = exec_index(storage).unwrap_or_default();
-    let plans = plan_statuses(storage, &index);
-    let mut by_feature: BTreeMap<String, Vec<&PlanStatus>> = BTreeMap::new();
-    for (entry, status) in &plans {
-        if let Some(feature) = &entry.feature {
-            by_feature.entry(feature.clone()).or_default().push(status);
-        }
-    }
-    by_feature.into_iter().map(|(f, s)| (f, lifecycle(&s).to_owned())).collect()
+    PlanStatuses::read(storage).lifecycle_words()
 }
 
 /// The rollup of the vault, with at most `limit` features.
 pub fn rollup(storage: &dyn Storage, graph: &Graph, limit: usize) -> Rollup {
-    let index = exec_index(storage).unwrap_or_default();
-    let plans = plan_statuses(storage, &index);
-    let mut by_feature: BTreeMap<String, Vec<&PlanStatus>> = BTreeMap::new();
-    for (entry, status) in &plans {
-        if let Some(feature) = &entry.feature {
-            by_feature.entry(feature.clone()).or_default().push(status);
-        }
-    }
-    let mut rows = graph.feature_list(&FeatureFilter::default());
-    rows.sort_by(|a, b| b.latest_activity.cmp(&a.latest_activity).then_with(|| a.name.cmp(&b.name)));
-    let features_total = rows.len();
-    let features = rows
-        .into_iter()
-        .take(limit)
-        .map(|row| {
-            let statuses: &[&PlanStatus] = by_feature.get(&row.name).map(Vec::as_slice).unwrap_or_default();
-            let total: usize = statuses.iter().map(|s| s.step_count).sum();
-            let done: usize = statuses.iter().map(|s| s.steps_completed).sum();
-            FeatureStatus {
-                status: lifecycle(statuses).to_owned(),
-                plan_tier: statuses.first().map(|s| tier_name(s.tier)),
-                plan_completion_percent: crate::plan::completion_percent(done, total),
-                name: row.name,
-                doc_count: row.doc_count,
-                latest_activity: row.latest_activity,
-                has_plan: row.has_plan,
-            }
-        })
-        .collect();
-    let plans_in_flight = plans
-        .iter()
-        .filter(|(_, s)| s.steps_completed < s.step_count)
-        .map(|(entry, s)| PlanProgressLine {
-            stem: entry.stem.clone(),
-            feature: entry.feature.clone(),
-            tier: tier_name(s.tier),
-            open_steps: s.step_count - s.steps_completed,
-            closed_steps: s.steps_completed,
-            total_steps: s.step_count,
-            completion_percent: s.completion_percent,
-            next_open_step: s.next_open_step.clone(),
-        })
-        .collect();
-    Rollup { features, features_total, plans_in_flight, totals: totals(graph.stats(DocSelect::All, None, None)) }
+    PlanStatuses::read(storage).rollup(graph, limit)
 }
 
 /// Trace a feature tag or a plan stem (or path).

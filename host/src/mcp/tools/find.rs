@@ -1,6 +1,8 @@
 //! `find`: the feature listing, or documents by type, feature, date and name
 //! (`spec/mcp-tools.md` §6.1).
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use vaultspec_vault::storage::{CALL_READ_BUDGET, MAX_FILE_BYTES};
@@ -59,12 +61,15 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     let loaded = context.vault.get(context.workspace.root(), || graph::load_graph(&storage)).map_err(budget_refusal)?;
     let graph = &loaded.graph;
     let listing = !present(&args.feature) && args.types.is_empty() && !present(&args.date) && !present(&args.text);
-    let rows = if listing { feature_rows(&storage, graph, &args) } else { document_rows(context, &storage, graph, &args) };
+    let rows = if listing {
+        // Only the `json` listing shows each feature's lifecycle word.
+        let words = if args.json { loaded.plans(&storage).lifecycle_words() } else { BTreeMap::new() };
+        feature_rows(&words, graph, &args)
+    } else { document_rows(context, &storage, graph, &args) };
     Ok(Reply { summary: plural(rows.len(), "row"), structured: json!({ "result": rows }) })
 }
 
-fn feature_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value> {
-    let status = vaultspec_vault::status::lifecycle_words(storage);
+fn feature_rows(status: &BTreeMap<String, String>, graph: &Graph, args: &Args) -> Vec<Value> {
     graph
         .find_listing(args.limit)
         .into_iter()

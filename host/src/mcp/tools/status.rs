@@ -29,7 +29,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     let graph = &loaded.graph;
     match args.target.filter(|t| !t.trim().is_empty()) {
         None => {
-            let rollup = status::rollup(&storage, graph, DEFAULT_FEATURE_LIMIT);
+            let rollup = loaded.plans(&storage).rollup(graph, DEFAULT_FEATURE_LIMIT);
             let summary = if rollup.features.is_empty() && rollup.plans_in_flight.is_empty() {
                 "grounding trace".to_owned()
             } else {

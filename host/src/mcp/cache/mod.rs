@@ -1,0 +1,147 @@
+//! An in-memory cache of the loaded vault (graph, search index, plan
+//! statuses) for one server, so repeated reads do not re-parse an unchanged
+//! vault.
+//!
+//! The cache lives in memory only (nothing is written to the workspace). It
+//! is valid while no file under `.vault/` changed: a [`watch::Watch`] on the
+//! tree answers that without touching a file; when it saw anything (or
+//! cannot watch), the [`fingerprint`] of every file decides, and a
+//! fingerprint that differs reloads everything.
+
+mod fingerprint;
+#[cfg(target_os = "linux")]
+mod watch;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub use fingerprint::fingerprint;
+use vaultspec_vault::Storage;
+use vaultspec_vault::graph::Graph;
+use vaultspec_vault::search::SearchIndex;
+use vaultspec_vault::status::PlanStatuses;
+
+/// A loaded vault: the graph, and what is derived from the same files on
+/// first use.
+pub struct Loaded {
+    /// The document graph.
+    pub graph: Graph,
+    index: OnceLock<SearchIndex>,
+    plans: OnceLock<PlanStatuses>,
+}
+
+impl Loaded {
+    /// The BM25 index over the graph's documents, built once.
+    pub fn index(&self) -> &SearchIndex {
+        self.index.get_or_init(|| SearchIndex::build(self.graph.docs()))
+    }
+
+    /// Every plan's status, read once from `storage` (the workspace the graph
+    /// was loaded from).
+    pub fn plans(&self, storage: &dyn Storage) -> &PlanStatuses {
+        self.plans.get_or_init(|| PlanStatuses::read(storage))
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod watch {
+    //! Without inotify every use of the cache takes the fingerprint.
+    pub struct Watch;
+    impl Watch {
+        pub fn new() -> Option<Self> {
+            None
+        }
+        pub fn arm(&self, _: &std::path::Path) -> std::io::Result<()> {
+            Ok(())
+        }
+        pub fn quiet(&self) -> bool {
+            false
+        }
+    }
+}
+
+#[derive(Default)]
+struct State {
+    /// The last load and the fingerprint it was taken at.
+    last: Option<([u8; 32], Arc<Loaded>)>,
+    /// Armed over `.vault/` before `last` was fingerprinted.
+    watch: Option<watch::Watch>,
+}
+
+/// The last loaded vault, and how to tell it is still current.
+#[derive(Default)]
+pub struct VaultCache {
+    state: Mutex<State>,
+}
+
+impl VaultCache {
+    /// The loaded vault at `root`: the cached one while nothing under
+    /// `.vault/` changed, else a fresh `load()`.
+    ///
+    /// Calls wait for each other here, so concurrent first calls load once.
+    pub fn get<E>(&self, root: &Path, load: impl FnOnce() -> Result<Graph, E>) -> Result<Arc<Loaded>, E> {
+        let mut state = self.state.lock().expect("cache lock poisoned");
+        if let (Some(watch), Some((_, loaded))) = (&state.watch, &state.last)
+            && watch.quiet()
+        {
+            return Ok(loaded.clone());
+        }
+        // Something may have changed. Arm the watch before taking the
+        // fingerprint, so a change made after it is seen next time.
+        let previous = state.last.take();
+        let vault = root.join(".vault");
+        let watch = state.watch.take().or_else(watch::Watch::new);
+        state.watch = watch.filter(|w| {
+            w.quiet();
+            w.arm(&vault).is_ok()
+        });
+        let print = fingerprint(&vault);
+        let loaded = match previous {
+            Some((cached, loaded)) if cached == print => loaded,
+            _ => Arc::new(Loaded { graph: load()?, index: OnceLock::new(), plans: OnceLock::new() }),
+        };
+        state.last = Some((print, loaded.clone()));
+        Ok(loaded)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    fn load_count(cache: &VaultCache, root: &Path, loads: &Cell<usize>) -> Arc<Loaded> {
+        cache
+            .get(root, || {
+                loads.set(loads.get() + 1);
+                vaultspec_vault::graph::load_graph(&vaultspec_vault::CapStorage::open(root).unwrap())
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn reloads_exactly_when_a_file_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".vault/adr")).unwrap();
+        std::fs::write(root.join(".vault/adr/2026-01-01-a-adr.md"), "one").unwrap();
+        let cache = VaultCache::default();
+        let loads = Cell::new(0);
+        load_count(&cache, root, &loads);
+        load_count(&cache, root, &loads);
+        assert_eq!(loads.get(), 1, "an unchanged vault is loaded once");
+
+        std::fs::write(root.join(".vault/adr/2026-01-01-a-adr.md"), "two").unwrap();
+        load_count(&cache, root, &loads);
+        assert_eq!(loads.get(), 2, "a write in place reloads");
+
+        std::fs::create_dir_all(root.join(".vault/plan")).unwrap();
+        load_count(&cache, root, &loads);
+        assert_eq!(loads.get(), 2, "an empty new folder holds no file: the fingerprint is unchanged");
+        std::fs::write(root.join(".vault/plan/2026-01-01-a-plan.md"), "x").unwrap();
+        load_count(&cache, root, &loads);
+        assert_eq!(loads.get(), 3, "a file in a folder made after the first load reloads");
+        load_count(&cache, root, &loads);
+        assert_eq!(loads.get(), 3);
+    }
+}

@@ -1,0 +1,96 @@
+//! Benchmarks of plans and checks: a plan of 1,000 steps parsed, one step
+//! checked and the plan re-serialised; then every check over generated
+//! vaults (the snapshot load and each checker timed apart).
+//!
+//! Run: `cargo bench -p vaultspec-vault --bench checks --features testgen`.
+//! Targets: the step check under 2 ms; all checks on 10,000 documents under
+//! 300 ms. `VAULTSPEC_BENCH_SIZES=2000,10000` picks the vault sizes.
+
+use std::time::{Duration, Instant};
+
+use vaultspec_vault::checks::{self, Check, Options, Snapshot};
+use vaultspec_vault::plan::{PlanOp, check_plan, parse_plan, serialise_plan};
+use vaultspec_vault::testgen::{GenSpec, generate};
+use vaultspec_vault::{CapStorage, Date};
+
+fn ms(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64() * 1000.0)
+}
+
+/// The median of `n` runs of `f`.
+fn median(n: usize, mut f: impl FnMut()) -> Duration {
+    let mut samples: Vec<Duration> = (0..n)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    samples.sort();
+    samples[n / 2]
+}
+
+const SMALL_PLAN: &str = "---\ntags:\n  - '#plan'\n  - '#big-work'\ndate: '2026-03-11'\ntier: L2\n\
+modified: '2026-03-20'\nbody_schema: body-v2\n---\n\n# `big-work` plan\n\n## Description\n\nA long plan.\n\n\
+## Steps\n\n### Phase `P01` - first\n\nThe first phase.\n\n- [ ] `P01.S01` - begin; `src/lib.rs`.\n\n\
+## Parallelization\n\nNone.\n\n## Verification\n\nThe tests pass.\n";
+
+/// A plan of `steps` steps over 20 phases, grown with the same operations
+/// `vault plan phase add` and `step add` use.
+fn big_plan(steps: usize) -> String {
+    let mut plan = parse_plan(SMALL_PLAN).expect("the seed plan parses");
+    for p in 2..=20 {
+        let op = PlanOp::PhaseAdd { title: format!("phase {p}"), intent: "More work.".into(), wave: None };
+        plan.apply(&op).expect("phase add");
+    }
+    for i in 1..steps {
+        let phase = format!("P{:02}", i * 20 / steps + 1);
+        let op = PlanOp::StepAdd { action: format!("do part {i}"), scope: format!("src/part_{i}.rs"), phase: Some(phase) };
+        plan.apply(&op).expect("step add");
+    }
+    serialise_plan(&plan, false)
+}
+
+fn plan_bench() {
+    let text = big_plan(1000);
+    let plan = parse_plan(&text).expect("the big plan parses");
+    let step = plan.steps_of(plan.phases[10].key).nth(5).expect("phase 11 has steps").id.clone();
+    println!("## A plan of {} steps ({} KiB)\n", plan.steps.len(), text.len() / 1024);
+    println!("| stage | median (ms, n=50) |\n|---|---:|");
+    println!("| parse | {} |", ms(median(50, || drop(parse_plan(&text).unwrap()))));
+    println!("| plan check (every rule) | {} |", ms(median(50, || drop(check_plan(&text)))));
+    let check = PlanOp::StepCheck { step };
+    println!("| parse + check one step + serialise | {} |", ms(median(50, || {
+        let mut plan = parse_plan(&text).unwrap();
+        plan.apply(&check).unwrap();
+        std::hint::black_box(serialise_plan(&plan, false));
+    })));
+    println!();
+}
+
+fn checks_bench(docs: usize) -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    std::fs::create_dir_all(dir.path().join(".vaultspec"))?;
+    let storage = CapStorage::open(dir.path())?;
+    generate(&storage, &GenSpec { docs, features: 50, seed: 7 })?;
+    let opts = Options::check(Date::new(2026, 11, 30).expect("a date"));
+    println!("## Checks on {docs} documents\n");
+    println!("| stage | median (ms, n=5) |\n|---|---:|");
+    println!("| all checks (`run_all`, no fix) | {} |", ms(median(5, || drop(checks::run_all(&storage, &opts).unwrap()))));
+    println!("| snapshot load | {} |", ms(median(5, || drop(Snapshot::load(&storage).unwrap()))));
+    let snap = Snapshot::load(&storage)?;
+    for &check in Check::all() {
+        println!("| - {check} | {} |", ms(median(5, || drop(checks::dispatch(&snap, check, &opts).unwrap()))));
+    }
+    println!();
+    Ok(())
+}
+
+fn main() -> anyhow::Result<()> {
+    plan_bench();
+    let sizes = std::env::var("VAULTSPEC_BENCH_SIZES").unwrap_or_else(|_| "2000,10000".into());
+    for size in sizes.split(',') {
+        checks_bench(size.trim().parse()?)?;
+    }
+    Ok(())
+}
