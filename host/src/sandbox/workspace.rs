@@ -36,6 +36,11 @@ impl workspace_read::Host for CallState {
         self.storage.read(&path).map_err(fs_error)
     }
 
+    fn read_files(&mut self, paths: Vec<String>) -> Vec<Result<Vec<u8>, FsError>> {
+        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+        self.storage.read_many(&paths).into_iter().map(|r| r.map_err(fs_error)).collect()
+    }
+
     fn list_files(&mut self, dir: String) -> Result<Vec<FileEntry>, FsError> {
         let entries = self.storage.list(&dir).map_err(fs_error)?;
         Ok(entries.into_iter().map(|e| FileEntry { path: e.path, size: e.size }).collect())

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use vaultspec_vault::checks::{self, Check, Options, Snapshot};
 use vaultspec_vault::plan::{PlanOp, check_plan, parse_plan, serialise_plan};
-use vaultspec_vault::testgen::{GenSpec, generate};
+use vaultspec_vault::testgen::{GenSpec, generate, long_plan};
 use vaultspec_vault::{CapStorage, Date};
 
 fn ms(d: Duration) -> String {
@@ -30,29 +30,8 @@ fn median(n: usize, mut f: impl FnMut()) -> Duration {
     samples[n / 2]
 }
 
-const SMALL_PLAN: &str = "---\ntags:\n  - '#plan'\n  - '#big-work'\ndate: '2026-03-11'\ntier: L2\n\
-modified: '2026-03-20'\nbody_schema: body-v2\n---\n\n# `big-work` plan\n\n## Description\n\nA long plan.\n\n\
-## Steps\n\n### Phase `P01` - first\n\nThe first phase.\n\n- [ ] `P01.S01` - begin; `src/lib.rs`.\n\n\
-## Parallelization\n\nNone.\n\n## Verification\n\nThe tests pass.\n";
-
-/// A plan of `steps` steps over 20 phases, grown with the same operations
-/// `vault plan phase add` and `step add` use.
-fn big_plan(steps: usize) -> String {
-    let mut plan = parse_plan(SMALL_PLAN).expect("the seed plan parses");
-    for p in 2..=20 {
-        let op = PlanOp::PhaseAdd { title: format!("phase {p}"), intent: "More work.".into(), wave: None };
-        plan.apply(&op).expect("phase add");
-    }
-    for i in 1..steps {
-        let phase = format!("P{:02}", i * 20 / steps + 1);
-        let op = PlanOp::StepAdd { action: format!("do part {i}"), scope: format!("src/part_{i}.rs"), phase: Some(phase) };
-        plan.apply(&op).expect("step add");
-    }
-    serialise_plan(&plan, false)
-}
-
 fn plan_bench() {
-    let text = big_plan(1000);
+    let text = long_plan(1000);
     let plan = parse_plan(&text).expect("the big plan parses");
     let step = plan.steps_of(plan.phases[10].key).nth(5).expect("phase 11 has steps").id.clone();
     println!("## A plan of {} steps ({} KiB)\n", plan.steps.len(), text.len() / 1024);

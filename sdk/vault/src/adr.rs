@@ -3,15 +3,13 @@
 //! links an accepted successor to the ADR it replaces.
 
 use std::collections::HashSet;
-use std::sync::LazyLock;
-
-use regex::Regex;
 
 use crate::date::Date;
 use crate::doc::{Corpus, DocType, Document};
 use crate::error::{Error, Result};
 use crate::frontmatter::render::rerender_for_supersede;
 use crate::ops::{Change, Status, apply};
+use crate::pattern::Pattern;
 use crate::storage::Storage;
 use crate::{hash, resolve};
 
@@ -61,9 +59,7 @@ impl AdrStatus {
     }
 }
 
-static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\|\s+\(\*\*status:\*\*\s+(`?)([^`)]+?)(`?)\)\s*$").expect("valid regex")
-});
+static MARKER: Pattern = Pattern::new(r"\|\s+\(\*\*status:\*\*\s+(`?)([^`)]+?)(`?)\)\s*$");
 
 /// The status token of an H1 line, with its byte range in the line.
 fn marker(h1: &str) -> Option<(std::ops::Range<usize>, &str)> {

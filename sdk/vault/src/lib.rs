@@ -22,6 +22,8 @@ pub mod plan;
 pub mod search;
 pub mod status;
 pub mod ops;
+mod parallel;
+pub mod pattern;
 pub mod resolve;
 pub mod storage;
 pub mod template;

@@ -301,6 +301,30 @@ fn index_text(feature: &str, members: &[Doc]) -> String {
     fm + &body
 }
 
+/// The seed [`long_plan`] grows from: an L2 plan with one phase and step.
+const SEED_PLAN: &str = "---\ntags:\n  - '#plan'\n  - '#long-work'\ndate: '2026-03-11'\ntier: L2\n\
+modified: '2026-03-20'\nbody_schema: body-v2\n---\n\n# `long-work` plan\n\n## Description\n\nA long plan.\n\n\
+## Steps\n\n### Phase `P01` - phase 1\n\nMore work.\n\n- [ ] `P01.S01` - do part 0; `src/part_0.rs`.\n\n\
+## Parallelization\n\nNone.\n\n## Verification\n\nThe tests pass.\n";
+
+/// The text of an L2 plan of feature `long-work` with `steps` open steps
+/// over 20 phases, grown with the operations of `vault plan phase add` and
+/// `step add` (so it is written exactly as our tools write plans).
+pub fn long_plan(steps: usize) -> String {
+    use crate::plan::{PlanOp, parse_plan, serialise_plan};
+    let mut plan = parse_plan(SEED_PLAN).expect("the seed plan parses");
+    for p in 2..=20 {
+        let op = PlanOp::PhaseAdd { title: format!("phase {p}"), intent: "More work.".into(), wave: None };
+        plan.apply(&op).expect("a phase can be added");
+    }
+    for i in 1..steps {
+        let phase = format!("P{:02}", i * 20 / steps.max(1) + 1);
+        let op = PlanOp::StepAdd { action: format!("do part {i}"), scope: format!("src/part_{i}.rs"), phase: Some(phase) };
+        plan.apply(&op).expect("a step can be added");
+    }
+    serialise_plan(&plan, false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,5 +369,14 @@ mod tests {
         assert!(g.edges().len() > 400);
         let ledger = g.docs().iter().find(|d| d.type_name() == "exec").unwrap();
         assert!(ledger.related[0].ends_with("-plan]]"));
+    }
+
+    #[test]
+    fn a_long_plan_has_every_step_and_passes_plan_check() {
+        let text = long_plan(1000);
+        let plan = crate::plan::parse_plan(&text).unwrap();
+        assert_eq!(plan.steps.len(), 1000);
+        assert_eq!(plan.phases.len(), 20);
+        assert!(!crate::plan::has_errors(&crate::plan::check_plan(&text)), "{:?}", crate::plan::check_plan(&text));
     }
 }

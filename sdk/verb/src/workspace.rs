@@ -57,6 +57,11 @@ fn read_file(path: &str) -> Result<Vec<u8>, StorageError> {
     read::read_file(path).map_err(convert)
 }
 
+fn read_files(paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
+    let paths: Vec<String> = paths.iter().map(|p| (*p).to_owned()).collect();
+    read::read_files(&paths).into_iter().map(|r| r.map_err(convert)).collect()
+}
+
 fn list_files(dir: &str) -> Result<Vec<FileEntry>, StorageError> {
     let entries = read::list_files(dir).map_err(convert)?;
     Ok(entries
@@ -72,6 +77,9 @@ fn exists(path: &str) -> Result<bool, StorageError> {
 impl Storage for Workspace {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         read_file(path)
+    }
+    fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
+        read_files(paths)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         list_files(dir)
@@ -100,6 +108,9 @@ fn read_only(path: &str) -> StorageError {
 impl Storage for WritableWorkspace {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         read_file(path)
+    }
+    fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
+        read_files(paths)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         list_files(dir)

@@ -7,6 +7,7 @@
 //! line with prose is cut out and the prose stays, so the fixer never drops
 //! authored text and a second run finds nothing.
 
+use crate::doc::Document;
 use crate::error::Result;
 use crate::frontmatter::split;
 use crate::graph::markdown::FenceTracker;
@@ -54,7 +55,7 @@ pub fn strip(text: &str) -> (String, Annotations) {
         Some(s) => {
             let mut head = text[..s.yaml.start].to_string();
             for line in text[s.yaml.clone()].split_inclusive('\n') {
-                if line.trim_start().starts_with('#') {
+                if is_yaml_comment(line) {
                     found.yaml += 1;
                 } else {
                     head.push_str(line);
@@ -68,6 +69,25 @@ pub fn strip(text: &str) -> (String, Annotations) {
     let (body, html) = strip_html(body);
     found.html = html;
     (head + &body, found)
+}
+
+fn is_yaml_comment(line: &str) -> bool {
+    line.trim_start().starts_with('#')
+}
+
+/// Whether [`strip`] may find anything in `doc`: a frontmatter comment line,
+/// or a `<` in the body (every opener starts with one). Most documents have
+/// neither, and stripping builds a copy of the whole text.
+fn may_have_annotations(doc: &Document) -> bool {
+    match &doc.split {
+        Some(s) => {
+            doc.text[s.yaml.clone()]
+                .split_inclusive('\n')
+                .any(is_yaml_comment)
+                || doc.text[s.close.end..].contains('<')
+        }
+        None => doc.text.contains('<'),
+    }
 }
 
 fn opener_at(line: &str, from: usize) -> Option<(usize, usize)> {
@@ -168,7 +188,7 @@ fn strip_html(body: &str) -> (String, usize) {
 /// Runs the checker (and its fixer under `opts.fix`).
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut result = CheckResult::new(Check::Annotations);
-    for doc in snap.scoped(opts) {
+    for doc in snap.scoped(opts).filter(|d| may_have_annotations(d)) {
         let (_, found) = strip(&doc.text);
         if found == Annotations::default() {
             continue;

@@ -4,6 +4,7 @@
 //! from the attestation ledger `.vaultspec/body-schema-baseline.json`.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use sha2::{Digest, Sha256};
 
@@ -106,31 +107,48 @@ pub fn resolve(doc: &Document, baseline: &HashMap<String, (String, String)>) -> 
     Resolution::Schema(schema.clone())
 }
 
-/// The level-2 sections of a body (outside fenced code) with their content;
-/// `## Wave ...` and `## Epic intent` continue the section before them.
-pub fn sections(body: &str) -> Vec<(&str, String)> {
-    let mut out: Vec<(&str, String)> = Vec::new();
+/// The level-2 sections of a body (outside fenced code) with their content,
+/// the lines up to the next section; `## Wave ...` and `## Epic intent`
+/// continue the section before them.
+pub fn sections(body: &str) -> Vec<(&str, &str)> {
+    let mut out: Vec<(&str, Range<usize>)> = Vec::new();
     let mut fences = FenceTracker::default();
-    for line in body.lines() {
+    let mut at = 0;
+    for raw in body.split_inclusive('\n') {
+        let start = at;
+        at += raw.len();
+        let line = line_content(raw);
         let code = fences.code_line(line);
         if !code
             && let Some((2, title)) = atx_heading(line)
             && !(title.starts_with("Wave") || title == "Epic intent")
         {
-            out.push((title, String::new()));
-            continue;
-        }
-        if let Some((_, content)) = out.last_mut() {
-            content.push_str(line);
-            content.push('\n');
+            if let Some((_, last)) = out.last_mut() {
+                last.end = start;
+            }
+            out.push((title, at..body.len()));
         }
     }
-    out
+    out.into_iter()
+        .map(|(title, r)| (title, &body[r]))
+        .collect()
+}
+
+/// A line without its terminator, as [`str::lines`] yields it (`\n` or
+/// `\r\n`).
+fn line_content(raw: &str) -> &str {
+    match raw.strip_suffix('\n') {
+        Some(l) => l.strip_suffix('\r').unwrap_or(l),
+        None => raw,
+    }
 }
 
 /// Whether a section's content says nothing: empty once HTML comments are
 /// removed, or only `{...}` placeholders.
 pub fn is_empty_section(content: &str) -> bool {
+    if !content.contains("<!--") {
+        return only_placeholders(content);
+    }
     let mut text = String::new();
     let mut rest = content;
     while let Some(i) = rest.find("<!--") {
@@ -138,6 +156,10 @@ pub fn is_empty_section(content: &str) -> bool {
         rest = rest[i..].find("-->").map_or("", |j| &rest[i + j + 3..]);
     }
     text.push_str(rest);
+    only_placeholders(&text)
+}
+
+fn only_placeholders(text: &str) -> bool {
     text.split_whitespace()
         .all(|w| w.starts_with('{') && w.ends_with('}'))
 }
@@ -205,7 +227,7 @@ mod tests {
             s.iter().map(|(t, _)| *t).collect::<Vec<_>>(),
             ["Steps", "Verification"]
         );
-        assert!(!is_empty_section(&s[0].1));
-        assert!(is_empty_section(&s[1].1));
+        assert!(!is_empty_section(s[0].1));
+        assert!(is_empty_section(s[1].1));
     }
 }

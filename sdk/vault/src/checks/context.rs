@@ -10,7 +10,7 @@ use crate::date::Date;
 use crate::doc::{DocType, Document, is_excluded};
 use crate::error::Result;
 use crate::graph::{Graph, GraphDoc, NodeId};
-use crate::storage::Storage;
+use crate::storage::{FileEntry, READ_BATCH, Storage};
 use crate::text;
 
 /// How a check run behaves.
@@ -70,10 +70,14 @@ pub struct Snapshot<'s> {
     pub storage: &'s dyn Storage,
     /// The document graph (one node per readable corpus file).
     pub graph: Graph,
-    /// `docs[i]` is the document of graph node `i` (`None` when not UTF-8).
+    /// `docs[i]` is the document of graph node `i` (`None` when not UTF-8),
+    /// over the graph's normalised text: no BOM, `\n` newlines only.
     pub docs: Vec<Option<Document>>,
     /// Corpus files left out of the snapshot.
     pub unreadable: Vec<Unreadable>,
+    /// Every file under `.vault/` as listed when the snapshot was read, so
+    /// the checkers that walk the tree do not list it again.
+    pub listing: Vec<FileEntry>,
 }
 
 // NOTE(lead): move to graph/load.rs as a non-failing `read_corpus` variant.
@@ -83,7 +87,9 @@ impl<'s> Snapshot<'s> {
         let mut gdocs = Vec::new();
         let mut archived = Vec::new();
         let mut unreadable = Vec::new();
-        for entry in storage.list(crate::doc::VAULT_DIR)? {
+        let listing = storage.list(crate::doc::VAULT_DIR)?;
+        let mut corpus = Vec::new();
+        for entry in &listing {
             let Some(rel) = entry.path.strip_prefix(".vault/") else {
                 continue;
             };
@@ -100,26 +106,28 @@ impl<'s> Snapshot<'s> {
                 }
                 continue;
             }
-            match storage.read(&entry.path) {
-                Ok(bytes) => {
-                    if let Err(e) = std::str::from_utf8(&bytes) {
-                        unreadable.push(Unreadable {
-                            path: entry.path.clone(),
+            corpus.push(entry.path.as_str());
+        }
+        for batch in corpus.chunks(READ_BATCH) {
+            for (&path, read) in batch.iter().zip(storage.read_many(batch)) {
+                match read {
+                    Ok(bytes) => match std::str::from_utf8(&bytes) {
+                        Ok(_) => gdocs.push(GraphDoc::from_vec(path, bytes)),
+                        Err(e) => unreadable.push(Unreadable {
+                            path: path.to_owned(),
                             offset: Some(e.valid_up_to()),
                             reason: match e.error_len() {
                                 Some(n) => format!("invalid sequence of {n} byte(s)"),
                                 None => "truncated sequence at end of file".to_string(),
                             },
-                        });
-                        continue;
-                    }
-                    gdocs.push(GraphDoc::from_vec(&entry.path, bytes));
+                        }),
+                    },
+                    Err(e) => unreadable.push(Unreadable {
+                        path: path.to_owned(),
+                        offset: None,
+                        reason: e.to_string(),
+                    }),
                 }
-                Err(e) => unreadable.push(Unreadable {
-                    path: entry.path.clone(),
-                    offset: None,
-                    reason: e.to_string(),
-                }),
             }
         }
         let graph = Graph::build(gdocs, &archived);
@@ -133,6 +141,7 @@ impl<'s> Snapshot<'s> {
             graph,
             docs,
             unreadable,
+            listing,
         })
     }
 

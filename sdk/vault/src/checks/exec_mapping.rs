@@ -7,11 +7,13 @@ use crate::plan;
 
 use super::context::{Options, Snapshot};
 use super::model::{Check, CheckResult, Finding, Severity};
+use super::view::SnapshotStorage;
 
 /// Runs the checker.
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut result = CheckResult::new(Check::ExecMapping);
-    let found = crate::ledger::exec_mapping(snap.storage, opts.feature.as_deref())
+    // The mapping reads every plan and ledger; the snapshot already holds them.
+    let found = crate::ledger::exec_mapping(&SnapshotStorage::new(snap), opts.feature.as_deref())
         .map_err(|e| Error::Invalid(e.to_string()))?;
     for f in found {
         let severity = match f.severity {

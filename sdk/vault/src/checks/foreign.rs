@@ -62,7 +62,7 @@ pub fn run(snap: &Snapshot<'_>, _opts: &Options) -> Result<CheckResult> {
             ));
         }
     }
-    for entry in snap.storage.list(crate::doc::VAULT_DIR)? {
+    for entry in &snap.listing {
         if entry.path.ends_with(".md")
             || is_excluded(&entry.path)
             || DocType::of_path(&entry.path).is_none()

@@ -47,20 +47,46 @@ impl Hygiene {
     }
 }
 
-/// Applies the three rules to a normalised text.
-pub fn tidy(text: &str) -> (String, Hygiene) {
-    let mut h = Hygiene::default();
-    if text.is_empty() {
-        return (String::new(), h);
+/// Where the hygiene pass writes the tidied text.
+trait Sink {
+    fn push(&mut self, s: &str);
+}
+
+impl Sink for String {
+    fn push(&mut self, s: &str) {
+        self.push_str(s);
     }
-    let mut out = String::with_capacity(text.len() + 1);
+}
+
+/// A sink that keeps only what the final-newline rule reads: the length of
+/// the text and where its content ends before trailing newlines. Checking
+/// without fixing needs no copy of the text.
+#[derive(Default)]
+struct Tail {
+    len: usize,
+    content_end: usize,
+}
+
+impl Sink for Tail {
+    fn push(&mut self, s: &str) {
+        let content = s.trim_end_matches('\n').len();
+        if content > 0 {
+            self.content_end = self.len + content;
+        }
+        self.len += s.len();
+    }
+}
+
+/// MD009 and MD012 over a non-empty normalised text, writing what stays.
+fn tidy_lines(text: &str, out: &mut impl Sink) -> Hygiene {
+    let mut h = Hygiene::default();
     let mut fences = FenceTracker::default();
     let mut prev_blank = false;
     for raw in text.split_inclusive('\n') {
         let (line, nl) = raw.strip_suffix('\n').map_or((raw, ""), |l| (l, "\n"));
         if fences.code_line(line) {
             prev_blank = false;
-            out.push_str(raw);
+            out.push(raw);
             continue;
         }
         let trimmed = line.trim_end_matches([' ', '\t']);
@@ -73,9 +99,19 @@ pub fn tidy(text: &str) -> (String, Hygiene) {
             continue;
         }
         prev_blank = blank;
-        out.push_str(trimmed);
-        out.push_str(nl);
+        out.push(trimmed);
+        out.push(nl);
     }
+    h
+}
+
+/// Applies the three rules to a normalised text.
+pub fn tidy(text: &str) -> (String, Hygiene) {
+    if text.is_empty() {
+        return (String::new(), Hygiene::default());
+    }
+    let mut out = String::with_capacity(text.len() + 1);
+    let mut h = tidy_lines(text, &mut out);
     let body = out.trim_end_matches('\n');
     if out.len() != body.len() + 1 {
         h.final_newline = true;
@@ -86,13 +122,24 @@ pub fn tidy(text: &str) -> (String, Hygiene) {
     (out, h)
 }
 
+/// What [`tidy`] would repair in a normalised text, without building the
+/// repaired text.
+pub fn hygiene(text: &str) -> Hygiene {
+    if text.is_empty() {
+        return Hygiene::default();
+    }
+    let mut tail = Tail::default();
+    let mut h = tidy_lines(text, &mut tail);
+    h.final_newline = tail.len != tail.content_end + 1;
+    h
+}
+
 /// Runs the checker (and its fixer under `opts.fix`).
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut result = CheckResult::new(Check::Markdown);
     for doc in snap.scoped(opts) {
-        let (_, found) = tidy(&crate::text::normalize_newlines(crate::text::strip_bom(
-            &doc.text,
-        )));
+        // The snapshot's texts are normalised already (see `Snapshot::docs`).
+        let found = hygiene(&doc.text);
         if found.is_clean() {
             continue;
         }
@@ -151,5 +198,23 @@ mod tests {
             }
         );
         assert!(tidy("").1.is_clean());
+    }
+
+    #[test]
+    fn hygiene_agrees_with_tidy() {
+        for t in [
+            "",
+            "\n",
+            "\n\n",
+            "a",
+            "a\n",
+            "a\n\n",
+            "a  \n\n\n",
+            "```\n\n\n",
+            "é\t",
+            "x\n```\ny  \n",
+        ] {
+            assert_eq!(hygiene(t), tidy(t).1, "{t:?}");
+        }
     }
 }

@@ -49,6 +49,7 @@ pub mod report;
 mod run;
 pub mod schema;
 pub mod structure;
+mod view;
 
 pub use context::{Options, Snapshot, Unreadable};
 pub use gate::{GateReport, commit_gate};

@@ -2,13 +2,10 @@
 //! and topics, building document filenames and paths, and the validation
 //! patterns the structure check applies.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::DocType;
 use crate::date::Date;
 use crate::error::{Error, Result};
+use crate::pattern::Pattern;
 
 /// Windows device names refused as feature tags and topics.
 const DEVICE_NAMES: [&str; 22] = [
@@ -104,23 +101,11 @@ pub fn ledger_path(plan_date: Date, feature: &str) -> String {
     doc_path(DocType::Exec, plan_date, feature, None)
 }
 
-static INDEX_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[a-z0-9-]+\.index\.md$").expect("valid regex"));
-static STEP_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(W\d{2,}[a-z]?-)?(P\d{2,}[a-z]?-)?S\d{2,}\.md$")
-        .expect("valid regex")
-});
-static SUMMARY_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(W\d{2,}[a-z]?-)?P\d{2,}[a-z]?-summary\.md$")
-        .expect("valid regex")
-});
-static LEDGER_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-ledger\.md$").expect("valid regex")
-});
-static GENERIC_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(adr|audit|exec|plan|reference|research)(-[a-z0-9-]+)*\.md$")
-        .expect("valid regex")
-});
+static INDEX_RE: Pattern = Pattern::new(r"^[a-z0-9-]+\.index\.md$");
+static STEP_RE: Pattern = Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(W\d{2,}[a-z]?-)?(P\d{2,}[a-z]?-)?S\d{2,}\.md$");
+static SUMMARY_RE: Pattern = Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(W\d{2,}[a-z]?-)?P\d{2,}[a-z]?-summary\.md$");
+static LEDGER_RE: Pattern = Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-ledger\.md$");
+static GENERIC_RE: Pattern = Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(adr|audit|exec|plan|reference|research)(-[a-z0-9-]+)*\.md$");
 
 /// Validates a filename for a type (`VaultConstants.validate_filename`);
 /// returns what is wrong, or `None` when the name is acceptable.

@@ -67,7 +67,7 @@ pub fn scan_wiki_links(text: &str) -> Vec<&str> {
 /// Body link targets: wiki-links in prose, after fenced code, inline code
 /// spans and HTML comments are removed. Counted with multiplicity.
 pub fn body_links(body: &str) -> Vec<String> {
-    if !body.contains("[[") {
+    if !crate::text::contains(body, "[[") {
         return Vec::new();
     }
     let prose = markdown::mask_code_and_comments(body);

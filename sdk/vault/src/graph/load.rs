@@ -5,7 +5,8 @@
 //! read) so links to archived documents resolve. Natively the files are read
 //! and parsed on several threads; on `wasm32` (no threads) in one pass.
 
-use crate::storage::{FileEntry, Storage, StorageError};
+use crate::parallel;
+use crate::storage::{FileEntry, READ_BATCH, Storage, StorageError};
 
 use super::{Graph, GraphDoc};
 
@@ -19,14 +20,7 @@ pub enum LoadError {
 
 const EXCLUDED: [&str; 3] = [".obsidian", ".trash", "_archive"];
 
-/// How many threads [`read_corpus`] reads with: the available parallelism,
-/// at most 8 (1 on `wasm32`).
-pub fn default_threads() -> usize {
-    #[cfg(target_arch = "wasm32")]
-    return 1;
-    #[cfg(not(target_arch = "wasm32"))]
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
-}
+pub use crate::parallel::default_threads;
 
 /// The corpus documents and the archive-relative paths of archived files.
 pub fn read_corpus(storage: &dyn Storage) -> Result<(Vec<GraphDoc>, Vec<String>), LoadError> {
@@ -94,44 +88,22 @@ fn read_one(storage: &dyn Storage, entry: &FileEntry) -> Result<GraphDoc, Storag
     Ok(GraphDoc::from_vec(&entry.path, bytes))
 }
 
-#[cfg(target_arch = "wasm32")]
-fn read_all(storage: &dyn Storage, entries: &[&FileEntry], _threads: usize) -> Vec<Result<GraphDoc, StorageError>> {
-    entries.iter().map(|e| read_one(storage, e)).collect()
-}
-
-/// Reads on `threads` threads, each taking the next file from a shared counter
-/// (files vary in size, so fixed chunks would leave threads idle). Results
-/// come back in path order whatever thread read them.
-#[cfg(not(target_arch = "wasm32"))]
+/// Reads every entry (in parallel where the storage can) and parses each
+/// file on the thread that read it. Results come back in path order.
+///
+/// In a verb (`wasm32`, one thread) the storage reads batches of files in
+/// one host call, and the host reads each batch in parallel.
 fn read_all(storage: &dyn Storage, entries: &[&FileEntry], threads: usize) -> Vec<Result<GraphDoc, StorageError>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    if threads < 2 || entries.len() < 64 {
-        return entries.iter().map(|e| read_one(storage, e)).collect();
+    if cfg!(target_arch = "wasm32") {
+        let mut docs = Vec::with_capacity(entries.len());
+        for batch in entries.chunks(READ_BATCH) {
+            let paths: Vec<&str> = batch.iter().map(|e| e.path.as_str()).collect();
+            let read = storage.read_many(&paths);
+            docs.extend(batch.iter().zip(read).map(|(e, r)| r.map(|bytes| GraphDoc::from_vec(&e.path, bytes))));
+        }
+        return docs;
     }
-    let next = AtomicUsize::new(0);
-    let mut results: Vec<Option<Result<GraphDoc, StorageError>>> = Vec::new();
-    results.resize_with(entries.len(), || None);
-    let parts: Vec<Vec<(usize, Result<GraphDoc, StorageError>)>> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(entry) = entries.get(i) else { break };
-                        out.push((i, read_one(storage, entry)));
-                    }
-                    out
-                })
-            })
-            .collect();
-        workers.into_iter().map(|w| w.join().expect("reader thread panicked")).collect()
-    });
-    for (i, result) in parts.into_iter().flatten() {
-        results[i] = Some(result);
-    }
-    results.into_iter().map(|r| r.expect("every file read once")).collect()
+    parallel::map(entries, threads, |e| read_one(storage, e))
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::storage::Storage;
 
 use super::error::LedgerError;
 use super::log::is_ledger_stem;
-use super::row::RowKind;
+use super::row::{LedgerRow, RowKind};
 use super::section::section_rows;
 
 /// What a ledger says about one Step.
@@ -54,12 +54,15 @@ pub fn step_evidence(text: &str) -> BTreeMap<String, StepEvidence> {
 
 /// Every distinct Step id named by a row in `## Changes`, first-seen order.
 pub fn covered_steps(text: &str) -> Vec<String> {
+    steps_of(&section_rows(text))
+}
+
+/// Every distinct Step id named by `rows`, first-seen order.
+pub fn steps_of(rows: &[LedgerRow]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for row in section_rows(text) {
-        if let Some(s) = row.step
-            && !out.contains(&s)
-        {
-            out.push(s);
+    for s in rows.iter().filter_map(|r| r.step.as_ref()) {
+        if !out.contains(s) {
+            out.push(s.clone());
         }
     }
     out

@@ -4,14 +4,13 @@
 //! removed. Nothing recovered means nothing removed.
 
 use std::collections::BTreeSet;
-use std::sync::LazyLock;
 
-use regex::Regex;
 use serde::Serialize;
 
 use crate::date::Date;
 use crate::doc::DocType;
 use crate::hash;
+use crate::pattern::Pattern;
 use crate::plan::{self, Plan, PlanError, load_plan, resolve_plan};
 use crate::storage::Storage;
 use crate::template::{self, Fill};
@@ -22,10 +21,8 @@ use super::log::{is_ledger_stem, ledger_path};
 use super::row::{LedgerRow, Op, RowKind, render_note};
 use super::section::{append_notes, append_rows, find_section, section_rows, strip_comments};
 
-static SCOPE_PATH: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"`([^`]+)`").expect("valid regex"));
-static PHASE_SUMMARY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"-(P\d{2,}[a-z]?)-summary$").expect("valid regex"));
+static SCOPE_PATH: Pattern = Pattern::new(r"`([^`]+)`");
+static PHASE_SUMMARY: Pattern = Pattern::new(r"-(P\d{2,}[a-z]?)-summary$");
 
 /// One record the fold looked at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -2,7 +2,7 @@
 //! document against its parent plan, then every live plan's closed Steps
 //! against the ledger rows that should cover them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
@@ -10,7 +10,7 @@ use crate::plan::{PLAN_DIR, Plan, Severity, list_plans, load_plan};
 use crate::storage::Storage;
 
 use super::error::LedgerError;
-use super::evidence::{covered_steps, exec_meta};
+use super::evidence::{exec_meta, steps_of};
 use super::log::is_ledger_stem;
 use super::row::{Op, RowKind};
 use super::section::section_rows;
@@ -40,13 +40,31 @@ fn stem_of(path: &str) -> &str {
         .trim_end_matches(".md")
 }
 
-enum Parent {
-    Live(String, Option<Box<Plan>>),
+enum Parent<'p> {
+    Live(String, Option<&'p Plan>),
     Archived,
     Missing(String),
 }
 
-fn parent(storage: &dyn Storage, related: &[String]) -> Result<Parent, LedgerError> {
+/// Live plans parsed once per run (`None`: the plan does not load), since
+/// every ledger of a plan and the closing pass over plans all read it.
+#[derive(Default)]
+struct Plans(HashMap<String, Option<Plan>>);
+
+impl Plans {
+    fn get(&mut self, storage: &dyn Storage, path: &str) -> Option<&Plan> {
+        self.0
+            .entry(path.to_string())
+            .or_insert_with(|| load_plan(storage, path).ok().map(|d| d.plan))
+            .as_ref()
+    }
+}
+
+fn parent<'p>(
+    storage: &dyn Storage,
+    plans: &'p mut Plans,
+    related: &[String],
+) -> Result<Parent<'p>, LedgerError> {
     let mut first = None;
     for link in related {
         let stem = link
@@ -56,10 +74,7 @@ fn parent(storage: &dyn Storage, related: &[String]) -> Result<Parent, LedgerErr
             .to_string();
         let live = format!("{PLAN_DIR}/{stem}.md");
         if storage.exists(&live)? {
-            return Ok(Parent::Live(
-                stem,
-                load_plan(storage, &live).ok().map(|d| Box::new(d.plan)),
-            ));
+            return Ok(Parent::Live(stem, plans.get(storage, &live)));
         }
         if storage.exists(&format!(".vault/_archive/plan/{stem}.md"))? {
             return Ok(Parent::Archived);
@@ -78,6 +93,7 @@ pub fn exec_mapping(
     let feature = feature.map(|f| f.trim_start_matches('#'));
     let mut out = Vec::new();
     let mut facts: BTreeMap<String, PlanFacts> = BTreeMap::new();
+    let mut plans = Plans::default();
     let mut push = |severity, path: &str, message: String| {
         out.push(MappingFinding {
             severity,
@@ -97,12 +113,13 @@ pub fn exec_mapping(
             continue;
         }
         let ledger = is_ledger_stem(stem_of(&entry.path));
+        let rows = if ledger { section_rows(&text) } else { Vec::new() };
         let steps: Vec<String> = if ledger {
-            covered_steps(&text)
+            steps_of(&rows)
         } else {
             meta.step_id.clone().into_iter().collect()
         };
-        let p = parent(storage, &meta.related)?;
+        let p = parent(storage, &mut plans, &meta.related)?;
         if steps.is_empty() {
             if !ledger && let Parent::Live(stem, _) = &p {
                 facts.entry(stem.clone()).or_default().unattributable = true;
@@ -127,7 +144,7 @@ pub fn exec_mapping(
             Parent::Live(stem, Some(plan)) => {
                 let f = facts.entry(stem.clone()).or_default();
                 if ledger {
-                    f.native |= section_rows(&text)
+                    f.native |= rows
                         .iter()
                         .any(|r| r.step.is_some() && !matches!(r.kind, RowKind::Op(Op::T)));
                     for s in &steps {
@@ -172,12 +189,11 @@ pub fn exec_mapping(
         if feature.is_some() && entry.feature.as_deref() != feature {
             continue;
         }
-        let Ok(doc) = load_plan(storage, &entry.path) else {
+        let Some(plan) = plans.get(storage, &entry.path) else {
             continue;
         };
         let f = facts.remove(&entry.stem).unwrap_or_default();
-        let missing: Vec<&str> = doc
-            .plan
+        let missing: Vec<&str> = plan
             .steps
             .iter()
             .filter(|s| s.checked && !f.covered.contains(&s.id))

@@ -2,19 +2,14 @@
 //! into [`LedgerRow`]s and rendering rows and notes exactly as the reference
 //! writes them.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde::Serialize;
 
-static ROW: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[ \t]*[-*][ \t]+(.+?)[ \t]*$").expect("valid regex"));
-static CELL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`([^`]*)`").expect("valid regex"));
-static STEP_CELL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^S\d{1,4}$").expect("valid regex"));
-static NOTE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[ \t]*[-*][ \t]+`(S\d{1,4})`[ \t]*(.*?)[ \t]*$").expect("valid regex")
-});
+use crate::pattern::Pattern;
+
+static ROW: Pattern = Pattern::new(r"^[ \t]*[-*][ \t]+(.+?)[ \t]*$");
+static CELL: Pattern = Pattern::new(r"`([^`]*)`");
+static STEP_CELL: Pattern = Pattern::new(r"^S\d{1,4}$");
+static NOTE: Pattern = Pattern::new(r"^[ \t]*[-*][ \t]+`(S\d{1,4})`[ \t]*(.*?)[ \t]*$");
 
 /// The operation of a change row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -5,17 +5,20 @@
 //! tokens); PLAN060 reads the raw text. Rules that need the model run only
 //! when the plan parses; the line-based rules always run.
 
-use std::collections::BTreeMap;
-use std::sync::LazyLock;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
-use regex::Regex;
 use serde::Serialize;
 
+use super::error::PlanError;
 use super::frontmatter::Tier;
 use super::ids;
 use super::markdown;
 use super::model::Plan;
 use super::parse;
+use super::row;
+
+use crate::pattern::Pattern;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -64,25 +67,24 @@ fn finding(
     }
 }
 
-static UNDERPADDED_HEADING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^#{2,3} +(?:Wave|Phase) +`([WP]\d[A-Za-z]?)`").expect("valid regex")
-});
-static SUFFIXED_CONTAINER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[WP]\d{2,}[A-Za-z]").expect("valid regex"));
-static SUFFIXED_STEP: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"`(S\d{2,}[A-Za-z])`").expect("valid regex"));
-static ROW_HEAD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^- +\[[ x]\] +`[SPW][\w.]*`").expect("valid regex"));
-static ROW_SCOPE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r";\s*`[^`]+`\s*\.?\s*$").expect("valid regex"));
-static NOUN_HEADING: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(\w+) +`[^`]*`").expect("valid regex"));
-static NOUN_INTENT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(\w+) intent$").expect("valid regex"));
+static UNDERPADDED_HEADING: Pattern = Pattern::new(r"^#{2,3} +(?:Wave|Phase) +`([WP]\d[A-Za-z]?)`");
+static SUFFIXED_CONTAINER: Pattern = Pattern::new(r"[WP]\d{2,}[A-Za-z]");
+/// A backticked suffixed Step id (the id is the match without its backticks:
+/// a plain `find` spares the capture machinery on every row).
+static SUFFIXED_STEP: Pattern = Pattern::new(r"`S\d{2,}[A-Za-z]`");
+static ROW_HEAD: Pattern = Pattern::new(r"^- +\[[ x]\] +`[SPW][\w.]*`");
+static NOUN_HEADING: Pattern = Pattern::new(r"^(\w+) +`[^`]*`");
+static NOUN_INTENT: Pattern = Pattern::new(r"^(\w+) intent$");
 
 /// Runs every rule over a plan text (any line ends) and returns the findings
 /// in rule order.
 pub fn check_plan(raw: &str) -> Vec<Finding> {
+    check_and_parse(raw).0
+}
+
+/// [`check_plan`] that also hands back its parse of the text, the same as
+/// [`parse::parse_plan`]'s (the write guard needs both for one text).
+pub(crate) fn check_and_parse(raw: &str) -> (Vec<Finding>, Result<Plan, PlanError>) {
     let text = parse::normalise(raw);
     let mut out = Vec::new();
     let src = match parse::source(&text) {
@@ -97,12 +99,12 @@ pub fn check_plan(raw: &str) -> Vec<Finding> {
                 false,
             ));
             dashes(&text, &mut out);
-            return out;
+            return (out, Err(e));
         }
     };
     let lines = markdown::md_lines(src.body);
     let off = src.body_offset;
-    let plan = parse::parse_plan(&text);
+    let plan = parse::parse_source(&src, &lines);
     if let Ok(plan) = &plan {
         if plan.frontmatter.legacy_tier_default {
             out.push(finding(
@@ -152,7 +154,7 @@ pub fn check_plan(raw: &str) -> Vec<Finding> {
             display_paths(plan, &mut out);
         }
         Err(e) => {
-            if !matches!(e, super::error::PlanError::MalformedRow { .. }) {
+            if !matches!(e, PlanError::MalformedRow { .. }) {
                 out.push(finding(
                     "PLAN010",
                     Severity::Error,
@@ -167,7 +169,7 @@ pub fn check_plan(raw: &str) -> Vec<Finding> {
     rows(&lines, off, &mut out);
     vocabulary(&lines, off, &mut out);
     dashes(&text, &mut out);
-    out
+    (out, plan)
 }
 
 fn hierarchy(plan: &Plan, out: &mut Vec<Finding>) {
@@ -230,7 +232,10 @@ fn hierarchy(plan: &Plan, out: &mut Vec<Finding>) {
 
 fn identifiers(plan: &Plan, lines: &[markdown::MdLine<'_>], off: usize, out: &mut Vec<Finding>) {
     for (i, l) in lines.iter().enumerate() {
-        if let Some(c) = UNDERPADDED_HEADING.captures(&l.masked) {
+        // (The `starts_with` only spares the regex lines it cannot match.)
+        if l.masked.starts_with("##")
+            && let Some(c) = UNDERPADDED_HEADING.captures(&l.masked)
+        {
             out.push(finding(
                 "PLAN020",
                 Severity::Error,
@@ -241,7 +246,7 @@ fn identifiers(plan: &Plan, lines: &[markdown::MdLine<'_>], off: usize, out: &mu
             ));
         }
         if l.masked.starts_with("- [")
-            && let Some(c) = SUFFIXED_STEP.captures(&l.masked)
+            && let Some(m) = SUFFIXED_STEP.find(&l.masked)
         {
             out.push(finding(
                 "PLAN020",
@@ -249,7 +254,7 @@ fn identifiers(plan: &Plan, lines: &[markdown::MdLine<'_>], off: usize, out: &mu
                 off + i + 1,
                 format!(
                     "step id `{}` has a suffix; only Phases and Waves take suffixes",
-                    &c[1]
+                    m.as_str().trim_matches('`')
                 ),
                 "Use `step insert`, which allocates a plain id.",
                 false,
@@ -286,17 +291,7 @@ fn identifiers(plan: &Plan, lines: &[markdown::MdLine<'_>], off: usize, out: &mu
         ),
     ];
     for (kind, list) in &kinds {
-        let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-        let mut order = Vec::new();
-        for (id, line) in list {
-            let e = seen.entry(id).or_insert_with(|| {
-                order.push(*id);
-                (0, *line)
-            });
-            e.0 += 1;
-        }
-        for id in order {
-            let (n, line) = seen[id];
+        for (id, n, line) in tally(list) {
             if n > 1 {
                 out.push(finding(
                     "PLAN021",
@@ -348,6 +343,23 @@ fn identifiers(plan: &Plan, lines: &[markdown::MdLine<'_>], off: usize, out: &mu
     }
 }
 
+/// Each distinct id with how often it occurs and the line of its first
+/// occurrence, in order of first occurrence.
+fn tally<'p>(list: &[(&'p str, usize)]) -> Vec<(&'p str, usize, usize)> {
+    let mut at: HashMap<&str, usize> = HashMap::with_capacity(list.len());
+    let mut out: Vec<(&str, usize, usize)> = Vec::new();
+    for &(id, line) in list {
+        match at.entry(id) {
+            Entry::Occupied(e) => out[*e.get()].1 += 1,
+            Entry::Vacant(e) => {
+                e.insert(out.len());
+                out.push((id, 1, line));
+            }
+        }
+    }
+    out
+}
+
 fn display_paths(plan: &Plan, out: &mut Vec<Finding>) {
     for p in &plan.phases {
         let want = plan.phase_path(p);
@@ -393,7 +405,7 @@ fn rows(lines: &[markdown::MdLine<'_>], off: usize, out: &mut Vec<Finding>) {
             Some("row does not start with `- [ ]` or `- [x]` and a backticked id")
         } else if !m.contains(';') {
             Some("row has no `;` between action and scope")
-        } else if !ROW_SCOPE.is_match(m.trim_end()) {
+        } else if !row::ends_with_scope(m) {
             Some("row does not end with a backticked scope")
         } else {
             None
@@ -445,6 +457,10 @@ fn vocabulary(lines: &[markdown::MdLine<'_>], off: usize, out: &mut Vec<Finding>
 }
 
 fn dashes(text: &str, out: &mut Vec<Finding>) {
+    // One scan of the whole text spares the per-line scans of a clean plan.
+    if !(text.contains('\u{2014}') || text.contains('\u{2013}')) {
+        return;
+    }
     for (i, line) in text.split('\n').enumerate() {
         for (dash, name) in [('\u{2014}', "em dash"), ('\u{2013}', "en dash")] {
             if line.contains(dash) {

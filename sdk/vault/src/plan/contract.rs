@@ -4,7 +4,7 @@
 
 use super::error::PlanError;
 use super::markdown;
-use super::parse::STEP_ROW;
+use super::row;
 
 fn reject(field: &'static str, value: &str, reason: &'static str) -> PlanError {
     PlanError::InvalidText {
@@ -71,7 +71,9 @@ pub fn intent(field: &'static str, value: &str) -> Result<String, PlanError> {
     let v = value.replace("\r\n", "\n").replace('\r', "\n");
     common(field, &v, false)?;
     for line in v.lines() {
-        if markdown::atx_heading(line).is_some_and(|(lv, _)| lv <= 3) || STEP_ROW.is_match(line) {
+        if markdown::atx_heading(line).is_some_and(|(lv, _)| lv <= 3)
+            || row::step_row(line).is_some()
+        {
             return Err(reject(
                 field,
                 value,

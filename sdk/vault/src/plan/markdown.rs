@@ -5,13 +5,16 @@
 //! comment spans are blanked and fenced lines are empty; prose keeps the raw
 //! line.
 
+use std::borrow::Cow;
+
 /// One body line with its masked twin.
 #[derive(Debug, Clone)]
 pub struct MdLine<'t> {
     /// The line as written (no terminator).
     pub raw: &'t str,
     /// The line with HTML comment spans blanked; empty inside fenced code.
-    pub masked: String,
+    /// Borrowed from `raw` when that changes nothing, as on most lines.
+    pub masked: Cow<'t, str>,
     /// Whether the line belongs to a fenced code block (fence lines included).
     pub in_fence: bool,
     /// Whether the line starts inside a comment opened on an earlier line.
@@ -49,9 +52,11 @@ pub fn md_lines(text: &str) -> Vec<MdLine<'_>> {
         out.push(MdLine {
             raw,
             masked: if in_fence {
-                String::new()
+                Cow::Borrowed("")
+            } else if masked == *raw {
+                Cow::Borrowed(raw)
             } else {
-                masked.to_string()
+                Cow::Owned(masked.to_string())
             },
             in_fence,
             starts_in_comment: opened_before.get(i).copied().unwrap_or(false),
@@ -63,7 +68,9 @@ pub fn md_lines(text: &str) -> Vec<MdLine<'_>> {
     out
 }
 
-/// For each line, whether it starts inside a comment opened earlier.
+/// For each line, whether it starts inside a comment opened earlier. The
+/// lines after the last comment are left out (they start outside one): most
+/// plans hold no comment at all, and counting their lines is wasted work.
 fn comment_state_at_line_starts(text: &str) -> Vec<bool> {
     let mut out = vec![false];
     let mut inside = false;
@@ -74,19 +81,23 @@ fn comment_state_at_line_starts(text: &str) -> Vec<bool> {
         } else {
             rest.find("<!--")
         };
-        let stop = next.unwrap_or(rest.len());
-        for _ in rest[..stop].matches('\n') {
-            out.push(inside);
-        }
-        let Some(at) = next else { break };
+        let Some(at) = next else {
+            if inside {
+                out.resize(out.len() + newlines(rest), true);
+            }
+            break;
+        };
+        out.resize(out.len() + newlines(&rest[..at]), inside);
+        // (The markers themselves hold no newline.)
         let skip = if inside { 3 } else { 4 };
-        for _ in rest[at..at + skip].matches('\n') {
-            out.push(!inside);
-        }
         rest = &rest[at + skip..];
         inside = !inside;
     }
     out
+}
+
+fn newlines(s: &str) -> usize {
+    s.bytes().filter(|&b| b == b'\n').count()
 }
 
 fn fence_marker(line: &str) -> Option<(char, usize)> {

@@ -41,6 +41,7 @@ mod parse;
 mod phase_ops;
 mod query;
 mod resolve;
+mod row;
 mod serialise;
 mod status;
 mod step_ops;

@@ -2,11 +2,11 @@
 //! which turns headings and checkbox rows into the [`Plan`] model and keeps
 //! every other block of prose at an anchor for the serialiser.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
+use std::borrow::Cow;
+use std::fmt;
 
 use crate::frontmatter;
+use crate::pattern::Pattern;
 use crate::text;
 
 use super::error::PlanError;
@@ -14,20 +14,11 @@ use super::frontmatter::PlanFrontmatter;
 use super::ids::{self, Kind};
 use super::markdown::{self, MdLine};
 use super::model::{EpicIntent, Key, Phase, Plan, Retired, Step, UnknownBlock, Wave};
+use super::row;
 
-pub(crate) static WAVE_HEADING: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^Wave +`(W\d{2,}[a-z]?)` *- *(.+)$").expect("valid regex"));
-pub(crate) static PHASE_HEADING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^Phase +`((?:W\d{2,}[a-z]?\.)?P\d{2,}[a-z]?)` *- *(.+)$").expect("valid regex")
-});
-pub(crate) static STEP_ROW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^- +\[([ x])\] +`((?:W\d{2,}[a-z]?\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,})` *- *(.+?)\s*$")
-        .expect("valid regex")
-});
-pub(crate) static RETIRED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"<!--\s*RETIRED:\s*([^>]*?)\s*-->").expect("valid regex"));
-static SCOPE_TAIL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?s)^(.*);\s*`([^`]*)`\s*$").expect("valid regex"));
+pub(crate) static WAVE_HEADING: Pattern = Pattern::new(r"^Wave +`(W\d{2,}[a-z]?)` *- *(.+)$");
+pub(crate) static PHASE_HEADING: Pattern = Pattern::new(r"^Phase +`((?:W\d{2,}[a-z]?\.)?P\d{2,}[a-z]?)` *- *(.+)$");
+pub(crate) static RETIRED: Pattern = Pattern::new(r"<!--\s*RETIRED:\s*([^>]*?)\s*-->");
 
 /// A plan text split into the parts the parser and the checks share.
 pub(crate) struct Source<'t> {
@@ -39,9 +30,11 @@ pub(crate) struct Source<'t> {
     pub body_offset: usize,
 }
 
-/// Normalises line ends and drops a BOM, the way readers see a document.
-pub(crate) fn normalise(text: &str) -> String {
-    text::normalize_newlines(text::strip_bom(text)).into_owned()
+/// Normalises line ends and drops a BOM, the way readers see a document
+/// (borrowed when there is nothing to change, as for any plan this crate
+/// wrote).
+pub(crate) fn normalise(text: &str) -> Cow<'_, str> {
+    text::normalize_newlines(text::strip_bom(text))
 }
 
 /// Finds the frontmatter and body of an already-normalised text.
@@ -59,18 +52,23 @@ pub(crate) fn source(text: &str) -> Result<Source<'_>, PlanError> {
 pub fn parse_plan(text: &str) -> Result<Plan, PlanError> {
     let text = normalise(text);
     let src = source(&text)?;
+    parse_source(&src, &markdown::md_lines(src.body))
+}
+
+/// Parses a split plan whose body lines are already read (`plan check` reads
+/// them once for its own rules and the parse).
+pub(crate) fn parse_source(src: &Source<'_>, lines: &[MdLine<'_>]) -> Result<Plan, PlanError> {
     let fm = PlanFrontmatter::parse(src.yaml)?;
-    let lines = markdown::md_lines(src.body);
     let mut walker = Walker::new(src.body_offset);
     for (i, line) in lines.iter().enumerate() {
         walker.feed(i, line)?;
     }
     walker.flush_intent();
-    walker.flush_unknown("after_all".into());
+    walker.flush_unknown(format_args!("after_all"));
     Ok(Plan {
         frontmatter: fm,
         title: walker.title.unwrap_or_default(),
-        epic: extract_epic(&lines, src.body_offset),
+        epic: extract_epic(lines, src.body_offset),
         waves: walker.waves,
         phases: walker.phases,
         steps: walker.steps,
@@ -107,7 +105,7 @@ fn extract_epic(lines: &[MdLine<'_>], offset: usize) -> Option<EpicIntent> {
         // A Step row ends the Epic too (the walk reads it as a Step); the
         // reference kept it in the Epic text as well, duplicating it.
         if markdown::atx_heading(&l.masked).is_some_and(|(lv, _)| lv <= 3)
-            || STEP_ROW.is_match(&l.masked)
+            || row::step_row(&l.masked).is_some()
         {
             break;
         }
@@ -149,17 +147,6 @@ fn opens_comment(raw: &str) -> bool {
         .is_some_and(|i| !raw[i + 4..].contains("-->"))
 }
 
-/// Splits a row tail into action and scope (§3): trailing dots dropped, the
-/// last `; `scope`` clause wins, else the last `;`.
-pub(crate) fn split_action_scope(rest: &str) -> Option<(String, String)> {
-    let rest = rest.trim_end_matches('.').trim_end();
-    if let Some(c) = SCOPE_TAIL.captures(rest) {
-        return Some((c[1].trim().to_string(), c[2].trim().to_string()));
-    }
-    let (a, s) = rest.rsplit_once(';')?;
-    Some((a.trim().to_string(), s.trim().trim_matches('`').to_string()))
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum IntentTarget {
     None,
@@ -167,7 +154,7 @@ enum IntentTarget {
     Phase(usize),
 }
 
-struct Walker {
+struct Walker<'t> {
     offset: usize,
     title: Option<String>,
     waves: Vec<Wave>,
@@ -177,15 +164,15 @@ struct Walker {
     current_wave: Option<Key>,
     current_phase: Option<Key>,
     intent_target: IntentTarget,
-    intent_buf: Vec<String>,
-    unknown_buf: Vec<String>,
+    intent_buf: Vec<&'t str>,
+    unknown_buf: Vec<&'t str>,
     in_epic: bool,
     in_link_rules: bool,
     has_link_rules: bool,
     next_key: u32,
 }
 
-impl Walker {
+impl<'t> Walker<'t> {
     fn new(offset: usize) -> Self {
         Walker {
             offset,
@@ -223,23 +210,31 @@ impl Walker {
         self.intent_buf.clear();
     }
 
-    fn flush_unknown(&mut self, anchor: String) {
+    /// Keeps the pending prose at `anchor` (formatted only when there is
+    /// prose: most anchors, one per row, have none).
+    fn flush_unknown(&mut self, anchor: fmt::Arguments<'_>) {
         if !self.unknown_buf.is_empty() {
             let content = trim_block(&self.unknown_buf.join("\n"));
             if !content.is_empty() {
-                self.unknown.push(UnknownBlock { anchor, content });
+                self.unknown.push(UnknownBlock {
+                    anchor: anchor.to_string(),
+                    content,
+                });
             }
             self.unknown_buf.clear();
         }
     }
 
-    fn feed(&mut self, index: usize, line: &MdLine<'_>) -> Result<(), PlanError> {
+    fn feed(&mut self, index: usize, line: &MdLine<'t>) -> Result<(), PlanError> {
         let lineno = self.offset + index + 1;
         // A line that opens a comment running past its end, or closes one
         // opened earlier, is prose: were it a token, the serialiser would
         // re-emit it without the `<!--` or `-->` and expose (or hide) the
         // lines around it. (The reference reads tokens there.)
-        let structural = !line.starts_in_comment && !opens_comment(line.raw);
+        // Every comment test here needs a `<!--`; few lines hold one.
+        let commented = line.raw.contains("<!--");
+        let opens = commented && opens_comment(line.raw);
+        let structural = !line.starts_in_comment && !opens;
         let heading = if structural {
             markdown::atx_heading(&line.masked)
         } else {
@@ -259,11 +254,10 @@ impl Walker {
             .and_then(|(_, t)| PHASE_HEADING.captures(t));
         let phase = phase.map(|c| (c[1].to_string(), c[2].trim().to_string()));
         let step = if structural {
-            STEP_ROW.captures(&line.masked)
+            row::step_row(&line.masked)
         } else {
             None
         };
-        let step = step.map(|c| (c[1].to_string(), c[2].to_string(), c[3].to_string()));
         let steps_heading = heading
             .as_ref()
             .is_some_and(|(lv, t)| *lv == 2 && t == "Steps");
@@ -275,11 +269,11 @@ impl Walker {
         // ones, dropping them and moving the prose above them before the
         // title; here they stay where they are as prose.
         if is_title && self.title.is_none() {
-            self.flush_unknown("before_title".into());
+            self.flush_unknown(format_args!("before_title"));
             self.title = heading.clone().map(|(_, t)| t);
             return Ok(());
         }
-        if line.raw.contains("<!-- LINK RULES:") && !line.starts_in_comment {
+        if commented && line.raw.contains("<!-- LINK RULES:") && !line.starts_in_comment {
             self.has_link_rules = true;
             self.in_link_rules = true;
         }
@@ -291,13 +285,13 @@ impl Walker {
         }
         // (Inside another comment the line is kept as text, so the comment
         // still closes where it did.)
-        if RETIRED.is_match(line.raw) && !line.starts_in_comment {
+        if commented && RETIRED.is_match(line.raw) && !line.starts_in_comment {
             return Ok(());
         }
         if epic_heading {
             self.flush_intent();
             self.intent_target = IntentTarget::None;
-            self.flush_unknown("before_epic_intent".into());
+            self.flush_unknown(format_args!("before_epic_intent"));
             self.in_epic = true;
             return Ok(());
         }
@@ -316,13 +310,13 @@ impl Walker {
         if steps_heading {
             self.flush_intent();
             self.intent_target = IntentTarget::None;
-            self.flush_unknown("before_steps".into());
+            self.flush_unknown(format_args!("before_steps"));
             return Ok(());
         }
         if let Some((id, title)) = wave {
             self.flush_intent();
             let key = self.key();
-            self.flush_unknown(format!("before_wave_{id}"));
+            self.flush_unknown(format_args!("before_wave_{id}"));
             self.waves.push(Wave {
                 key,
                 id,
@@ -339,7 +333,7 @@ impl Walker {
             self.flush_intent();
             let key = self.key();
             let id = path.rsplit('.').next().unwrap_or(&path).to_string();
-            self.flush_unknown(format!("before_phase_{id}"));
+            self.flush_unknown(format_args!("before_phase_{id}"));
             self.phases.push(Phase {
                 key,
                 id,
@@ -353,20 +347,25 @@ impl Walker {
             self.intent_target = IntentTarget::Phase(self.phases.len() - 1);
             return Ok(());
         }
-        if let Some((state, path, rest)) = step {
+        if let Some(parts) = step {
             self.flush_intent();
             self.intent_target = IntentTarget::None;
-            let id = path.rsplit('.').next().unwrap_or(&path).to_string();
+            let id = parts
+                .path
+                .rsplit('.')
+                .next()
+                .unwrap_or(parts.path)
+                .to_string();
             let (action, scope) =
-                split_action_scope(&rest).ok_or_else(|| PlanError::MalformedRow {
+                row::split_action_scope(parts.rest).ok_or_else(|| PlanError::MalformedRow {
                     line: lineno,
                     row: line.raw.to_string(),
                 })?;
-            self.flush_unknown(format!("before_step_{id}"));
+            self.flush_unknown(format_args!("before_step_{id}"));
             self.steps.push(Step {
                 id,
-                written_path: path,
-                checked: state == "x",
+                written_path: parts.path.to_string(),
+                checked: parts.checked,
                 action,
                 scope,
                 line: lineno,
@@ -379,11 +378,11 @@ impl Walker {
                 self.flush_intent();
                 self.intent_target = IntentTarget::None;
             } else {
-                self.intent_buf.push(line.raw.to_string());
+                self.intent_buf.push(line.raw);
                 return Ok(());
             }
         }
-        self.unknown_buf.push(line.raw.to_string());
+        self.unknown_buf.push(line.raw);
         Ok(())
     }
 }
@@ -391,19 +390,6 @@ impl Walker {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_last_scope_clause_wins() {
-        assert_eq!(
-            split_action_scope("do a; then b; `src/x.rs`."),
-            Some(("do a; then b".into(), "src/x.rs".into()))
-        );
-        assert_eq!(
-            split_action_scope("do a; src/x.rs"),
-            Some(("do a".into(), "src/x.rs".into()))
-        );
-        assert_eq!(split_action_scope("no scope"), None);
-    }
 
     #[test]
     fn retired_tokens_are_unioned() {

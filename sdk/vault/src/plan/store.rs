@@ -4,6 +4,8 @@
 //! Everything is computed before the one write: a refused operation, a stale
 //! `expected_blob_hash` or a guard failure leaves the file byte-identical.
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use crate::date::Date;
@@ -117,10 +119,10 @@ pub fn mutate_plan(
     op: &PlanOp,
     opts: &WriteOptions,
 ) -> Result<PlanMutation, PlanError> {
-    let doc = open_for_write(storage, path, opts)?;
-    let mut plan = doc.plan.clone();
+    let opened = open_for_write(storage, path, opts)?;
+    let mut plan = opened.doc.plan.clone();
     let outcome = plan.apply(op)?;
-    let write = commit(storage, &doc, &plan, &outcome.retired, opts)?;
+    let write = commit(storage, &opened, &plan, &outcome.retired, opts)?;
     Ok(PlanMutation {
         write,
         outcome,
@@ -175,21 +177,29 @@ pub fn edit_plan<T>(
     opts: &WriteOptions,
     f: impl FnOnce(&mut PlanSession) -> T,
 ) -> Result<(PlanWrite, T, Plan), PlanError> {
-    let doc = open_for_write(storage, path, opts)?;
+    let opened = open_for_write(storage, path, opts)?;
     let mut session = PlanSession {
-        plan: doc.plan.clone(),
+        plan: opened.doc.plan.clone(),
         retired: Vec::new(),
     };
     let value = f(&mut session);
-    let write = commit(storage, &doc, &session.plan, &session.retired, opts)?;
+    let write = commit(storage, &opened, &session.plan, &session.retired, opts)?;
     Ok((write, value, session.plan))
+}
+
+/// A plan loaded for a write and found safe to rewrite.
+struct Opened {
+    doc: PlanDoc,
+    /// Whether `plan check` found no error in it: the guard then keeps it so
+    /// (without checking the same text twice).
+    clean: bool,
 }
 
 fn open_for_write(
     storage: &dyn Storage,
     path: &str,
     opts: &WriteOptions,
-) -> Result<PlanDoc, PlanError> {
+) -> Result<Opened, PlanError> {
     let doc = load_plan(storage, path)?;
     if let Some(expected) = &opts.expected_blob_hash
         && !expected.eq_ignore_ascii_case(&doc.blob_hash)
@@ -230,7 +240,10 @@ fn open_for_write(
             .join("; ");
         return Err(PlanError::Unsafe { findings });
     }
-    Ok(doc)
+    Ok(Opened {
+        clean: errors.is_empty(),
+        doc,
+    })
 }
 
 /// Whether the re-read plan is the plan meant: same modelled frontmatter,
@@ -258,14 +271,15 @@ fn scaffold_only(p: &Plan, errors: &[impl std::borrow::Borrow<check::Finding>]) 
     is_scaffold(p) && errors.iter().all(|f| f.borrow().code == "PLAN010")
 }
 
-/// Serialises, stamps, guards and writes `plan` over `doc`.
+/// Serialises, stamps, guards and writes `plan` over the opened plan.
 fn commit(
     storage: &dyn Storage,
-    doc: &PlanDoc,
+    opened: &Opened,
     plan: &Plan,
     retired: &[String],
     opts: &WriteOptions,
 ) -> Result<PlanWrite, PlanError> {
+    let doc = &opened.doc;
     // Canonicalising is a change even when the model is not.
     let before = if opts.canonicalise {
         String::from_utf8_lossy(&doc.bytes).into_owned()
@@ -289,7 +303,7 @@ fn commit(
         return Ok(write);
     }
     let stamped = hash::refresh_modified_stamp(&after, opts.today);
-    guard(doc, plan, retired, &stamped, opts)?;
+    guard(opened, plan, retired, &stamped, opts)?;
     let bytes = stamped.into_bytes();
     write.changed = true;
     write.blob_hash = hash::blob_oid(&bytes);
@@ -310,12 +324,13 @@ fn commit(
 /// no clean plan turned into one the verbs refuse, and the output re-parses
 /// to the same plan.
 fn guard(
-    doc: &PlanDoc,
+    opened: &Opened,
     plan: &Plan,
     retired: &[String],
     stamped: &str,
     opts: &WriteOptions,
 ) -> Result<(), PlanError> {
+    let doc = &opened.doc;
     let limit = (4 * doc.bytes.len()).max(65536);
     if stamped.len() > limit {
         return Err(PlanError::Guard(format!(
@@ -323,12 +338,21 @@ fn guard(
             stamped.len()
         )));
     }
-    let reparsed = parse::parse_plan(stamped)
-        .map_err(|e| PlanError::Guard(format!("the new plan does not parse: {e}")))?;
+    // The findings are wanted only for a clean plan; the check parses anyway.
+    let (findings, reparsed) = if opened.clean {
+        let (findings, reparsed) = check::check_and_parse(stamped);
+        (Some(findings), reparsed)
+    } else {
+        (None, parse::parse_plan(stamped))
+    };
+    let reparsed =
+        reparsed.map_err(|e| PlanError::Guard(format!("the new plan does not parse: {e}")))?;
     for kind in [Kind::Wave, Kind::Phase, Kind::Step] {
-        let after_live = reparsed.live_ids(kind);
+        // A set: with a list, a plan of a thousand Steps costs a million
+        // comparisons here.
+        let after_live: HashSet<&str> = reparsed.live_ids(kind).into_iter().collect();
         for id in doc.plan.live_ids(kind) {
-            if !after_live.contains(&id) && !reparsed.retired.of(kind).contains(id) {
+            if !after_live.contains(id) && !reparsed.retired.of(kind).contains(id) {
                 return Err(PlanError::Guard(format!(
                     "{} `{id}` would disappear without being retired",
                     kind.noun().to_lowercase()
@@ -351,8 +375,8 @@ fn guard(
     }
     // Beyond the reference: a clean plan is never rewritten into one that no
     // verb may rewrite again (e.g. an L4 plan losing its last Wave).
-    if !check::has_errors(&check::check_plan(&String::from_utf8_lossy(&doc.bytes))) {
-        let errors: Vec<_> = check::check_plan(stamped)
+    if let Some(findings) = findings {
+        let errors: Vec<_> = findings
             .into_iter()
             .filter(|f| f.severity == Severity::Error)
             .collect();

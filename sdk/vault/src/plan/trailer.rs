@@ -1,20 +1,13 @@
 //! Commit trailers that tie a commit to a plan Step (spec/plan-format.md §10):
 //! `Vaultspec-Step:` and `Vaultspec-Feature:`, advisory and never blocking.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde::Serialize;
 
-static LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^([A-Za-z][A-Za-z0-9-]*):[ \t]*(.*?)[ \t]*$").expect("valid regex")
-});
-static STEP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:(?:W\d{2,}\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,}|(?:W\d{2,}\.)?P\d{2,}[a-z]?)$")
-        .expect("valid regex")
-});
-static FEATURE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^#?[a-z0-9][a-z0-9-]*$").expect("valid regex"));
+use crate::pattern::Pattern;
+
+static LINE: Pattern = Pattern::new(r"^([A-Za-z][A-Za-z0-9-]*):[ \t]*(.*?)[ \t]*$");
+static STEP: Pattern = Pattern::new(r"^(?:(?:W\d{2,}\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,}|(?:W\d{2,}\.)?P\d{2,}[a-z]?)$");
+static FEATURE: Pattern = Pattern::new(r"^#?[a-z0-9][a-z0-9-]*$");
 
 /// One recognised trailer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -35,6 +35,11 @@ pub struct FileEntry {
     pub size: u64,
 }
 
+/// Files per [`Storage::read_many`] call for a reader of the whole vault:
+/// enough to keep a host's threads busy, few enough that a batch in flight
+/// stays small beside the vault.
+pub const READ_BATCH: usize = 256;
+
 /// Where the vault model reads and writes files.
 ///
 /// Implementations must be safe to share between threads: reads may run in
@@ -45,6 +50,13 @@ pub trait Storage: Send + Sync {
     /// with [`StorageError::TooLarge`]; reads past the storage's read budget
     /// with [`StorageError::BudgetExceeded`].
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError>;
+
+    /// The content of several files: one result per path, in order, each
+    /// what [`Storage::read`] gives. An implementation may read them in
+    /// parallel (the native one does; a verb's workspace asks the host to).
+    fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
+        paths.iter().map(|p| self.read(p)).collect()
+    }
 
     /// Every regular file under `dir` (recursively), sorted by path. A missing
     /// `dir` lists nothing. Symlinked folders are not followed.
@@ -69,6 +81,9 @@ pub trait Storage: Send + Sync {
 impl<S: Storage + ?Sized> Storage for &S {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         (**self).read(path)
+    }
+    fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
+        (**self).read_many(paths)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         (**self).list(dir)

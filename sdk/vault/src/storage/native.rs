@@ -142,6 +142,10 @@ impl Storage for CapStorage {
         Ok(bytes)
     }
 
+    fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
+        crate::parallel::map(paths, crate::parallel::default_threads(), |path| self.read(path))
+    }
+
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         check_path(dir)?;
         let mut out = Vec::new();

@@ -1,0 +1,95 @@
+//! A read-only [`Storage`] over a [`Snapshot`]: code written against the
+//! storage (the exec-ledger mapping reads plans and ledgers itself) sees
+//! the bytes the snapshot already holds instead of going back to the disk,
+//! which for a large vault costs more than the check itself.
+//!
+//! Only answers the snapshot is sure of are served from memory: corpus
+//! files whose text is still their exact bytes, listings inside `.vault/`,
+//! and files the listing holds. Everything else (a normalised file, a miss,
+//! a path the storage would refuse) is asked of the storage, so errors and
+//! edge cases stay the storage's own. Writes are refused.
+
+use crate::storage::{FileEntry, Storage, StorageError, check_path};
+
+use super::context::Snapshot;
+
+/// The snapshot seen as a read-only storage.
+pub struct SnapshotStorage<'a, 's> {
+    snap: &'a Snapshot<'s>,
+}
+
+impl<'a, 's> SnapshotStorage<'a, 's> {
+    /// A view of `snap`.
+    pub fn new(snap: &'a Snapshot<'s>) -> SnapshotStorage<'a, 's> {
+        SnapshotStorage { snap }
+    }
+
+    /// The exact bytes of a corpus file, when the snapshot holds them.
+    fn cached(&self, path: &str) -> Option<&[u8]> {
+        let docs = self.snap.graph.docs();
+        let i = docs.binary_search_by(|d| d.path.as_str().cmp(path)).ok()?;
+        let d = &docs[i];
+        (!d.encoding_issue && !d.normalized).then_some(d.text.as_bytes())
+    }
+
+    /// Whether the listing of `.vault/` holds `path`.
+    fn listed(&self, path: &str) -> bool {
+        self.snap
+            .listing
+            .binary_search_by(|e| e.path.as_str().cmp(path))
+            .is_ok()
+    }
+}
+
+impl Storage for SnapshotStorage<'_, '_> {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        match self.cached(path) {
+            Some(bytes) => Ok(bytes.to_vec()),
+            None => self.snap.storage.read(path),
+        }
+    }
+
+    fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
+        check_path(dir)?;
+        let inside = dir
+            .strip_prefix(crate::doc::VAULT_DIR)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+        if !inside {
+            return self.snap.storage.list(dir);
+        }
+        let prefix = format!("{dir}/");
+        Ok(self
+            .snap
+            .listing
+            .iter()
+            .filter(|e| e.path.starts_with(&prefix))
+            .cloned()
+            .collect())
+    }
+
+    fn exists(&self, path: &str) -> Result<bool, StorageError> {
+        if self.listed(path) {
+            return Ok(true);
+        }
+        self.snap.storage.exists(path)
+    }
+
+    fn write(&self, path: &str, _bytes: &[u8]) -> Result<(), StorageError> {
+        Err(read_only(path))
+    }
+
+    fn rename(&self, from: &str, _to: &str) -> Result<(), StorageError> {
+        Err(read_only(from))
+    }
+
+    fn remove(&self, path: &str) -> Result<(), StorageError> {
+        Err(read_only(path))
+    }
+}
+
+fn read_only(path: &str) -> StorageError {
+    StorageError::InvalidPath {
+        path: path.to_string(),
+        reason: "the snapshot view is read-only".to_string(),
+    }
+}
