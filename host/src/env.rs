@@ -21,3 +21,7 @@ pub const WATCHDOG_POLL_MS: &str = "VAULTSPEC_WATCHDOG_POLL_MS";
 /// A local checkout of the SDK (`sdk/verb`): `vaultspec verbs new` then makes
 /// the new crate depend on it by path instead of by version.
 pub const SDK_PATH: &str = "VAULTSPEC_SDK_PATH";
+
+/// Set (to anything) to write `/tmp/perf-<pid>.map`, so `perf` names the
+/// functions of verb components (for profiling the host by hand).
+pub const WASM_PERFMAP: &str = "VAULTSPEC_WASM_PERFMAP";

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use wasmtime::{Config, Engine};
+use wasmtime::{Config, Engine, ProfilingStrategy};
 
 /// How often the epoch advances: a timeout is counted in these ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
@@ -18,6 +18,9 @@ pub fn engine() -> wasmtime::Result<Engine> {
     let mut config = Config::new();
     config.wasm_component_model(true);
     config.epoch_interruption(true);
+    if std::env::var_os(crate::env::WASM_PERFMAP).is_some() {
+        config.profiler(ProfilingStrategy::PerfMap);
+    }
     let engine = Engine::new(&config)?;
     start_epoch_clock(&engine);
     Ok(engine)

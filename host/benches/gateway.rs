@@ -1,0 +1,137 @@
+//! Benchmarks of the gateway: `discover`, and `invoke` of `vault list`,
+//! `vault stats` and `status` beside the same operation done natively in
+//! this process (the sandbox's cost as a ratio); then `vault plan step
+//! check` and `vault plan status` on a plan of 1,000 steps and `vault check
+//! all`, through `invoke`.
+//!
+//! Run with `cargo bench -p vaultspec-host --bench gateway`. Targets:
+//! discover under 1 ms; invoke under 1.5x native; a step check under 10 ms
+//! through invoke; check all on 10,000 documents under 500 ms.
+//!
+//! Every call goes over stdio to a real `vaultspec mcp`, so invoke times
+//! include the JSON-RPC round trip. Native is what the verb computes, done
+//! here with the vault model: load the graph, compute, serialise to JSON.
+
+mod support;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use support::{Server, median, ms};
+use vaultspec_host::builtins;
+use vaultspec_host::gateway::discover;
+use vaultspec_vault::graph::{DocSelect, load_graph, load_graph_lenient};
+use vaultspec_vault::testgen::long_plan;
+use vaultspec_vault::{CapStorage, status};
+
+const SAMPLES: usize = 9;
+
+const QUERIES: [&str; 4] = ["list the documents", "check a plan step done", "rename a feature", "find dangling links"];
+
+fn timed(mut f: impl FnMut() -> anyhow::Result<()>) -> anyhow::Result<Duration> {
+    let mut samples = Vec::with_capacity(SAMPLES);
+    for _ in 0..SAMPLES {
+        let start = Instant::now();
+        f()?;
+        samples.push(start.elapsed());
+    }
+    Ok(median(samples))
+}
+
+fn discover_bench(root: &Path, cache: &Path) -> anyhow::Result<()> {
+    let catalog = builtins::catalog()?;
+    let mut samples = Vec::new();
+    for _ in 0..200 {
+        for query in QUERIES {
+            let start = Instant::now();
+            let ranked = discover::rank(&catalog, query, 10);
+            let schemas: Vec<Value> = ranked.iter().map(|(s, e)| discover::schema(&e.spec, *s, catalog.trust(e))).collect();
+            std::hint::black_box(schemas);
+            samples.push(start.elapsed());
+        }
+    }
+    println!("| discover, ranking and schemas in process (p50 of 800) | {} |", ms(median(samples)));
+    let (mut server, _) = Server::spawn(root, cache)?;
+    let mut samples = Vec::new();
+    for _ in 0..25 {
+        for query in QUERIES {
+            samples.push(server.call("discover", json!({"query": query}))?);
+        }
+    }
+    println!("| discover over MCP, round trip (p50 of 100) | {} |", ms(median(samples)));
+    Ok(())
+}
+
+/// Time `invoke` of `verb` and the native equivalent; print both and the ratio.
+fn versus(server: &mut Server, label: &str, verb: Value, native: impl Fn() -> anyhow::Result<String>) -> anyhow::Result<()> {
+    // The status rollup of 10,000 documents passes the 128 KiB reply cap;
+    // the verb has run in full when that refusal comes, so it still times it.
+    let invoke = timed(|| server.call_accepting("invoke", verb.clone(), "Response exceeds").map(drop))?;
+    let native = timed(|| native().map(|s| drop(std::hint::black_box(s))))?;
+    let ratio = invoke.as_secs_f64() / native.as_secs_f64();
+    println!("| {label} | {} | {} | {ratio:.2}x |", ms(invoke), ms(native));
+    Ok(())
+}
+
+fn invoke_bench(docs: usize, cache: &Path) -> anyhow::Result<()> {
+    let dir = support::vault(docs)?;
+    let root = dir.path();
+    let (mut server, _) = Server::spawn(root, cache)?;
+    server.call("invoke", json!({"verb": "vault stats"}))?; // compile cache warm
+    let storage = || CapStorage::open(root);
+    println!("\n## {docs} documents\n\n| operation | invoke | native | ratio |\n|---|---:|---:|---:|");
+    // A page of 200 rows: the whole listing would pass the 128 KiB reply cap.
+    versus(&mut server, "vault list --limit 200", json!({"verb": "vault list", "arguments": {"limit": 200}}), || {
+        let graph = load_graph(&storage()?)?;
+        let rows = graph.list_documents(DocSelect::All, None, None);
+        Ok(serde_json::to_string(&json!({"documents": &rows[..200.min(rows.len())], "total": rows.len()}))?)
+    })?;
+    versus(&mut server, "vault stats", json!({"verb": "vault stats"}), || {
+        let graph = load_graph(&storage()?)?;
+        Ok(serde_json::to_string(&graph.stats(DocSelect::All, None, None))?)
+    })?;
+    versus(&mut server, "status", json!({"verb": "status"}), || {
+        let storage = storage()?;
+        let (graph, _) = load_graph_lenient(&storage)?;
+        Ok(serde_json::to_string(&status::rollup(&storage, &graph, status::DEFAULT_FEATURE_LIMIT))?)
+    })?;
+    if docs >= 10_000 {
+        println!("\n| through invoke | median (n={SAMPLES}) |\n|---|---:|");
+        let check_all = timed(|| server.call("invoke", json!({"verb": "vault check all"})).map(drop))?;
+        println!("| vault check all, {docs} documents | {} |", ms(check_all));
+    }
+    Ok(())
+}
+
+fn plan_bench(cache: &Path) -> anyhow::Result<()> {
+    let dir = support::vault(0)?;
+    let plan = dir.path().join(".vault/plan/2026-03-11-long-work-plan.md");
+    std::fs::create_dir_all(plan.parent().unwrap())?;
+    std::fs::write(&plan, long_plan(1000))?;
+    let (mut server, _) = Server::spawn(dir.path(), cache)?;
+    let stem = "2026-03-11-long-work-plan";
+    let mut flip = false;
+    let step = timed(|| {
+        flip = !flip;
+        let verb = if flip { "vault plan step check" } else { "vault plan step uncheck" };
+        server.call("invoke", json!({"verb": verb, "positionals": [stem, "S500"]})).map(drop)
+    })?;
+    let status = timed(|| server.call("invoke", json!({"verb": "vault plan status", "positionals": [stem]})).map(drop))?;
+    println!("\n## A plan of 1,000 steps, through invoke\n\n| operation | median (n={SAMPLES}) |\n|---|---:|");
+    println!("| vault plan step check / uncheck | {} |", ms(step));
+    println!("| vault plan status | {} |", ms(status));
+    Ok(())
+}
+
+fn main() -> anyhow::Result<()> {
+    let cache = tempfile::tempdir()?;
+    let small = support::vault(50)?;
+    println!("| measure | time |\n|---|---:|");
+    discover_bench(small.path(), cache.path())?;
+    plan_bench(cache.path())?;
+    for docs in [2_000, 10_000] {
+        invoke_bench(docs, cache.path())?;
+    }
+    Ok(())
+}

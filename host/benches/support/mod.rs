@@ -1,0 +1,100 @@
+//! What the stdio benchmarks share: a generated vault on disk, an MCP
+//! server driven over stdio with plain JSON-RPC lines, and medians.
+
+#![allow(dead_code)] // each bench uses its own part
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use vaultspec_vault::CapStorage;
+use vaultspec_vault::testgen::{GenSpec, generate};
+
+/// A workspace with `docs` generated documents over 50 features.
+pub fn vault(docs: usize) -> anyhow::Result<TempDir> {
+    let dir = tempfile::tempdir()?;
+    std::fs::create_dir_all(dir.path().join(".vaultspec"))?;
+    generate(&CapStorage::open(dir.path())?, &GenSpec { docs, features: 50, seed: 7 })?;
+    Ok(dir)
+}
+
+/// The median of several durations.
+pub fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// Milliseconds with one decimal (three below one millisecond).
+pub fn ms(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 1.0 { format!("{ms:.3} ms") } else { format!("{ms:.1} ms") }
+}
+
+/// `vaultspec mcp` over stdio, initialized.
+pub struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next: u64,
+}
+
+impl Server {
+    /// Spawn the server on `root` and wait for its `initialize` reply;
+    /// also returns how long that took.
+    pub fn spawn(root: &Path, cache: &Path) -> anyhow::Result<(Self, Duration)> {
+        let start = Instant::now();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+            .args(["mcp", "--target"])
+            .arg(root)
+            .env("VAULTSPEC_CACHE_DIR", cache)
+            .env("VAULTSPEC_STDIO_WATCHDOG", "0")
+            .env("VAULTSPEC_LOG_LEVEL", "error")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()?;
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut server = Self { child, stdin, stdout, next: 1 };
+        server.request("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}))?;
+        let elapsed = start.elapsed();
+        writeln!(server.stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#)?;
+        Ok((server, elapsed))
+    }
+
+    /// One JSON-RPC request and its reply.
+    pub fn request(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
+        let id = self.next;
+        self.next += 1;
+        writeln!(self.stdin, "{}", json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        let mut line = String::new();
+        self.stdout.read_line(&mut line)?;
+        Ok(serde_json::from_str(&line)?)
+    }
+
+    /// One successful tool call, timed.
+    pub fn call(&mut self, tool: &str, arguments: Value) -> anyhow::Result<Duration> {
+        self.call_accepting(tool, arguments, "")
+    }
+
+    /// One tool call, timed, that succeeds or fails with a message
+    /// containing `accepted` (never, when it is empty).
+    pub fn call_accepting(&mut self, tool: &str, arguments: Value, accepted: &str) -> anyhow::Result<Duration> {
+        let start = Instant::now();
+        let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}))?;
+        let elapsed = start.elapsed();
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap_or_default();
+        let ok = reply["result"]["isError"] == false || (!accepted.is_empty() && text.contains(accepted));
+        anyhow::ensure!(ok, "{tool}: {reply}");
+        Ok(elapsed)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
