@@ -119,3 +119,30 @@ fn a_missing_operand_is_a_usage_error_naming_it() {
     assert!(stderr.to_uppercase().contains("DOC"), "{stderr}");
     assert!(vault.read(".vault/research").is_none(), "nothing was written");
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_listing_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use vaultspec_vault::testgen::{GenSpec, generate};
+
+    // 1,500 rows are over 100 KiB: more than a pipe holds, so the verb is
+    // still printing when the reader goes away (as with `| head -1`).
+    let vault = TestVault::new();
+    let storage = vaultspec_vault::CapStorage::open(vault.root()).unwrap();
+    generate(&storage, &GenSpec { docs: 1500, features: 10, seed: 3 }).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+        .args(["vault", "list", "--target"])
+        .arg(vault.root())
+        .env("VAULTSPEC_CACHE_DIR", cache_dir().parent().unwrap().join("test-cli-cache"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running vaultspec");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.contains(".md"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}

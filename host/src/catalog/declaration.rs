@@ -6,6 +6,8 @@
 //! `vault feature list`; a function the world exports directly is a
 //! top-level verb. The mapping rules are in `wit/README.md`.
 
+use std::sync::OnceLock;
+
 use wit_parser::{Docs, Function, Resolve, Type, TypeDefKind, WorldItem};
 
 use super::error::Reason;
@@ -91,6 +93,7 @@ fn verb(
         params: Vec::new(),
         has_options: false,
         fields: Vec::new(),
+        words: OnceLock::new(),
     };
     for param in &func.params {
         if param.name == "options" {

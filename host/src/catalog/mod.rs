@@ -28,7 +28,7 @@ pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect
 pub use declaration::{RESERVED_FLAGS, VERB_WIT, parse};
 pub use error::{Reason, Refusal};
 pub use denylist::{DENIED_VERBS, HOST_COMMANDS, is_denied};
-pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec};
+pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, VerbWords, tokens};
 pub use third_party::{
     Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of, verb_files,
 };

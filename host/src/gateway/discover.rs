@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use crate::catalog::{Catalog, Entry, Scalar, Trust, VerbSpec};
+use crate::catalog::{Catalog, Entry, Scalar, Trust, VerbSpec, VerbWords, tokens};
 
 /// Flags `discover` never lists: the gateway sets `--json` and `--target`
 /// itself, and `--help` is for people at a terminal.
@@ -24,29 +24,22 @@ pub const RESERVED: [&str; 3] = ["target", "json", "help"];
 /// Flags no tool call may pass: they run host commands or import files.
 pub const BLOCKED: [&str; 4] = ["editor", "from-file", "body-file", "template"];
 
-/// The lowercase ASCII words of a text (`[a-z0-9]+`).
-pub fn tokens(text: &str) -> Vec<String> {
-    text.to_ascii_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 /// How well `spec` matches `query` (0: not at all).
 pub fn score(query: &str, spec: &VerbSpec) -> f64 {
-    let query_tokens = tokens(query);
+    score_tokens(query, &tokens(query), spec.words())
+}
+
+/// [`score`] with the query's words already taken apart.
+fn score_tokens(query: &str, query_tokens: &[String], words: &VerbWords) -> f64 {
     if query_tokens.is_empty() {
         return 0.0;
     }
-    let path = spec.path_string();
-    let verb_words: BTreeSet<String> = tokens(&path).into_iter().collect();
-    let description_words: BTreeSet<String> = tokens(&spec.description).into_iter().collect();
+    let VerbWords { path, path_words, description_words, description_sequence } = words;
     let mut score = 0.0;
-    for t in &query_tokens {
-        let in_verb = if verb_words.contains(t) {
+    for t in query_tokens {
+        let in_verb = if path_words.contains(t) {
             3.0
-        } else if verb_words.iter().any(|v| v.contains(t.as_str())) {
+        } else if path_words.iter().any(|v| v.contains(t.as_str())) {
             2.0
         } else {
             0.0
@@ -63,9 +56,9 @@ pub fn score(query: &str, spec: &VerbSpec) -> f64 {
             let close = |words: &BTreeSet<String>, at: f64| {
                 words.iter().any(|w| w.len() >= 3 && strsim::jaro_winkler(t, w) >= at)
             };
-            if close(&verb_words, 0.88) {
+            if close(path_words, 0.88) {
                 score += 1.5;
-            } else if close(&description_words, 0.92) {
+            } else if close(description_words, 0.92) {
                 score += 0.5;
             }
         }
@@ -76,24 +69,24 @@ pub fn score(query: &str, spec: &VerbSpec) -> f64 {
     }
     // Words of the query that appear side by side in the description, as in
     // "link nowhere", say more about intent than the same words apart.
-    let description_tokens = tokens(&spec.description);
     for pair in query_tokens.windows(2) {
-        if description_tokens.windows(2).any(|d| d == pair) {
+        if description_sequence.windows(2).any(|d| d == pair) {
             score += 2.0;
         }
     }
     // Of two verbs matching the same words, the one the query covers more
     // fully ranks first (`vault list` before `vault link list` for "list").
-    let covered = verb_words.iter().filter(|w| query_tokens.contains(w)).count();
-    score + covered as f64 / verb_words.len().max(1) as f64
+    let covered = path_words.iter().filter(|w| query_tokens.contains(w)).count();
+    score + covered as f64 / path_words.len().max(1) as f64
 }
 
 /// The best `limit` verbs for `query`, best first.
 pub fn rank<'c>(catalog: &'c Catalog, query: &str, limit: usize) -> Vec<(f64, &'c Entry)> {
+    let query_tokens = tokens(query);
     let mut scored: Vec<(f64, &Entry)> = catalog
         .entries()
         .filter(|e| !crate::catalog::is_denied(&e.spec.path_string()))
-        .map(|e| (score(query, &e.spec), e))
+        .map(|e| (score_tokens(query, &query_tokens, e.spec.words()), e))
         .filter(|(s, _)| *s > 0.0)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.spec.path_string().cmp(&b.1.spec.path_string())));

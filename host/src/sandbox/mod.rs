@@ -10,7 +10,7 @@
 //! | workspace | only `vaultspec:verb/workspace-*`, read-only unless the component imports write |
 //! | environment | empty; gateway calls get `VAULTSPEC_MCP_GATEWAY_INVOCATION=1` |
 //! | stdin | empty |
-//! | stdout + stderr | captured together up to 1 MiB ([`Output::Capture`]), or the host's own ([`Output::Inherit`]) |
+//! | stdout + stderr | captured together up to 1 MiB ([`Output::Capture`]), or the host's own ([`Output::Inherit`]; a closed pipe ends output quietly) |
 //! | time | an epoch deadline from the timeout |
 //! | memory | [`MEMORY_LIMIT`] per instance |
 //!
@@ -18,6 +18,7 @@
 
 mod cache;
 mod engine;
+mod host_stdout;
 mod output;
 mod state;
 mod verify;
@@ -48,7 +49,8 @@ use crate::workspace::Workspace;
 pub enum Output {
     /// Into memory, both streams counted together against [`OUTPUT_LIMIT`].
     Capture,
-    /// Straight to the host's own stdout and stderr (a person at a terminal).
+    /// Straight to the host's own stdout and stderr (a person at a terminal);
+    /// a closed stdout pipe drops the rest of the output quietly.
     Inherit,
 }
 
@@ -237,7 +239,7 @@ impl Sandbox {
                 wasi.stdout(capture.stdout()).stderr(capture.stderr());
             }
             Output::Inherit => {
-                wasi.inherit_stdout().inherit_stderr();
+                wasi.stdout(host_stdout::HostStdout::default()).inherit_stderr();
             }
         }
         if options.gateway {

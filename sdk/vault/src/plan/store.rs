@@ -200,7 +200,19 @@ fn open_for_write(
     path: &str,
     opts: &WriteOptions,
 ) -> Result<Opened, PlanError> {
-    let doc = load_plan(storage, path)?;
+    // One parse serves the plan and `plan check` (a plan of a thousand
+    // Steps costs a verb a millisecond per parse).
+    let bytes = storage.read(path)?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| PlanError::NotUtf8 {
+        path: path.to_string(),
+    })?;
+    let (findings, plan) = check::check_and_parse(text);
+    let doc = PlanDoc {
+        path: path.to_string(),
+        blob_hash: hash::blob_oid(&bytes),
+        plan: plan?,
+        bytes,
+    };
     if let Some(expected) = &opts.expected_blob_hash
         && !expected.eq_ignore_ascii_case(&doc.blob_hash)
     {
@@ -227,7 +239,6 @@ fn open_for_write(
             findings: format!("line {line}: the code fence is never closed"),
         });
     }
-    let findings = check::check_plan(&text);
     let errors: Vec<_> = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
