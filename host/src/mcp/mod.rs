@@ -66,6 +66,7 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         sandbox: Arc::new(sandbox),
         vault: cache::VaultCache::default(),
     });
+    server.preload();
     let service = server.serve(rmcp::transport::stdio()).await.context("starting the MCP session")?;
     service.waiting().await.context("serving MCP")?;
     Ok(())

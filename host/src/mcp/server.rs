@@ -36,6 +36,11 @@ impl VaultServer {
         Self { context: Arc::new(context), tools }
     }
 
+    /// Load the vault in the background (see [`super::cache::preload`]).
+    pub fn preload(&self) {
+        super::cache::preload(self.context.clone());
+    }
+
     /// The `Tool` records `tools/list` returns.
     pub fn tool_list(&self) -> Vec<Tool> {
         self.tools.iter().map(to_tool).collect()

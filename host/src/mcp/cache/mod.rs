@@ -16,8 +16,10 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use fingerprint::fingerprint;
+
+use super::context::Context;
 use vaultspec_vault::Storage;
-use vaultspec_vault::graph::Graph;
+use vaultspec_vault::graph::{self, Graph};
 use vaultspec_vault::search::SearchIndex;
 use vaultspec_vault::status::PlanStatuses;
 
@@ -102,6 +104,25 @@ impl VaultCache {
         };
         state.last = Some((print, loaded.clone()));
         Ok(loaded)
+    }
+}
+
+/// Load the vault of `context` (graph and plan statuses) ahead of the first
+/// read tool, on a thread of its own; a tool that comes meanwhile waits for
+/// this load instead of starting another. A vault that does not load is left
+/// for the tools to report.
+pub fn preload(context: Arc<Context>) {
+    let spawned = std::thread::Builder::new().name("vaultspec-preload".into()).spawn(move || {
+        let Ok(storage) = context.storage() else { return };
+        match context.vault.get(context.workspace.root(), || graph::load_graph(&storage)) {
+            Ok(loaded) => {
+                loaded.plans(&storage);
+            }
+            Err(err) => tracing::debug!("the vault was not preloaded: {err}"),
+        }
+    });
+    if let Err(err) = spawned {
+        tracing::debug!("the vault was not preloaded: {err}");
     }
 }
 
