@@ -18,6 +18,10 @@ pub const STDIO_WATCHDOG: &str = "VAULTSPEC_STDIO_WATCHDOG";
 /// How often the watchdog polls, in milliseconds (tests shorten it).
 pub const WATCHDOG_POLL_MS: &str = "VAULTSPEC_WATCHDOG_POLL_MS";
 
+/// Seconds a writer waits for a lock sentinel another process holds
+/// (`spec/gateway.md` §9; default 120).
+pub const LOCK_TIMEOUT_SECONDS: &str = "VAULTSPEC_LOCK_TIMEOUT_SECONDS";
+
 /// A local checkout of the SDK (`sdk/verb`): `vaultspec verbs new` then makes
 /// the new crate depend on it by path instead of by version.
 pub const SDK_PATH: &str = "VAULTSPEC_SDK_PATH";

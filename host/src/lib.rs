@@ -16,5 +16,6 @@ pub mod invocation;
 pub mod logging;
 pub mod mcp;
 pub mod sandbox;
+pub mod sentinel;
 pub mod trust;
 pub mod workspace;

@@ -1,6 +1,6 @@
 //! Helpers the end-to-end tests share: one sandbox, guest loading, calls.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use vaultspec_host::catalog::{Origin, Refusal, VerbComponent};

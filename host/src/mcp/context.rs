@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::cache::VaultCache;
 use crate::catalog::Catalog;
 use crate::sandbox::Sandbox;
+use crate::sentinel::{self, Sentinel};
 use crate::workspace::{Workspace, WriteLock};
 
 /// The server's workspace, mode, verb catalog and sandbox.
@@ -41,5 +42,16 @@ impl Context {
     /// Take the workspace's write lock (blocking; tools run on blocking threads).
     pub fn lock_writes(&self) -> anyhow::Result<WriteLock> {
         self.workspace.lock_writes_blocking()
+    }
+
+    /// Hold the reference's sentinel of one vault document, as its Python
+    /// writers do (take [`Context::lock_writes`] first).
+    pub fn lock_document(&self, path: &str) -> anyhow::Result<Option<Sentinel>> {
+        sentinel::document(self.workspace.dir(), path)
+    }
+
+    /// Hold the reference's docs-domain sentinel (ledgers, structure fixes).
+    pub fn lock_docs_domain(&self) -> anyhow::Result<Option<Sentinel>> {
+        sentinel::docs_domain(self.workspace.dir())
     }
 }

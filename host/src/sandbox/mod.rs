@@ -263,10 +263,18 @@ impl Sandbox {
 
         // Writers hold the workspace lock for the whole call, so two verbs
         // (or two processes) never interleave their writes.
-        let _lock = if writes {
-            Some(workspace.lock_writes().await.map_err(|e| setup(format!("{e:#}")))?)
+        // They also hold the reference's docs-domain sentinel, so a Python
+        // `vaultspec-core` renaming or logging on the same vault waits too.
+        let (_lock, _sentinel) = if writes {
+            let lock = workspace.lock_writes().await.map_err(|e| setup(format!("{e:#}")))?;
+            let dir = workspace.dir().try_clone().map_err(|e| setup(e.to_string()))?;
+            let sentinel = tokio::task::spawn_blocking(move || crate::sentinel::docs_domain(&dir))
+                .await
+                .map_err(|e| setup(e.to_string()))?
+                .map_err(|e| setup(format!("{e:#}")))?;
+            (Some(lock), sentinel)
         } else {
-            None
+            (None, None)
         };
         let result = async {
             let instance = prepared.pre.instantiate_async(&mut store).await?;

@@ -23,6 +23,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     options.fix = args.fix;
     let results = if args.fix {
         let _lock = context.lock_writes()?;
+        let _sentinel = context.lock_docs_domain()?;
         checks::run_all(&storage, &options)?
     } else {
         checks::run_all(&storage, &options)?

@@ -60,6 +60,10 @@ fn edit_one(context: &Context, storage: &dyn Storage, corpus: &Corpus, index: us
         Ok(doc) => doc.path.clone(),
         Err(_) => return fail(format!("Cannot resolve document: '{}'", op.target)),
     };
+    let _sentinel = match context.lock_document(&path) {
+        Ok(sentinel) => sentinel,
+        Err(err) => return with_path(fail(format!("{err:#}")), &path),
+    };
     // Re-read: an earlier item of this batch may have changed the file.
     let doc = match storage.read(&path).map_err(Error::from).and_then(|b| Document::from_bytes(&path, b)) {
         Ok(doc) => doc,

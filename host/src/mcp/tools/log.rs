@@ -28,6 +28,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
     let _lock = context.lock_writes()?;
+    let _sentinel = context.lock_docs_domain()?;
     let request = LogRequest {
         feature: args.feature,
         plan_stem: args.plan,

@@ -58,6 +58,7 @@ pub fn progress(context: &Context, args: Value) -> ToolResult {
     let storage = context.storage()?;
     let _lock = context.lock_writes()?;
     let path = resolve(&storage, &args.plan)?;
+    let _sentinel = context.lock_document(&path)?;
     let changes: Vec<StepChange> =
         args.steps.into_iter().map(|s| StepChange { step_id: s.step_id, state: s.state }).collect();
     let report = plan::plan_progress(&storage, &path, &changes, &WriteOptions::new(context.today()))?;
@@ -74,6 +75,7 @@ pub fn edit(context: &Context, args: Value) -> ToolResult {
     let storage = context.storage()?;
     let _lock = context.lock_writes()?;
     let path = resolve(&storage, &args.plan)?;
+    let _sentinel = context.lock_document(&path)?;
     let requests: Vec<EditRequest> = args
         .operations
         .into_iter()

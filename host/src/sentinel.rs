@@ -1,0 +1,142 @@
+//! The reference's advisory lock sentinels (`spec/gateway.md` §9), so that a
+//! `vaultspec-core` process writing the same vault waits for ours, and ours
+//! for it.
+//!
+//! A sentinel is a file left on disk under `.vault/data/`, locked with
+//! `flock` for as long as the write lasts, polled every 50 ms within a budget
+//! (`VAULTSPEC_LOCK_TIMEOUT_SECONDS`, 120 s by default). Our writers first
+//! hold the workspace lock ([`crate::workspace::WriteLock`]), which orders
+//! our own processes, then the sentinel: always in that order.
+
+use std::io;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use cap_std::fs::{Dir, OpenOptions};
+use sha1::{Digest, Sha1};
+
+use crate::env;
+
+/// The folder of per-document sentinels.
+pub const LOCKS_DIR: &str = ".vault/data/locks";
+
+/// The sentinel of renames, execution ledgers and structure fixes.
+pub const DOCS_DOMAIN: &str = ".vault/data/.vault.lock";
+
+/// How often a held sentinel is tried again.
+const POLL: Duration = Duration::from_millis(50);
+
+/// A held sentinel; dropping it releases the lock.
+#[derive(Debug)]
+pub struct Sentinel {
+    _file: std::fs::File,
+}
+
+/// The sentinel path of the vault document at `path` (workspace-relative,
+/// under `.vault/`): the SHA-1 of its path relative to `.vault/`.
+pub fn document_path(path: &str) -> String {
+    let relative = path.strip_prefix(".vault/").unwrap_or(path);
+    format!("{LOCKS_DIR}/{}.lock", hex::encode(Sha1::digest(relative.as_bytes())))
+}
+
+/// Hold the sentinel of one vault document (`None` without a `.vault/`).
+pub fn document(dir: &Dir, path: &str) -> anyhow::Result<Option<Sentinel>> {
+    acquire(dir, &document_path(path), budget())
+}
+
+/// Hold the docs-domain sentinel (`None` without a `.vault/`).
+pub fn docs_domain(dir: &Dir) -> anyhow::Result<Option<Sentinel>> {
+    acquire(dir, DOCS_DOMAIN, budget())
+}
+
+/// The wait budget: `VAULTSPEC_LOCK_TIMEOUT_SECONDS` when it is a positive
+/// number of seconds, else 120 s.
+fn budget() -> Duration {
+    std::env::var(env::LOCK_TIMEOUT_SECONDS)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(Duration::from_secs(120), Duration::from_secs_f64)
+}
+
+/// Lock `sentinel`, creating it and its folders under `.vault/`. A
+/// workspace without `.vault/` has nothing to protect yet, and a lock must
+/// not create it: then nothing is locked.
+fn acquire(dir: &Dir, sentinel: &str, budget: Duration) -> anyhow::Result<Option<Sentinel>> {
+    if !dir.is_dir(".vault") {
+        return Ok(None);
+    }
+    if let Some(parent) = Path::new(sentinel).parent() {
+        dir.create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
+    }
+    let mut options = OpenOptions::new();
+    options.create(true).read(true).write(true);
+    let file = dir.open_with(sentinel, &options).with_context(|| format!("opening the lock `{sentinel}`"))?.into_std();
+    let start = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(Some(Sentinel { _file: file })),
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(e)) => return Err(e).with_context(|| format!("locking `{sentinel}`")),
+        }
+        if start.elapsed() >= budget {
+            return Err(timed_out(sentinel, budget).into());
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+fn timed_out(sentinel: &str, budget: Duration) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::TimedOut,
+        format!(
+            "Timed out after {}s waiting for the advisory lock on {sentinel} (os layer). Another process \
+             holds it; raise {} if the wait was legitimate.",
+            budget.as_secs_f64(),
+            env::LOCK_TIMEOUT_SECONDS
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workspace() -> (tempfile::TempDir, Dir) {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join(".vault")).unwrap();
+        let dir = Dir::open_ambient_dir(tmp.path(), cap_std::ambient_authority()).unwrap();
+        (tmp, dir)
+    }
+
+    #[test]
+    fn a_document_sentinel_is_named_by_the_sha1_of_its_vault_path() {
+        // hashlib.sha1(b"plan/2026-03-10-tiny-fix-plan.md").hexdigest()
+        assert_eq!(
+            document_path(".vault/plan/2026-03-10-tiny-fix-plan.md"),
+            ".vault/data/locks/ce4768a708406e4346461bd1552af4f88cc84fd6.lock"
+        );
+    }
+
+    #[test]
+    fn without_a_vault_nothing_is_locked_or_created() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = Dir::open_ambient_dir(tmp.path(), cap_std::ambient_authority()).unwrap();
+        assert!(acquire(&dir, DOCS_DOMAIN, Duration::from_secs(1)).unwrap().is_none());
+        assert!(!tmp.path().join(".vault").exists());
+    }
+
+    #[test]
+    fn a_held_sentinel_makes_the_next_writer_wait_then_time_out() {
+        let (tmp, dir) = workspace();
+        let held = acquire(&dir, DOCS_DOMAIN, Duration::from_secs(1)).unwrap();
+        assert!(tmp.path().join(DOCS_DOMAIN).is_file(), "the sentinel is left on disk");
+        let start = Instant::now();
+        let err = acquire(&dir, DOCS_DOMAIN, Duration::from_millis(120)).unwrap_err();
+        assert!(start.elapsed() >= Duration::from_millis(120));
+        assert!(format!("{err:#}").contains("Timed out after 0.12s waiting for the advisory lock on .vault/data/.vault.lock (os layer)"), "{err:#}");
+        drop(held);
+        acquire(&dir, DOCS_DOMAIN, Duration::from_millis(120)).expect("free once released");
+    }
+}
