@@ -85,12 +85,34 @@ pub fn print_json(value: &Value) {
 /// Report a failure the way the caller asked for (JSON envelope or a line on
 /// stderr) and return the failure exit code.
 pub fn fail(json: bool, message: &str) -> u8 {
+    report_error(json, message);
+    EXIT_FAILURE
+}
+
+fn report_error(json: bool, message: &str) {
     if json {
         print_json(&error_envelope(message, None));
     } else {
         eprintln!("error: {message}");
     }
-    EXIT_FAILURE
+}
+
+/// Print a result (its envelope under `--json`; otherwise `text` prints the
+/// human form, and runs only then) and return the success exit code.
+pub fn done(json: bool, schema: &str, status: &str, data: impl Serialize, text: impl FnOnce()) -> u8 {
+    if json {
+        print_json(&envelope(schema, status, data));
+    } else {
+        text();
+    }
+    EXIT_OK
+}
+
+/// Report a usage error the declaration could not catch (a bad value or
+/// combination of flags) and return the usage exit code.
+pub fn usage(json: bool, message: &str) -> u8 {
+    report_error(json, message);
+    EXIT_USAGE
 }
 
 #[cfg(test)]

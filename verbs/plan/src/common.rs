@@ -5,6 +5,7 @@
 //! component (included there by path), so both report alike.
 
 use vaultspec_sdk::output;
+pub use vaultspec_sdk::output::done;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Storage;
 use vaultspec_sdk::vault::plan::{PlanDoc, PlanError, load_plan, resolve_plan};
@@ -104,26 +105,6 @@ pub fn fail(json: bool, schema: &str, err: &PlanError) -> u8 {
         eprintln!("error: {err}");
     }
     exit_code(err)
-}
-
-/// Reports a usage error the declaration could not catch (exit 2).
-pub fn usage(json: bool, message: &str) -> u8 {
-    if json {
-        output::print_json(&output::error_envelope(message, None));
-    } else {
-        eprintln!("error: {message}");
-    }
-    output::EXIT_USAGE
-}
-
-/// Prints a result and returns exit code 0; `text` runs only for human output.
-pub fn done(json: bool, schema: &str, status: &str, data: Value, text: impl FnOnce()) -> u8 {
-    if json {
-        output::print_json(&output::envelope(schema, status, data));
-    } else {
-        text();
-    }
-    output::EXIT_OK
 }
 
 /// Reports a domain failure that is not a [`PlanError`] (a ledger or storage

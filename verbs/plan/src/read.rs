@@ -3,11 +3,12 @@
 
 use vaultspec_sdk::Workspace;
 use vaultspec_sdk::output::status::UNCHANGED;
+use vaultspec_sdk::output::usage;
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::ledger::plan_status_with_evidence;
 use vaultspec_sdk::vault::plan::{PlanError, StepQuery, query_steps};
 
-use crate::common::{done, fail, open, resolve, schema, usage};
+use crate::common::{done, fail, open, resolve, schema};
 use crate::exports::vaultspec::plan::{vault_plan, vault_plan_epic_intent, vault_plan_tier};
 
 pub fn status(options: vault_plan::StatusOptions, target: &str) -> u8 {

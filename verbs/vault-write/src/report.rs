@@ -2,6 +2,7 @@
 //! otherwise, and the exit code that goes with the outcome.
 
 use vaultspec_sdk::output;
+pub use vaultspec_sdk::output::{done, usage};
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::checks::Finding;
 use vaultspec_sdk::vault::ops::Status;
@@ -18,16 +19,6 @@ pub fn word(status: Status) -> &'static str {
     }
 }
 
-/// Prints a successful result and returns exit code 0; `text` runs only for
-/// human output.
-pub fn done(json: bool, schema: &str, status: &str, data: Value, text: impl FnOnce()) -> u8 {
-    if json {
-        output::print_json(&output::envelope(schema, status, data));
-    } else {
-        text();
-    }
-    output::EXIT_OK
-}
 
 /// Reports a domain failure (the `vaultspec.error.v1` envelope, or a line on
 /// stderr) and returns exit code 1.
@@ -45,15 +36,6 @@ pub fn fail_in(json: bool, schema: &str, data: Value, message: &str) -> u8 {
     output::EXIT_FAILURE
 }
 
-/// Reports a bad flag combination the declaration could not catch (exit 2).
-pub fn usage(json: bool, message: &str) -> u8 {
-    if json {
-        output::print_json(&output::error_envelope(message, None));
-    } else {
-        eprintln!("error: {message}");
-    }
-    output::EXIT_USAGE
-}
 
 /// One finding as the edit verbs report it in `checks`.
 pub fn finding(f: &Finding) -> Value {

@@ -2,17 +2,13 @@
 //! lines otherwise, and the exit code that goes with the outcome.
 
 use vaultspec_sdk::output;
+pub use vaultspec_sdk::output::usage;
 use vaultspec_sdk::serde_json::Value;
 
 /// Prints a successful result (`status` `unchanged`: these verbs only read)
 /// and returns exit code 0. `text` is called only for human output.
 pub fn done(json: bool, schema: &str, data: Value, text: impl FnOnce()) -> u8 {
-    if json {
-        output::print_json(&output::envelope(schema, output::status::UNCHANGED, data));
-    } else {
-        text();
-    }
-    output::EXIT_OK
+    output::done(json, schema, output::status::UNCHANGED, data, text)
 }
 
 /// Reports a domain failure (the `vaultspec.error.v1` envelope, or a line on
@@ -21,15 +17,6 @@ pub fn fail(json: bool, err: impl std::fmt::Display) -> u8 {
     output::fail(json, &err.to_string())
 }
 
-/// Reports a bad flag value the declaration could not catch (exit code 2).
-pub fn usage(json: bool, message: &str) -> u8 {
-    if json {
-        output::print_json(&output::error_envelope(message, None));
-    } else {
-        eprintln!("error: {message}");
-    }
-    output::EXIT_USAGE
-}
 
 /// One page of `items`: `(page, total, truncated, next_offset)`.
 pub fn page<T: Clone>(items: &[T], limit: Option<u32>, offset: Option<u32>) -> (Vec<T>, usize, bool, Option<usize>) {
