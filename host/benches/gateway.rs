@@ -26,7 +26,6 @@ use support::{Server, median, ms};
 use vaultspec_host::builtins;
 use vaultspec_host::gateway::discover;
 use vaultspec_vault::graph::{DocSelect, Graph, default_threads, load_graph_lenient, read_corpus_with};
-use vaultspec_vault::plan::{list_plans, load_plan, plan_status};
 use vaultspec_vault::testgen::long_plan;
 use vaultspec_vault::{CapStorage, status};
 
@@ -115,17 +114,11 @@ fn invoke_bench(docs: usize, cache: &Path) -> anyhow::Result<()> {
     versus(&mut server, "vault stats", json!({"verb": "vault stats"}), true, |threads| {
         Ok(serde_json::to_string(&graph(root, threads)?.stats(DocSelect::All, None, None))?)
     })?;
-    // The verb reads every plan twice: for the rollup (with ledger evidence)
-    // and for the per-feature step counts; so does its native twin here.
     versus(&mut server, "status", json!({"verb": "status"}), false, |_| {
         let storage = CapStorage::open(root)?;
         let (graph, _) = load_graph_lenient(&storage)?;
-        let rollup = status::rollup(&storage, &graph, status::DEFAULT_FEATURE_LIMIT);
-        let plans: Vec<_> = list_plans(&storage)?
-            .into_iter()
-            .map(|e| load_plan(&storage, &e.path).ok().map(|d| plan_status(&d.plan, None)))
-            .collect();
-        Ok(serde_json::to_string(&(rollup, plans))?)
+        let plans = status::PlanStatuses::read(&storage);
+        Ok(serde_json::to_string(&plans.rollup(&graph, status::DEFAULT_FEATURE_LIMIT))?)
     })?;
     if docs >= 10_000 {
         println!("\n| through invoke | median (n={SAMPLES}) |\n|---|---:|");

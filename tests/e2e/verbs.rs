@@ -266,6 +266,17 @@ fn rule_promote_repair_and_sanitize() {
 }
 
 #[test]
+fn status_names_the_closed_steps_of_a_completed_plan_that_no_ledger_records() {
+    let vault = TestVault::new();
+    let plan = vaultspec_vault::testgen::long_plan(1).replace("- [ ] `P01.S01`", "- [x] `P01.S01`");
+    vault.write(".vault/plan/2026-03-11-long-work-plan.md", &plan);
+    let data = ok(&vault, &["status"], "vaultspec.vault.status.v1", "unchanged");
+    let completed = &data["recently_completed"][0];
+    assert_eq!(completed["stem"], "2026-03-11-long-work-plan", "{data}");
+    assert_eq!(completed["exec_missing"], serde_json::json!(["S01"]), "{data}");
+}
+
+#[test]
 fn status_and_doctor_orient_in_the_workspace() {
     let vault = built();
     let data = ok(&vault, &["status"], "vaultspec.vault.status.v1", "unchanged");

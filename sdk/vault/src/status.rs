@@ -168,34 +168,46 @@ pub fn lifecycle_of(plans: usize, steps: usize, done: usize) -> &'static str {
     }
 }
 
-/// Every readable plan of the vault with its status (ledger evidence
-/// included): what the rollup and the lifecycle words are computed from.
+/// Every plan of the vault with its status (ledger evidence included), or
+/// `None` for a plan that cannot be read: what the rollup and the lifecycle
+/// words are computed from.
 ///
 /// Reading it means reading every plan and ledger; a caller that keeps the
 /// vault loaded (the MCP server) keeps this beside it.
 #[derive(Debug, Clone, Default)]
-pub struct PlanStatuses(Vec<(PlanEntry, PlanStatus)>);
+pub struct PlanStatuses(Vec<(PlanEntry, Option<PlanStatus>)>);
 
 impl PlanStatuses {
-    /// Read every plan and the execution ledgers; unreadable ones are left out.
+    /// Read every plan and the execution ledgers.
     pub fn read(storage: &dyn Storage) -> Self {
         let index = exec_index(storage).unwrap_or_default();
         let Ok(entries) = list_plans(storage) else { return Self::default() };
         let plans = entries
             .into_iter()
-            .filter_map(|entry| {
-                let doc = load_plan(storage, &entry.path).ok()?;
-                let covered = entry.feature.as_deref().map(|f| index.covered(f));
-                let status = plan_status(&doc.plan, covered.as_ref());
-                Some((entry, status))
+            .map(|entry| {
+                let status = load_plan(storage, &entry.path).ok().map(|doc| {
+                    let covered = entry.feature.as_deref().map(|f| index.covered(f));
+                    plan_status(&doc.plan, covered.as_ref())
+                });
+                (entry, status)
             })
             .collect();
         Self(plans)
     }
 
+    /// Every plan, with its status when it could be read.
+    pub fn entries(&self) -> &[(PlanEntry, Option<PlanStatus>)] {
+        &self.0
+    }
+
+    /// The readable plans and their statuses.
+    fn readable(&self) -> impl Iterator<Item = (&PlanEntry, &PlanStatus)> {
+        self.0.iter().filter_map(|(entry, status)| status.as_ref().map(|s| (entry, s)))
+    }
+
     fn by_feature(&self) -> BTreeMap<&str, Vec<&PlanStatus>> {
         let mut by_feature: BTreeMap<&str, Vec<&PlanStatus>> = BTreeMap::new();
-        for (entry, status) in &self.0 {
+        for (entry, status) in self.readable() {
             if let Some(feature) = &entry.feature {
                 by_feature.entry(feature).or_default().push(status);
             }
@@ -233,8 +245,7 @@ impl PlanStatuses {
             })
             .collect();
         let plans_in_flight = self
-            .0
-            .iter()
+            .readable()
             .filter(|(_, s)| s.steps_completed < s.step_count)
             .map(|(entry, s)| PlanProgressLine {
                 stem: entry.stem.clone(),

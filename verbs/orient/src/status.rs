@@ -9,8 +9,8 @@ use vaultspec_sdk::Workspace;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Date;
 use vaultspec_sdk::vault::graph::{Graph, load_graph};
-use vaultspec_sdk::vault::plan::{PlanEntry, PlanStatus, list_plans, load_plan, plan_status};
-use vaultspec_sdk::vault::status::{DEFAULT_FEATURE_LIMIT, rollup, trace};
+use vaultspec_sdk::vault::plan::PlanStatus;
+use vaultspec_sdk::vault::status::{DEFAULT_FEATURE_LIMIT, PlanStatuses, trace};
 
 use crate::StatusOptions;
 use crate::report::{self, done, fail};
@@ -25,17 +25,6 @@ fn since(raw: Option<&str>, today: Date) -> Result<(Option<String>, Option<i64>)
     }
     let date = Date::parse_lenient(raw).map_err(|_| format!("invalid `--since` `{raw}`: expected a number of days or a date `yyyy-mm-dd`"))?;
     Ok((Some(date.to_string()), Some(today.to_days() - date.to_days())))
-}
-
-fn plans(ws: &Workspace) -> Vec<(PlanEntry, Option<PlanStatus>)> {
-    list_plans(ws)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|e| {
-            let status = load_plan(ws, &e.path).ok().map(|d| plan_status(&d.plan, None));
-            (e, status)
-        })
-        .collect()
 }
 
 fn recent_documents(graph: &Graph, cutoff: Option<&str>, limit: usize, paths: bool) -> BTreeMap<String, Vec<Value>> {
@@ -111,8 +100,11 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
         Err(message) => return report::usage(json, &message),
     };
     let limit = options.limit.map_or(DEFAULT_FEATURE_LIMIT, |l| l as usize);
-    let roll = rollup(&ws, &graph, limit);
-    let plans = plans(&ws);
+    // One read of every plan and ledger serves the rollup and the rows
+    // below (ledger evidence gives `exec_missing` of completed plans).
+    let statuses = PlanStatuses::read(&ws);
+    let roll = statuses.rollup(&graph, limit);
+    let plans = statuses.entries();
     let active: Vec<Value> = roll
         .features
         .iter()
