@@ -3,7 +3,7 @@
 
 use vaultspec_sdk::Workspace;
 use vaultspec_sdk::serde_json::json;
-use vaultspec_sdk::vault::graph::{DocSelect, FeatureFilter, load_graph};
+use vaultspec_sdk::vault::graph::{DocSelect, FeatureFilter, Graph, load_graph};
 use vaultspec_sdk::vault::ops::link;
 use vaultspec_sdk::vault::{Corpus, Date};
 
@@ -26,19 +26,20 @@ fn check_type(raw: &str, pseudo: bool) -> Result<String, String> {
     }
 }
 
+/// The `--type` and `--date` filters checked, and the vault's graph; or the
+/// exit code of the refusal already reported.
+fn filtered_graph(json: bool, doc_type: Option<&str>, pseudo: bool, date: Option<&str>) -> Result<(Option<String>, Option<String>, Graph), u8> {
+    let doc_type = doc_type.map(|t| check_type(t, pseudo)).transpose().map_err(|message| fail(json, message))?;
+    let date = date_flag(date).map_err(|message| report::usage(json, &message))?;
+    let graph = load_graph(&Workspace::open()).map_err(|err| fail(json, err))?;
+    Ok((doc_type, date, graph))
+}
+
 pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
     let json = options.json;
-    let doc_type = match doc_type.as_deref().map(|t| check_type(t, true)).transpose() {
-        Ok(t) => t,
-        Err(message) => return fail(json, message),
-    };
-    let date = match date_flag(options.date.as_deref()) {
-        Ok(d) => d,
-        Err(message) => return report::usage(json, &message),
-    };
-    let graph = match load_graph(&Workspace::open()) {
-        Ok(g) => g,
-        Err(err) => return fail(json, err),
+    let (doc_type, date, graph) = match filtered_graph(json, doc_type.as_deref(), true, options.date.as_deref()) {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     let rows = graph.list_documents(DocSelect::parse(doc_type.as_deref()), options.feature.as_deref(), date.as_deref());
     let (rows, total, truncated, next) = page(&rows, options.limit, options.offset);
@@ -66,17 +67,9 @@ pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
 
 pub fn stats(options: vault::StatsOptions) -> u8 {
     let json = options.json;
-    let doc_type = match options.type_.as_deref().map(|t| check_type(t, false)).transpose() {
-        Ok(t) => t,
-        Err(message) => return fail(json, message),
-    };
-    let date = match date_flag(options.date.as_deref()) {
-        Ok(d) => d,
-        Err(message) => return report::usage(json, &message),
-    };
-    let graph = match load_graph(&Workspace::open()) {
-        Ok(g) => g,
-        Err(err) => return fail(json, err),
+    let (doc_type, date, graph) = match filtered_graph(json, options.type_.as_deref(), false, options.date.as_deref()) {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     let select = doc_type.as_deref().map_or(DocSelect::All, DocSelect::Type);
     let stats = graph.stats(select, options.feature.as_deref(), date.as_deref());
@@ -101,17 +94,9 @@ pub fn stats(options: vault::StatsOptions) -> u8 {
 
 pub fn features(options: vault_feature::ListOptions) -> u8 {
     let json = options.json;
-    let doc_type = match options.type_.as_deref().map(|t| check_type(t, false)).transpose() {
-        Ok(t) => t,
-        Err(message) => return fail(json, message),
-    };
-    let date = match date_flag(options.date.as_deref()) {
-        Ok(d) => d,
-        Err(message) => return report::usage(json, &message),
-    };
-    let graph = match load_graph(&Workspace::open()) {
-        Ok(g) => g,
-        Err(err) => return fail(json, err),
+    let (doc_type, date, graph) = match filtered_graph(json, options.type_.as_deref(), false, options.date.as_deref()) {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     let stale_before = options
         .stale_days
