@@ -10,7 +10,7 @@ use crate::date::Date;
 use crate::doc::{DocType, Document, is_excluded};
 use crate::error::Result;
 use crate::graph::{Graph, GraphDoc, NodeId};
-use crate::storage::{FileEntry, READ_BATCH, Storage};
+use crate::storage::{FileEntry, Storage};
 use crate::text;
 
 /// How a check run behaves.
@@ -108,8 +108,8 @@ impl<'s> Snapshot<'s> {
             }
             corpus.push(entry.path.as_str());
         }
-        for batch in corpus.chunks(READ_BATCH) {
-            for (&path, read) in batch.iter().zip(storage.read_many(batch)) {
+        storage.read_batches(&corpus, &mut |offset, reads| {
+            for (&path, read) in corpus[offset..].iter().zip(reads) {
                 match read {
                     Ok(bytes) => match std::str::from_utf8(&bytes) {
                         Ok(_) => gdocs.push(GraphDoc::from_vec(path, bytes)),
@@ -129,7 +129,7 @@ impl<'s> Snapshot<'s> {
                     }),
                 }
             }
-        }
+        });
         let graph = Graph::build(gdocs, &archived);
         let docs = graph
             .docs()

@@ -6,7 +6,7 @@
 //! and parsed on several threads; on `wasm32` (no threads) in one pass.
 
 use crate::parallel;
-use crate::storage::{FileEntry, READ_BATCH, Storage, StorageError};
+use crate::storage::{FileEntry, Storage, StorageError};
 
 use super::{Graph, GraphDoc};
 
@@ -91,16 +91,15 @@ fn read_one(storage: &dyn Storage, entry: &FileEntry) -> Result<GraphDoc, Storag
 /// Reads every entry (in parallel where the storage can) and parses each
 /// file on the thread that read it. Results come back in path order.
 ///
-/// In a verb (`wasm32`, one thread) the storage reads batches of files in
-/// one host call, and the host reads each batch in parallel.
+/// In a verb (`wasm32`, one thread) the storage reads batches of files on
+/// the host, the next batch while the verb parses this one.
 fn read_all(storage: &dyn Storage, entries: &[&FileEntry], threads: usize) -> Vec<Result<GraphDoc, StorageError>> {
     if cfg!(target_arch = "wasm32") {
+        let paths: Vec<&str> = entries.iter().map(|e| e.path.as_str()).collect();
         let mut docs = Vec::with_capacity(entries.len());
-        for batch in entries.chunks(READ_BATCH) {
-            let paths: Vec<&str> = batch.iter().map(|e| e.path.as_str()).collect();
-            let read = storage.read_many(&paths);
-            docs.extend(batch.iter().zip(read).map(|(e, r)| r.map(|bytes| GraphDoc::from_vec(&e.path, bytes))));
-        }
+        storage.read_batches(&paths, &mut |offset, reads| {
+            docs.extend(paths[offset..].iter().zip(reads).map(|(path, r)| r.map(|bytes| GraphDoc::from_vec(path, bytes))));
+        });
         return docs;
     }
     parallel::map(entries, threads, |e| read_one(storage, e))

@@ -141,41 +141,55 @@ impl ExecIndex {
 }
 
 /// Builds the evidence index over every document under `.vault/exec/`.
+/// The documents are read in batches; the first that cannot be read (in
+/// path order) fails the index.
 pub fn exec_index(storage: &dyn Storage) -> Result<ExecIndex, LedgerError> {
+    let paths: Vec<String> = storage
+        .list(".vault/exec")?
+        .into_iter()
+        .map(|entry| entry.path)
+        .filter(|path| path.rsplit('/').next().is_some_and(|name| name.ends_with(".md")))
+        .collect();
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
     let mut index = ExecIndex::default();
-    for entry in storage.list(".vault/exec")? {
-        let Some(name) = entry.path.rsplit('/').next() else {
-            continue;
-        };
-        let Some(stem) = name.strip_suffix(".md") else {
-            continue;
-        };
-        let Ok(text) = String::from_utf8(storage.read(&entry.path)?) else {
-            continue;
-        };
-        let meta = exec_meta(&text);
-        let Some(feature) = meta.feature else {
-            continue;
-        };
-        if is_ledger_stem(stem) {
-            for step in covered_steps(&text) {
-                index
-                    .by_step
-                    .insert((feature.clone(), step), stem.to_string());
+    let mut failed = None;
+    storage.read_batches(&refs, &mut |offset, reads| {
+        for (path, read) in paths[offset..].iter().zip(reads) {
+            match read {
+                Ok(bytes) if failed.is_none() => index_one(&mut index, path, bytes),
+                Ok(_) => {}
+                Err(e) => {
+                    failed.get_or_insert(e);
+                }
             }
-        } else if let Some(step) = meta.step_id {
-            index
-                .by_step
-                .insert((feature.clone(), step), stem.to_string());
-        } else {
-            index
-                .unlinked_by_feature
-                .entry(feature)
-                .or_default()
-                .push(stem.to_string());
         }
+    });
+    match failed {
+        Some(e) => Err(e.into()),
+        None => Ok(index),
     }
-    Ok(index)
+}
+
+/// Add the Step evidence of one exec document (`path`, `bytes`) to `index`.
+fn index_one(index: &mut ExecIndex, path: &str, bytes: Vec<u8>) {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.strip_suffix(".md").unwrap_or(name);
+    let Ok(text) = String::from_utf8(bytes) else {
+        return;
+    };
+    let meta = exec_meta(&text);
+    let Some(feature) = meta.feature else {
+        return;
+    };
+    if is_ledger_stem(stem) {
+        for step in covered_steps(&text) {
+            index.by_step.insert((feature.clone(), step), stem.to_string());
+        }
+    } else if let Some(step) = meta.step_id {
+        index.by_step.insert((feature, step), stem.to_string());
+    } else {
+        index.unlinked_by_feature.entry(feature).or_default().push(stem.to_string());
+    }
 }
 
 /// The status of the plan at `path` with `exec_missing_ids` filled from the

@@ -24,28 +24,38 @@ pub struct PlanEntry {
 
 /// Every `*.md` directly inside `.vault/plan/`, sorted by path, with its feature.
 pub fn list_plans(storage: &dyn Storage) -> Result<Vec<PlanEntry>, PlanError> {
-    let mut out = Vec::new();
-    for entry in storage.list(PLAN_DIR)? {
-        let Some(name) = entry.path.strip_prefix(".vault/plan/") else {
-            continue;
-        };
-        if name.contains('/') || !name.ends_with(".md") {
-            continue;
+    Ok(read_plans(storage)?.into_iter().map(|(entry, _)| entry).collect())
+}
+
+/// [`list_plans`], with the bytes of each plan (`None` when it could not be
+/// read): one read of every plan, in batches, for callers that go on to
+/// parse them.
+pub fn read_plans(storage: &dyn Storage) -> Result<Vec<(PlanEntry, Option<Vec<u8>>)>, PlanError> {
+    let paths: Vec<String> = storage
+        .list(PLAN_DIR)?
+        .into_iter()
+        .map(|entry| entry.path)
+        .filter(|path| path.strip_prefix(".vault/plan/").is_some_and(|name| !name.contains('/') && name.ends_with(".md")))
+        .collect();
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let mut out = Vec::with_capacity(paths.len());
+    storage.read_batches(&refs, &mut |offset, reads| {
+        for (path, read) in paths[offset..].iter().zip(reads) {
+            let bytes = read.ok();
+            let feature = bytes.as_deref().and_then(plan_feature);
+            let stem = path[".vault/plan/".len()..].trim_end_matches(".md").to_string();
+            out.push((PlanEntry { path: path.clone(), stem, feature }, bytes));
         }
-        let stem = name.trim_end_matches(".md").to_string();
-        let feature = storage.read(&entry.path).ok().and_then(|bytes| {
-            let text = String::from_utf8(bytes).ok()?;
-            let split = frontmatter::split(&text)?;
-            let fm = PlanFrontmatter::parse(split.yaml(&text)).ok()?;
-            fm.feature().map(str::to_string)
-        });
-        out.push(PlanEntry {
-            path: entry.path,
-            stem,
-            feature,
-        });
-    }
+    });
     Ok(out)
+}
+
+/// The feature a plan's frontmatter tags name, if it can be read.
+fn plan_feature(bytes: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let split = frontmatter::split(text)?;
+    let fm = PlanFrontmatter::parse(split.yaml(text)).ok()?;
+    fm.feature().map(str::to_string)
 }
 
 /// Resolves a plan target to its path. With `allow_path` (the CLI outside

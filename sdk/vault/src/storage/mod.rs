@@ -35,7 +35,8 @@ pub struct FileEntry {
     pub size: u64,
 }
 
-/// Files per [`Storage::read_many`] call for a reader of the whole vault:
+/// Files per [`Storage::read_many`] call for a reader of the whole vault
+/// (and per batch of [`Storage::read_batches`]):
 /// enough to keep a host's threads busy, few enough that a batch in flight
 /// stays small beside the vault.
 pub const READ_BATCH: usize = 256;
@@ -56,6 +57,17 @@ pub trait Storage: Send + Sync {
     /// parallel (the native one does; a verb's workspace asks the host to).
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
         paths.iter().map(|p| self.read(p)).collect()
+    }
+
+    /// Read `paths` a batch of [`READ_BATCH`] at a time, handing `each` the
+    /// offset of the batch in `paths` and its results (as
+    /// [`Storage::read_many`] gives them), batch after batch in order. A
+    /// verb's workspace reads the next batch on the host while `each` works
+    /// on this one; elsewhere this is `read_many` per batch.
+    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+        for (i, batch) in paths.chunks(READ_BATCH).enumerate() {
+            each(i * READ_BATCH, self.read_many(batch));
+        }
     }
 
     /// Every regular file under `dir` (recursively), sorted by path. A missing
@@ -84,6 +96,9 @@ impl<S: Storage + ?Sized> Storage for &S {
     }
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
         (**self).read_many(paths)
+    }
+    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+        (**self).read_batches(paths, each)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         (**self).list(dir)
