@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use support::{Server, median, ms};
 use vaultspec_host::builtins;
 use vaultspec_host::gateway::discover;
-use vaultspec_vault::graph::{DocSelect, Graph, default_threads, load_graph_lenient, read_corpus_with};
+use vaultspec_vault::graph::{DocSelect, Graph, default_threads, load_graph, read_corpus_with};
 use vaultspec_vault::testgen::long_plan;
 use vaultspec_vault::{CapStorage, status};
 
@@ -116,9 +116,9 @@ fn invoke_bench(docs: usize, cache: &Path) -> anyhow::Result<()> {
     })?;
     versus(&mut server, "status", json!({"verb": "status"}), false, |_| {
         let storage = CapStorage::open(root)?;
-        let (graph, _) = load_graph_lenient(&storage)?;
-        let plans = status::PlanStatuses::read(&storage);
-        Ok(serde_json::to_string(&plans.rollup(&graph, status::DEFAULT_FEATURE_LIMIT))?)
+        let graph = load_graph(&storage)?;
+        let options = status::ReportOptions { limit: status::DEFAULT_FEATURE_LIMIT, ..Default::default() };
+        Ok(serde_json::to_string(&status::rollup_report(&graph, &status::PlanStatuses::read(&storage), &options))?)
     })?;
     if docs >= 10_000 {
         println!("\n| through invoke | median (n={SAMPLES}) |\n|---|---:|");

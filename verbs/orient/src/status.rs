@@ -1,16 +1,14 @@
 //! `status`: the rollup of the vault (active features, plans in flight,
 //! recently completed plans, recent documents, execution activity, totals),
 //! or the grounding trace of one feature or plan. The figures come from
-//! `vaultspec_vault::status`, which the MCP `status` tool shares.
-
-use std::collections::BTreeMap;
+//! `vaultspec_vault::status`, which the MCP `status` tool shares; the
+//! report itself is `status::rollup_report`.
 
 use vaultspec_sdk::Workspace;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Date;
-use vaultspec_sdk::vault::graph::{Graph, load_graph};
-use vaultspec_sdk::vault::plan::PlanStatus;
-use vaultspec_sdk::vault::status::{DEFAULT_FEATURE_LIMIT, PlanStatuses, trace};
+use vaultspec_sdk::vault::graph::load_graph;
+use vaultspec_sdk::vault::status::{DEFAULT_FEATURE_LIMIT, PlanStatuses, ReportOptions, rollup_report, trace};
 
 use crate::StatusOptions;
 use crate::report::{self, done, fail};
@@ -25,57 +23,6 @@ fn since(raw: Option<&str>, today: Date) -> Result<(Option<String>, Option<i64>)
     }
     let date = Date::parse_lenient(raw).map_err(|_| format!("invalid `--since` `{raw}`: expected a number of days or a date `yyyy-mm-dd`"))?;
     Ok((Some(date.to_string()), Some(today.to_days() - date.to_days())))
-}
-
-fn recent_documents(graph: &Graph, cutoff: Option<&str>, limit: usize, paths: bool) -> BTreeMap<String, Vec<Value>> {
-    let mut by_type: BTreeMap<String, Vec<(&str, Value)>> = BTreeMap::new();
-    for doc in graph.docs() {
-        let Some(stamp) = doc.modified.as_deref().or(doc.date.as_deref()) else { continue };
-        if cutoff.is_some_and(|c| stamp < c) || doc.doc_type.is_none() {
-            continue;
-        }
-        let mut row = json!({
-            "stem": doc.stem,
-            "doc_type": doc.doc_type,
-            "feature": doc.graph_feature(),
-            "modified": stamp,
-        });
-        if paths {
-            row["path"] = json!(doc.path);
-        }
-        by_type.entry(doc.type_name().to_owned()).or_default().push((stamp, row));
-    }
-    by_type
-        .into_iter()
-        .map(|(t, mut rows)| {
-            rows.sort_by(|a, b| b.0.cmp(a.0));
-            (t, rows.into_iter().take(limit).map(|(_, v)| v).collect())
-        })
-        .collect()
-}
-
-fn exec_activity(graph: &Graph, verbose: bool) -> Vec<Value> {
-    let mut by_feature: BTreeMap<String, (usize, String, Vec<String>)> = BTreeMap::new();
-    for doc in graph.docs().iter().filter(|d| d.type_name() == "exec") {
-        let Some(f) = doc.graph_feature() else { continue };
-        let entry = by_feature.entry(f).or_default();
-        entry.0 += 1;
-        let stamp = doc.modified.clone().or(doc.date.clone()).unwrap_or_default();
-        if stamp > entry.1 {
-            entry.1 = stamp;
-        }
-        entry.2.push(doc.stem.clone());
-    }
-    by_feature
-        .into_iter()
-        .map(|(feature, (count, latest, records))| {
-            let mut v = json!({ "feature": feature, "count": count, "latest": latest });
-            if verbose {
-                v["records"] = json!(records);
-            }
-            v
-        })
-        .collect()
 }
 
 pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
@@ -99,65 +46,16 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
         Ok(s) => s,
         Err(message) => return report::usage(json, &message),
     };
-    let limit = options.limit.map_or(DEFAULT_FEATURE_LIMIT, |l| l as usize);
-    // One read of every plan and ledger serves the rollup and the rows
-    // below (ledger evidence gives `exec_missing` of completed plans).
-    let statuses = PlanStatuses::read(&ws);
-    let roll = statuses.rollup(&graph, limit);
-    let plans = statuses.entries();
-    let active: Vec<Value> = roll
-        .features
-        .iter()
-        .map(|f| {
-            let mine: Vec<&PlanStatus> =
-                plans.iter().filter(|(e, _)| e.feature.as_deref() == Some(f.name.as_str())).filter_map(|(_, s)| s.as_ref()).collect();
-            let count = plans.iter().filter(|(e, _)| e.feature.as_deref() == Some(f.name.as_str())).count();
-            json!({
-                "name": f.name,
-                "doc_count": f.doc_count,
-                "latest_activity": f.latest_activity,
-                "has_plan": f.has_plan,
-                "status": f.status,
-                "plan_tier": f.plan_tier,
-                "plan_steps_completed": mine.iter().map(|s| s.steps_completed).sum::<usize>(),
-                "plan_step_count": mine.iter().map(|s| s.step_count).sum::<usize>(),
-                "plan_completion_percent": f.plan_completion_percent,
-                "plan_count": count,
-                "plans_unreadable": count - mine.len(),
-            })
-        })
-        .collect();
-    let completed: Vec<Value> = plans
-        .iter()
-        .filter_map(|(e, s)| s.as_ref().map(|s| (e, s)))
-        .filter(|(_, s)| s.step_count > 0 && s.steps_completed == s.step_count)
-        .map(|(e, s)| {
-            let modified = graph.docs().iter().find(|d| d.stem == e.stem).and_then(|d| d.modified.clone());
-            json!({
-                "stem": e.stem, "feature": e.feature, "tier": format!("{:?}", s.tier),
-                "open_steps": 0, "closed_steps": s.steps_completed, "total_steps": s.step_count,
-                "completion_percent": s.completion_percent, "wave_count": s.wave_count,
-                "waves_completed": s.waves_completed, "phase_count": s.phase_count,
-                "phases_completed": s.phases_completed, "next_open_step": s.next_open_step,
-                "exec_missing": s.exec_missing_ids, "modified": modified,
-            })
-        })
-        .filter(|v| cutoff.as_deref().is_none_or(|c| v["modified"].as_str().is_some_and(|m| m >= c)))
-        .take(limit)
-        .collect();
-    let data = json!({
-        "hosted_search": { "configured": false, "source": null },
-        "active_features": active,
-        "active_features_total": roll.features_total,
-        "active_features_truncated": roll.features_total > roll.features.len(),
-        "plans_in_flight": roll.plans_in_flight,
-        "recently_completed": completed,
-        "recent_documents": recent_documents(&graph, cutoff.as_deref(), limit, options.paths),
-        "exec_activity": exec_activity(&graph, options.verbose_exec),
-        "totals": roll.totals,
-        "limit": limit,
-        "since_days": since_days,
-    });
+    let report = ReportOptions {
+        limit: options.limit.map_or(DEFAULT_FEATURE_LIMIT, |l| l as usize),
+        cutoff,
+        since_days,
+        paths: options.paths,
+        verbose_exec: options.verbose_exec,
+    };
+    // One read of every plan and ledger serves the whole report (ledger
+    // evidence gives `exec_missing` of completed plans).
+    let data = rollup_report(&graph, &PlanStatuses::read(&ws), &report);
     done(json, SCHEMA, data.clone(), || print_rollup(&data))
 }
 

@@ -5,14 +5,18 @@
 //! vault the same way (`spec/mcp-tools.md` §6.5). Everything is computed from
 //! one graph load plus the plans and ledgers; nothing is written.
 
+mod report;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+pub use report::{ReportOptions, rollup_report};
+
 use crate::Storage;
 use crate::graph::{DocSelect, FeatureFilter, Graph, Stats};
 use crate::ledger::{ExecIndex, exec_index, step_evidence};
-use crate::plan::{PlanEntry, PlanStatus, StepQuery, Tier, list_plans, load_plan, plan_status, query_steps};
+use crate::plan::{PlanEntry, PlanStatus, StepQuery, Tier, list_plans, load_plan, parse_plan, plan_status, query_steps, read_plans};
 
 /// How many active features a rollup shows by default.
 pub const DEFAULT_FEATURE_LIMIT: usize = 10;
@@ -178,16 +182,17 @@ pub fn lifecycle_of(plans: usize, steps: usize, done: usize) -> &'static str {
 pub struct PlanStatuses(Vec<(PlanEntry, Option<PlanStatus>)>);
 
 impl PlanStatuses {
-    /// Read every plan and the execution ledgers.
+    /// Read every plan (once) and the execution ledgers.
     pub fn read(storage: &dyn Storage) -> Self {
         let index = exec_index(storage).unwrap_or_default();
-        let Ok(entries) = list_plans(storage) else { return Self::default() };
-        let plans = entries
+        let Ok(read) = read_plans(storage) else { return Self::default() };
+        let plans = read
             .into_iter()
-            .map(|entry| {
-                let status = load_plan(storage, &entry.path).ok().map(|doc| {
+            .map(|(entry, bytes)| {
+                let plan = bytes.as_deref().and_then(|b| parse_plan(std::str::from_utf8(b).ok()?).ok());
+                let status = plan.map(|plan| {
                     let covered = entry.feature.as_deref().map(|f| index.covered(f));
-                    plan_status(&doc.plan, covered.as_ref())
+                    plan_status(&plan, covered.as_ref())
                 });
                 (entry, status)
             })
