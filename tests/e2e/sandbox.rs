@@ -89,6 +89,23 @@ fn a_component_without_the_write_import_cannot_write() -> anyhow::Result<()> {
 }
 
 #[test]
+fn background_reads_past_the_limit_are_read_in_place_and_dropped_ones_cost_nothing() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    // More files than one batch of `read_batches`, so it reads ahead.
+    for i in 0..700 {
+        vault.write(&format!(".vault/adr/{i:04}.md"), &"x".repeat(i % 7));
+    }
+    let reader = load(guests::READER)?;
+    // 13 read-aheads of 700 files: a few run on threads, the rest are read
+    // before `read-ahead` returns; six are dropped without being finished.
+    let outcome = call(&reader, "reader ahead", &["13"], &vault, quick())?;
+    assert_eq!(outcome.exit_code, Some(0), "{outcome:?}");
+    let bytes: usize = (0..700).map(|i| i % 7).sum();
+    assert_eq!(stdout(&outcome), format!("finished 7 of 13, {} bytes; 700 files agree: true\n", 7 * bytes));
+    assert_host_still_serves(&vault)
+}
+
+#[test]
 fn the_guest_sees_none_of_the_host_environment() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let probe = load(guests::PROBE)?;

@@ -13,6 +13,7 @@
 //! | stdout + stderr | captured together up to 1 MiB ([`Output::Capture`]), or the host's own ([`Output::Inherit`]; a closed pipe ends output quietly) |
 //! | time | an epoch deadline from the timeout |
 //! | memory | [`MEMORY_LIMIT`] per instance |
+//! | host threads | `read-ahead` reads on at most 4 threads per call, each stopped when its handle is dropped |
 //!
 //! A trap, a panic or a limit ends that call only; the next call starts clean.
 
@@ -20,6 +21,7 @@ mod cache;
 mod engine;
 mod host_stdout;
 mod output;
+mod read_ahead;
 mod state;
 mod verify;
 mod workspace;
@@ -253,7 +255,8 @@ impl Sandbox {
             wasi: wasi.build(),
             table: ResourceTable::new(),
             limits,
-            storage,
+            storage: Arc::new(storage),
+            in_flight: 0,
             changed: Vec::new(),
         };
         let mut store = Store::new(&self.engine, state);

@@ -4,12 +4,19 @@
 //! the write scope and the read budgets of `vaultspec-vault` apply unchanged.
 
 use vaultspec_vault::{Storage, StorageError};
+use wasmtime::component::Resource;
 
+use super::read_ahead::{MAX_IN_FLIGHT, PendingReads};
 use super::state::CallState;
 
 wasmtime::component::bindgen!({
     path: "../wit",
     world: "vaultspec:verb/capabilities",
+    with: { "vaultspec:verb/workspace-read.pending-reads": crate::sandbox::read_ahead::PendingReads },
+    imports: {
+        "vaultspec:verb/workspace-read.read-ahead": trappable,
+        "vaultspec:verb/workspace-read.[static]pending-reads.finish": trappable,
+    },
 });
 
 use vaultspec::verb::workspace_read::{self, ErrorKind, FileEntry, FsError};
@@ -41,6 +48,16 @@ impl workspace_read::Host for CallState {
         self.storage.read_many(&paths).into_iter().map(|r| r.map_err(fs_error)).collect()
     }
 
+    fn read_ahead(&mut self, paths: Vec<String>) -> wasmtime::Result<Resource<PendingReads>> {
+        let reads = if self.in_flight < MAX_IN_FLIGHT {
+            PendingReads::start(&self.storage, paths)
+        } else {
+            PendingReads::now(&self.storage, &paths)
+        };
+        self.in_flight += usize::from(reads.in_flight());
+        Ok(self.table.push(reads)?)
+    }
+
     fn list_files(&mut self, dir: String) -> Result<Vec<FileEntry>, FsError> {
         let entries = self.storage.list(&dir).map_err(fs_error)?;
         Ok(entries.into_iter().map(|e| FileEntry { path: e.path, size: e.size }).collect())
@@ -48,6 +65,29 @@ impl workspace_read::Host for CallState {
 
     fn exists(&mut self, path: String) -> Result<bool, FsError> {
         self.storage.exists(&path).map_err(fs_error)
+    }
+}
+
+impl workspace_read::HostPendingReads for CallState {
+    fn finish(&mut self, reads: Resource<PendingReads>) -> wasmtime::Result<Vec<Result<Vec<u8>, FsError>>> {
+        let reads = self.take_reads(reads)?;
+        Ok(reads.finish().into_iter().map(|r| r.map_err(fs_error)).collect())
+    }
+
+    fn drop(&mut self, reads: Resource<PendingReads>) -> wasmtime::Result<()> {
+        self.take_reads(reads).map(drop)
+    }
+}
+
+impl CallState {
+    /// Take a `pending-reads` handle out of the table, counting it out of
+    /// the batches in flight.
+    fn take_reads(&mut self, reads: Resource<PendingReads>) -> wasmtime::Result<PendingReads> {
+        let reads = self.table.delete(reads)?;
+        if reads.in_flight() {
+            self.in_flight -= 1;
+        }
+        Ok(reads)
     }
 }
 

@@ -4,6 +4,7 @@
 //! apart keeps the write interface out of components that never write, and
 //! a component without it is given no write access by the host.
 
+use vaultspec_vault::storage::READ_BATCH;
 use vaultspec_vault::{FileEntry, Storage, StorageError};
 
 use crate::bindings::workspace_read::{self as read, ErrorKind, FsError};
@@ -62,6 +63,37 @@ fn read_files(paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
     read::read_files(&paths).into_iter().map(|r| r.map_err(convert)).collect()
 }
 
+/// Batches [`read_batches`] keeps reading on the host ahead of the one the
+/// verb is parsing: two keep both cores of a small machine busy.
+const AHEAD: usize = 2;
+
+/// The size of the first batch; each next one doubles, up to [`READ_BATCH`].
+/// The verb waits for the first batch with nothing to do, so it is small.
+const FIRST_BATCH: usize = 32;
+
+/// [`Storage::read_batches`] over host calls: the host reads the next
+/// batches (`read-ahead`) while `each` works on the one in hand.
+fn read_batches(paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+    let mut size = FIRST_BATCH;
+    let mut offset = 0;
+    let mut batches = std::iter::from_fn(|| {
+        let batch: Vec<String> = paths.get(offset..)?.iter().take(size).map(|p| (*p).to_owned()).collect();
+        if batch.is_empty() {
+            return None;
+        }
+        let started = (offset, read::read_ahead(&batch));
+        offset += batch.len();
+        size = (size * 2).min(READ_BATCH);
+        Some(started)
+    });
+    let mut pending: std::collections::VecDeque<_> = batches.by_ref().take(AHEAD).collect();
+    while let Some((offset, reads)) = pending.pop_front() {
+        pending.extend(batches.next());
+        let results = read::PendingReads::finish(reads);
+        each(offset, results.into_iter().map(|r| r.map_err(convert)).collect());
+    }
+}
+
 fn list_files(dir: &str) -> Result<Vec<FileEntry>, StorageError> {
     let entries = read::list_files(dir).map_err(convert)?;
     Ok(entries
@@ -80,6 +112,9 @@ impl Storage for Workspace {
     }
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
         read_files(paths)
+    }
+    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+        read_batches(paths, each)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         list_files(dir)
@@ -111,6 +146,9 @@ impl Storage for WritableWorkspace {
     }
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
         read_files(paths)
+    }
+    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+        read_batches(paths, each)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         list_files(dir)
