@@ -5,6 +5,8 @@
 //! and `~~~` fences indented at most 3 spaces; ATX headings of 1-6 `#`), which
 //! is what the reference's `vaultcore/markdown.py` applies everywhere.
 
+use std::borrow::Cow;
+
 /// An open fenced code block: its fence character and length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Fence {
@@ -106,25 +108,17 @@ pub(crate) fn first_h1(body: &str) -> Option<&str> {
 /// `body` with fenced code blocks, inline code spans and HTML comments
 /// replaced by spaces (newlines kept), so the prose can be scanned for links.
 pub(crate) fn mask_code_and_comments(body: &str) -> String {
-    let mut prose = String::with_capacity(body.len());
-    let mut fences = FenceTracker::default();
-    for line in body.split_inclusive('\n') {
-        let content = line.strip_suffix('\n').unwrap_or(line);
-        if fences.code_line(content) {
-            prose.push_str(&" ".repeat(content.len()));
-            if line.len() > content.len() {
-                prose.push('\n');
-            }
-        } else {
-            prose.push_str(line);
-        }
-    }
+    let prose = mask_fences(body);
     let bytes = prose.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
-    while i < bytes.len() {
+    // Only `<` (of `<!--`) and `` ` `` start something to mask: jump from
+    // one to the next and copy the prose between them whole.
+    while let Some(skip) = memchr::memchr2(b'<', b'`', &bytes[i..]) {
+        out.extend_from_slice(&bytes[i..i + skip]);
+        i += skip;
         if bytes[i..].starts_with(b"<!--") {
-            let end = find(bytes, i + 4, b"-->").map_or(bytes.len(), |e| e + 3);
+            let end = memchr::memmem::find(&bytes[i + 4..], b"-->").map_or(bytes.len(), |e| i + 4 + e + 3);
             blank(&bytes[i..end], &mut out);
             i = end;
         } else if bytes[i] == b'`' {
@@ -144,16 +138,33 @@ pub(crate) fn mask_code_and_comments(body: &str) -> String {
             i += 1;
         }
     }
+    out.extend_from_slice(&bytes[i..]);
     // Only ASCII bytes were replaced, each by an ASCII byte, and whole
     // multi-byte sequences were blanked together: the result is UTF-8.
     String::from_utf8(out).unwrap_or_default()
 }
 
-fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    hay.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| p + from)
+/// `body` with the lines of fenced code blocks (fences included) replaced
+/// by spaces. A body without three backticks or tildes in a row has no
+/// fence and is borrowed as it is.
+fn mask_fences(body: &str) -> Cow<'_, str> {
+    if !crate::text::contains(body, "```") && !crate::text::contains(body, "~~~") {
+        return Cow::Borrowed(body);
+    }
+    let mut prose = String::with_capacity(body.len());
+    let mut fences = FenceTracker::default();
+    for line in body.split_inclusive('\n') {
+        let content = line.strip_suffix('\n').unwrap_or(line);
+        if fences.code_line(content) {
+            prose.extend(std::iter::repeat_n(' ', content.len()));
+            if line.len() > content.len() {
+                prose.push('\n');
+            }
+        } else {
+            prose.push_str(line);
+        }
+    }
+    Cow::Owned(prose)
 }
 
 /// The end of the first backtick run of exactly `run` backticks at or after `from`.
@@ -213,6 +224,56 @@ mod tests {
             assert!(!masked.contains(hidden), "{hidden} should be masked");
         }
         assert_eq!(masked.lines().count(), body.lines().count());
+    }
+
+    /// The masking as first written, byte by byte: the oracle of the fast one.
+    fn mask_by_bytes(body: &str) -> String {
+        let mut prose = String::new();
+        let mut fences = FenceTracker::default();
+        for line in body.split_inclusive('\n') {
+            let content = line.strip_suffix('\n').unwrap_or(line);
+            if fences.code_line(content) {
+                prose.push_str(&" ".repeat(content.len()));
+                if line.len() > content.len() {
+                    prose.push('\n');
+                }
+            } else {
+                prose.push_str(line);
+            }
+        }
+        let bytes = prose.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i..].starts_with(b"<!--") {
+                let end = bytes[i + 4..].windows(3).position(|w| w == b"-->").map_or(bytes.len(), |e| i + 4 + e + 3);
+                blank(&bytes[i..end], &mut out);
+                i = end;
+            } else if bytes[i] == b'`' {
+                let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+                match closing_run(bytes, i + run, run) {
+                    Some(end) => {
+                        blank(&bytes[i..end], &mut out);
+                        i = end;
+                    }
+                    None => {
+                        out.extend_from_slice(&bytes[i..i + run]);
+                        i += run;
+                    }
+                }
+            } else {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn masking_matches_the_byte_by_byte_oracle(body in r"([a\[\] `~<!>\-é\n]|```|~~~|<!--|-->|\n```\n){0,40}") {
+            proptest::prop_assert_eq!(mask_code_and_comments(&body), mask_by_bytes(&body));
+        }
     }
 
     #[test]
