@@ -26,8 +26,11 @@ pub use context::Context;
 pub use server::VaultServer;
 
 use crate::env;
-use crate::sandbox::{CompileCache, Sandbox};
+use crate::sandbox::{Allocation, CompileCache, Sandbox};
 use crate::workspace::Workspace;
+
+/// Verb calls (`invoke`) the server runs at once; more wait for a slot.
+const SANDBOX_SLOTS: u32 = 16;
 
 /// How the server was asked to run.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -58,7 +61,9 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     for warning in &loaded.warnings {
         tracing::warn!("{warning}");
     }
-    let sandbox = Sandbox::new(CompileCache::from_env())?;
+    // A server makes call after call: pooled instances reuse the memory of
+    // the call before.
+    let sandbox = Sandbox::with_allocation(CompileCache::from_env(), Allocation::Pooled { slots: SANDBOX_SLOTS })?;
     let server = VaultServer::new(Context {
         workspace,
         read_only: args.read_only,

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use wasmtime::{Config, Engine, ProfilingStrategy};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, ProfilingStrategy};
 
 /// How often the epoch advances: a timeout is counted in these ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
@@ -11,13 +11,53 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 /// The most memory one instance may grow to.
 pub const MEMORY_LIMIT: usize = 512 * 1024 * 1024;
 
+/// Of a pooled instance's memory, what stays mapped for the next call
+/// instead of being handed back to the kernel: the heap of a verb over a
+/// few thousand documents.
+const KEEP_RESIDENT: usize = 16 * 1024 * 1024;
+
+/// Where instances get their memory and bookkeeping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Allocation {
+    /// Fresh for every call: right for a process that makes one or two (the
+    /// CLI).
+    OnDemand,
+    /// From a pool of `slots` instance slots that calls reuse, for a
+    /// long-lived server: a call finds the pages the last one touched (up to
+    /// [`KEEP_RESIDENT`]) mapped and zeroed, where fresh memory would fault
+    /// every page in again. At most `slots` calls run at once.
+    Pooled {
+        /// Calls that may run at once.
+        slots: u32,
+    },
+}
+
+/// The pool of [`Allocation::Pooled`]: room for `slots` calls of components
+/// well past the size of ours (a component has a handful of core instances,
+/// memories and tables; the limits below allow several times that).
+fn pool(slots: u32) -> PoolingAllocationConfig {
+    let mut pool = PoolingAllocationConfig::new();
+    pool.total_component_instances(slots)
+        .total_core_instances(slots * 20)
+        .total_memories(slots * 4)
+        .total_tables(slots * 16)
+        .total_stacks(slots)
+        .table_elements(100_000)
+        .max_memory_size(MEMORY_LIMIT)
+        .linear_memory_keep_resident(KEEP_RESIDENT);
+    pool
+}
+
 /// Build the engine every call shares. Epoch interruption is what enforces
 /// timeouts; the compile cache key includes this configuration, so a change
 /// here invalidates cached components instead of misloading them.
-pub fn engine() -> wasmtime::Result<Engine> {
+pub fn engine(allocation: Allocation) -> wasmtime::Result<Engine> {
     let mut config = Config::new();
     config.wasm_component_model(true);
     config.epoch_interruption(true);
+    if let Allocation::Pooled { slots } = allocation {
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool(slots)));
+    }
     if std::env::var_os(crate::env::WASM_PERFMAP).is_some() {
         config.profiler(ProfilingStrategy::PerfMap);
     }

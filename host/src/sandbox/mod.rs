@@ -12,7 +12,7 @@
 //! | stdin | empty |
 //! | stdout + stderr | captured together up to 1 MiB ([`Output::Capture`]), or the host's own ([`Output::Inherit`]; a closed pipe ends output quietly) |
 //! | time | an epoch deadline from the timeout |
-//! | memory | [`MEMORY_LIMIT`] per instance |
+//! | memory | [`MEMORY_LIMIT`] per instance; a pooled slot ([`Allocation::Pooled`]) is reset to the component's initial image before its next call |
 //! | host threads | `read-ahead` reads on at most 4 threads per call, each stopped when its handle is dropped |
 //!
 //! A trap, a panic or a limit ends that call only; the next call starts clean.
@@ -37,7 +37,7 @@ use wasmtime::{Engine, Store, StoreLimitsBuilder, Trap};
 use wasmtime_wasi::WasiCtxBuilder;
 
 pub use cache::CompileCache;
-pub use engine::{EPOCH_TICK, MEMORY_LIMIT};
+pub use engine::{Allocation, EPOCH_TICK, MEMORY_LIMIT};
 pub use output::{Capture, OUTPUT_LIMIT};
 use state::CallState;
 
@@ -150,17 +150,30 @@ pub struct Sandbox {
     linker: Linker<CallState>,
     cache: CompileCache,
     prepared: Mutex<HashMap<String, Arc<Prepared>>>,
+    /// With a pooled engine, one permit per pool slot: a call past the
+    /// pool's size waits for a slot instead of failing to instantiate.
+    slots: Option<tokio::sync::Semaphore>,
 }
 
 impl Sandbox {
-    /// A sandbox with its engine, its linker and the given compile cache.
+    /// A sandbox with its engine, its linker and the given compile cache;
+    /// every call gets fresh memory (see [`Allocation::OnDemand`]).
     pub fn new(cache: CompileCache) -> anyhow::Result<Self> {
-        let engine = engine::engine().map_err(anyhow::Error::from)?;
+        Self::with_allocation(cache, Allocation::OnDemand)
+    }
+
+    /// A sandbox whose calls take their memory as `allocation` says.
+    pub fn with_allocation(cache: CompileCache, allocation: Allocation) -> anyhow::Result<Self> {
+        let engine = engine::engine(allocation).map_err(anyhow::Error::from)?;
         let mut linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(anyhow::Error::from)?;
         workspace::Bindings::add_to_linker::<_, wasmtime::component::HasSelf<_>>(&mut linker, |s| s)
             .map_err(anyhow::Error::from)?;
-        Ok(Self { engine, linker, cache, prepared: Mutex::default() })
+        let slots = match allocation {
+            Allocation::OnDemand => None,
+            Allocation::Pooled { slots } => Some(tokio::sync::Semaphore::new(slots as usize)),
+        };
+        Ok(Self { engine, linker, cache, prepared: Mutex::default(), slots })
     }
 
     /// The engine every call runs on.
@@ -258,6 +271,12 @@ impl Sandbox {
             storage: Arc::new(storage),
             in_flight: 0,
             changed: Vec::new(),
+        };
+        // The permit outlives the store (declared first, dropped last), so
+        // the slot is free again before another call can take it.
+        let _slot = match &self.slots {
+            Some(slots) => Some(slots.acquire().await.map_err(|e| setup(e.to_string()))?),
+            None => None,
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
