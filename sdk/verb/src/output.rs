@@ -75,11 +75,27 @@ pub fn error_envelope(message: &str, hint: Option<&str>) -> Value {
 }
 
 /// Print one JSON document, compact, followed by a newline.
-pub fn print_json(value: &Value) {
+///
+/// The document is serialised whole first and written at once: written as
+/// it is serialised, stdout would pass it to the host a kilobyte at a time.
+pub fn print_json(value: &(impl Serialize + ?Sized)) {
+    print_line(serde_json::to_vec(value).unwrap_or_else(|_| b"null".to_vec()));
+}
+
+fn print_line(mut line: Vec<u8>) {
+    line.push(b'\n');
     let mut out = std::io::stdout().lock();
-    let _ = serde_json::to_writer(&mut out, value);
-    let _ = out.write_all(b"\n");
+    let _ = out.write_all(&line);
     let _ = out.flush();
+}
+
+/// [`envelope`], serialised straight from `data` (no copy of it as a
+/// [`Value`] first); the keys come in the same order.
+#[derive(Serialize)]
+struct Envelope<'a, T> {
+    schema: &'a str,
+    status: &'a str,
+    data: T,
 }
 
 /// Report a failure the way the caller asked for (JSON envelope or a line on
@@ -101,7 +117,10 @@ fn report_error(json: bool, message: &str) {
 /// human form, and runs only then) and return the success exit code.
 pub fn done(json: bool, schema: &str, status: &str, data: impl Serialize, text: impl FnOnce()) -> u8 {
     if json {
-        print_json(&envelope(schema, status, data));
+        match serde_json::to_vec(&Envelope { schema, status, data }) {
+            Ok(line) => print_line(line),
+            Err(_) => print_json(&envelope(schema, status, Value::Null)),
+        }
     } else {
         text();
     }
@@ -131,6 +150,21 @@ mod tests {
         assert_eq!(aggregate([]), "unchanged");
         assert_eq!(aggregate(["created", "created"]), "created");
         assert_eq!(aggregate(["created", "unchanged"]), "mixed");
+    }
+
+    #[test]
+    fn done_writes_the_envelope_that_envelope_builds() {
+        #[derive(Serialize)]
+        struct Row {
+            zeta: u32,
+            alpha: &'static str,
+            nested: Value,
+        }
+        let data = Row { zeta: 1, alpha: "a", nested: json!({"b": [1, 2.5, null], "a": "é\n"}) };
+        let direct = serde_json::to_string(&Envelope { schema: "s.v1", status: status::UNCHANGED, data: &data }).unwrap();
+        let built = serde_json::to_string(&envelope("s.v1", status::UNCHANGED, &data)).unwrap();
+        assert_eq!(direct, built);
+        assert!(direct.starts_with(r#"{"schema":"s.v1","status":"unchanged","data":{"zeta":1,"alpha""#), "{direct}");
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub fn get(options: GetOptions, key: String) -> u8 {
         Err(err) => return fail(json, err),
     };
     let value = config_file::get(&text, key);
-    done(json, "vaultspec.config.get.v1", json!({ "key": key, "value": value }), || match &value {
+    done(json, "vaultspec.config.get.v1", &json!({ "key": key, "value": value }), || match &value {
         Some(v) => println!("{v}"),
         None => println!("{key} is not set"),
     })
@@ -49,7 +49,7 @@ pub fn list(options: ListOptions) -> u8 {
         entries.insert(key.to_owned(), json!(config_file::get(&text, key)));
     }
     let data = json!({ "entries": Value::Object(entries.clone()) });
-    done(json, "vaultspec.config.list.v1", data, || {
+    done(json, "vaultspec.config.list.v1", &data, || {
         for (key, value) in &entries {
             println!("{key} = {}", value.as_str().unwrap_or("(not set)"));
         }
@@ -72,7 +72,7 @@ pub fn migrations_status(options: StatusOptions) -> u8 {
         "pending": pending,
         "legacy_indexes": st.legacy_indexes,
     });
-    let code = done(json, "vaultspec.migrations.status.v1", data, || {
+    let code = done(json, "vaultspec.migrations.status.v1", &data, || {
         println!("manifest version: {}", st.manifest_version.as_deref().unwrap_or("(no .vaultspec/providers.json)"));
         println!("status: {}", st.status_word());
         for (name, target) in &st.pending {

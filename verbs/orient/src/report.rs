@@ -7,7 +7,7 @@ use vaultspec_sdk::serde_json::Value;
 
 /// Prints a successful result (`status` `unchanged`: these verbs only read)
 /// and returns exit code 0. `text` is called only for human output.
-pub fn done(json: bool, schema: &str, data: Value, text: impl FnOnce()) -> u8 {
+pub fn done(json: bool, schema: &str, data: &Value, text: impl FnOnce()) -> u8 {
     output::done(json, schema, output::status::UNCHANGED, data, text)
 }
 

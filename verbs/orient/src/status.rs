@@ -36,7 +36,7 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
         return match trace(&ws, &graph, &target) {
             Ok(t) => {
                 let data = json!({ "kind": "trace", "target": target, "trace_kind": t.trace_kind, "plans": t.plans });
-                done(json, SCHEMA, data, || print_trace(&t))
+                done(json, SCHEMA, &data, || print_trace(&t))
             }
             Err(err) => fail(json, err),
         };
@@ -56,7 +56,7 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     // One read of every plan and ledger serves the whole report (ledger
     // evidence gives `exec_missing` of completed plans).
     let data = rollup_report(&graph, &PlanStatuses::read(&ws), &report);
-    done(json, SCHEMA, data.clone(), || print_rollup(&data))
+    done(json, SCHEMA, &data, || print_rollup(&data))
 }
 
 fn print_rollup(data: &Value) {

@@ -150,7 +150,7 @@ pub fn crossref(options: CrossrefOptions, refs: Vec<String>) -> u8 {
         data["next_after"] = json!(last);
     }
     let status = if total_written > 0 { "updated" } else { "unchanged" };
-    done(json, "vaultspec.vault.adr.crossref.v1", status, data.clone(), || {
+    done(json, "vaultspec.vault.adr.crossref.v1", status, &data, || {
         for s in data["sources"].as_array().into_iter().flatten() {
             println!("{}", s["source"].as_str().unwrap_or_default());
             for v in s["verdicts"].as_array().into_iter().flatten() {
