@@ -12,7 +12,7 @@ impl From<&Document> for GraphDoc {
     /// normalised (BOM dropped, `\r\n` and `\r` to `\n`), which moves byte
     /// offsets, so the body start is recomputed on the normalised text then.
     fn from(doc: &Document) -> GraphDoc {
-        let mut g = if doc.text.starts_with('\u{feff}') || doc.text.contains('\r') {
+        let mut g = if doc.text.starts_with('\u{feff}') || crate::text::contains(&doc.text, "\r") {
             GraphDoc::from_text(&doc.path, &doc.text)
         } else {
             let mut g = GraphDoc::from_text(&doc.path, "");

@@ -65,7 +65,7 @@ impl GraphDoc {
     /// needs no normalisation (no BOM, no `\r`).
     pub fn from_vec(path: &str, bytes: Vec<u8>) -> GraphDoc {
         match String::from_utf8(bytes) {
-            Ok(text) if !text.starts_with('\u{feff}') && !text.contains('\r') => {
+            Ok(text) if !text.starts_with('\u{feff}') && !crate::text::contains(&text, "\r") => {
                 let mut doc = GraphDoc::bare(path);
                 doc.text = text;
                 doc.parse_text();
@@ -96,9 +96,9 @@ impl GraphDoc {
     }
 
     fn set_text(&mut self, raw: &str) {
-        self.normalized = raw.starts_with('\u{feff}') || raw.contains('\r');
+        self.normalized = raw.starts_with('\u{feff}') || crate::text::contains(raw, "\r");
         let raw = raw.strip_prefix('\u{feff}').unwrap_or(raw);
-        self.text = if raw.contains('\r') {
+        self.text = if crate::text::contains(raw, "\r") {
             raw.replace("\r\n", "\n").replace('\r', "\n")
         } else {
             raw.to_owned()
