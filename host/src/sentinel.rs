@@ -24,6 +24,9 @@ pub const LOCKS_DIR: &str = ".vault/data/locks";
 /// The sentinel of renames, execution ledgers and structure fixes.
 pub const DOCS_DOMAIN: &str = ".vault/data/.vault.lock";
 
+/// The folder of feature-index sentinels.
+pub const INDEX_DIR: &str = ".vault/data/index";
+
 /// How often a held sentinel is tried again.
 const POLL: Duration = Duration::from_millis(50);
 
@@ -43,6 +46,27 @@ pub fn document_path(path: &str) -> String {
 /// Hold the sentinel of one vault document (`None` without a `.vault/`).
 pub fn document(dir: &Dir, path: &str) -> anyhow::Result<Option<Sentinel>> {
     acquire(dir, &document_path(path), budget())
+}
+
+/// The sentinel path of the index of `feature` (`#` dropped), or `None`
+/// for a name the reference would not lock by: not kebab-case, or a name
+/// Windows reserves.
+pub fn feature_index_path(feature: &str) -> Option<String> {
+    let name = feature.trim_start_matches('#');
+    let kebab = !name.is_empty()
+        && name.split('-').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+    let reserved = matches!(name, "con" | "prn" | "aux" | "nul")
+        || ["com", "lpt"].iter().any(|p| name.strip_prefix(p).is_some_and(|n| n.len() == 1 && n != "0" && n.bytes().all(|b| b.is_ascii_digit())));
+    (kebab && !reserved).then(|| format!("{INDEX_DIR}/{name}.lock"))
+}
+
+/// Hold the sentinel of one feature's index while it is regenerated
+/// (`None` without a `.vault/`, or for a name [`feature_index_path`] refuses).
+pub fn feature_index(dir: &Dir, feature: &str) -> anyhow::Result<Option<Sentinel>> {
+    match feature_index_path(feature) {
+        Some(path) => acquire(dir, &path, budget()),
+        None => Ok(None),
+    }
 }
 
 /// Hold the docs-domain sentinel (`None` without a `.vault/`).
@@ -117,6 +141,16 @@ mod tests {
             document_path(".vault/plan/2026-03-10-tiny-fix-plan.md"),
             ".vault/data/locks/ce4768a708406e4346461bd1552af4f88cc84fd6.lock"
         );
+    }
+
+    #[test]
+    fn a_feature_index_sentinel_needs_a_kebab_case_name_windows_allows() {
+        assert_eq!(feature_index_path("#cache-layer").as_deref(), Some(".vault/data/index/cache-layer.lock"));
+        assert_eq!(feature_index_path("v2").as_deref(), Some(".vault/data/index/v2.lock"));
+        for refused in ["", "Cache", "cache--layer", "-cache", "cache_layer", "../x", "con", "com1", "lpt9"] {
+            assert_eq!(feature_index_path(refused), None, "{refused}");
+        }
+        assert!(feature_index_path("com10").is_some() && feature_index_path("console").is_some());
     }
 
     #[test]

@@ -50,6 +50,12 @@ impl Context {
         sentinel::document(self.workspace.dir(), path)
     }
 
+    /// Hold the reference's sentinel of one feature's index while it is
+    /// regenerated (take [`Context::lock_writes`] first).
+    pub fn lock_feature_index(&self, feature: &str) -> anyhow::Result<Option<Sentinel>> {
+        sentinel::feature_index(self.workspace.dir(), feature)
+    }
+
     /// Hold the reference's docs-domain sentinel (ledgers, structure fixes).
     pub fn lock_docs_domain(&self) -> anyhow::Result<Option<Sentinel>> {
         sentinel::docs_domain(self.workspace.dir())

@@ -9,7 +9,7 @@ use serde_json::Value;
 use vaultspec_vault::ops::add::{AddRequest, plan_add};
 use vaultspec_vault::ops::edit::{EditRequest, plan_edit};
 use vaultspec_vault::ops::{self, feature};
-use vaultspec_vault::{Corpus, DocType, Document, Storage, frontmatter, template};
+use vaultspec_vault::{Corpus, DocType, Document, Error, Storage, frontmatter, template};
 
 use super::parse;
 use crate::mcp::batch::{Item, check_size, envelope};
@@ -53,8 +53,11 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         items.push(item);
     }
     for name in &features {
-        if let Err(err) = feature::index_features(&storage, Some(name), context.today()) {
-            tracing::warn!("regenerating the index of `{name}` failed: {err}");
+        let regenerated = context
+            .lock_feature_index(name)
+            .and_then(|_sentinel| Ok(feature::index_features(&storage, Some(name), context.today())?));
+        if let Err(err) = regenerated {
+            tracing::warn!("regenerating the index of `{name}` failed: {err:#}");
         }
     }
     let (summary, value) = envelope(&items);
@@ -95,10 +98,24 @@ fn create_one(context: &Context, storage: &dyn Storage, index: usize, spec: &Spe
         let text = template::load(storage, parsed)?;
         plan_add(&corpus, &text, &request, context.today())
     });
-    let added = match planned.and_then(|(added, change)| ops::apply(storage, &[change]).map(|()| added)) {
-        Ok(added) => added,
+    let (added, change) = match planned {
+        Ok(planned) => planned,
         Err(err) => return fail(err.to_string()),
     };
+    // The reference's writers take the new document's sentinel too; one of
+    // theirs may have made the file since the corpus was read.
+    let _sentinel = match context.lock_document(&added.path) {
+        Ok(sentinel) => sentinel,
+        Err(err) => return fail(format!("{err:#}")),
+    };
+    let written = match storage.exists(&added.path) {
+        Ok(true) => Err(Error::FileExists { path: added.path.clone() }),
+        Ok(false) => ops::apply(storage, &[change]),
+        Err(err) => Err(err.into()),
+    };
+    if let Err(err) = written {
+        return fail(err.to_string());
+    }
     let mut item = Item {
         index,
         target: target.clone(),

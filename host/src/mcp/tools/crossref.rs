@@ -111,6 +111,12 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         };
         let judged: Vec<(&RankedAdr, &str)> =
             ranked.iter().filter_map(|c| kind(c).map(|k| (c, k))).collect();
+        // Applying links writes the source ADR: hold its sentinel as the
+        // reference's writers do.
+        let _sentinel = match graph.docs().iter().find(|d| &d.stem == source) {
+            Some(doc) if args.apply && args.body.is_none() => context.lock_document(&doc.path)?,
+            _ => None,
+        };
         let total = judged.len();
         let mut verdicts = Vec::new();
         let (mut source_links, mut source_written) = (0, 0);
