@@ -11,10 +11,10 @@
 //! Every call goes over stdio to a real `vaultspec mcp`, so invoke times
 //! include the JSON-RPC round trip. Native is what the verb computes, done
 //! here with the vault model: load the graph, compute, serialise to JSON.
-//! Natively the vault is read and parsed on the host's threads; a verb runs
-//! on one (the host reads its batches of files in parallel, the parsing is
-//! the verb's), so native is also timed on one thread: that ratio is the
-//! sandbox's own cost on the same work.
+//! Natively the vault is read and parsed on the host's threads; a verb
+//! parses on its one thread while the host reads the next batches of files
+//! (`read-ahead`). Native is also timed on one thread, reading and parsing
+//! in turn: beside it, a verb can come out ahead.
 
 mod support;
 
