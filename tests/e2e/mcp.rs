@@ -160,6 +160,49 @@ fn the_server_exits_cleanly_when_stdin_closes() -> anyhow::Result<()> {
 }
 
 #[test]
+fn without_address_space_for_the_instance_pool_verbs_still_run() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    vault.doc("adr", "2026-03-01", "cache-layer", None);
+    // 16 GB of address space: room for a verb, not for the pool's slots.
+    let server = server_command(&vault);
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 16000000 && exec "$0" "$@""#)
+        .arg(server.get_program())
+        .args(server.get_args())
+        .envs(server.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .env("VAULTSPEC_LOG_LEVEL", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut reply = |request: &str| -> anyhow::Result<Value> {
+        writeln!(stdin, "{request}")?;
+        let mut line = String::new();
+        stdout.read_line(&mut line)?;
+        Ok(serde_json::from_str(&line)?)
+    };
+    reply(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)?;
+    // The notification has no reply; the call after it has.
+    let stats = reply(concat!(
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"invoke","arguments":{"verb":"vault stats"}}}"#
+    ))?;
+    assert_eq!(stats["result"]["structuredContent"]["data"]["data"]["total_docs"], 1, "{stats}");
+    drop(reply);
+    drop(stdin);
+    let status = wait_for_exit(&mut child, Duration::from_secs(10)).expect("the server exited on EOF");
+    assert!(status.success());
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr)?;
+    assert!(stderr.contains("cannot reserve the verb instance pool"), "{stderr}");
+    Ok(())
+}
+
+#[test]
 fn the_watchdog_exits_when_the_client_process_dies() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let mut client = Command::new("sleep").arg("30").spawn()?;

@@ -62,8 +62,15 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         tracing::warn!("{warning}");
     }
     // A server makes call after call: pooled instances reuse the memory of
-    // the call before.
-    let sandbox = Sandbox::with_allocation(CompileCache::from_env(), Allocation::Pooled { slots: SANDBOX_SLOTS })?;
+    // the call before. The pool reserves its address space up front; where
+    // that is refused (a `ulimit -v`), calls map fresh memory instead.
+    let sandbox = match Sandbox::with_allocation(CompileCache::from_env(), Allocation::Pooled { slots: SANDBOX_SLOTS }) {
+        Ok(sandbox) => sandbox,
+        Err(err) => {
+            tracing::warn!("cannot reserve the verb instance pool, calls will map fresh memory: {err:#}");
+            Sandbox::new(CompileCache::from_env())?
+        }
+    };
     let server = VaultServer::new(Context {
         workspace,
         read_only: args.read_only,

@@ -33,13 +33,15 @@ pub enum Allocation {
 }
 
 /// The pool of [`Allocation::Pooled`]: room for `slots` calls of components
-/// well past the size of ours (a component has a handful of core instances,
-/// memories and tables; the limits below allow several times that).
+/// past the size of ours (ours have one memory and a handful of core
+/// instances and tables; the limits below allow twice the memories and
+/// several times the rest). Each memory reserves about 4 GiB of address
+/// space, all of it when the engine is made.
 fn pool(slots: u32) -> PoolingAllocationConfig {
     let mut pool = PoolingAllocationConfig::new();
     pool.total_component_instances(slots)
         .total_core_instances(slots * 20)
-        .total_memories(slots * 4)
+        .total_memories(slots * 2)
         .total_tables(slots * 16)
         .total_stacks(slots)
         .table_elements(100_000)
