@@ -272,12 +272,10 @@ impl Sandbox {
             in_flight: 0,
             changed: Vec::new(),
         };
-        // The permit outlives the store (declared first, dropped last), so
-        // the slot is free again before another call can take it.
-        let _slot = match &self.slots {
-            Some(slots) => Some(slots.acquire().await.map_err(|e| setup(e.to_string()))?),
-            None => None,
-        };
+        // A pool slot, taken once the locks are held (a writer waiting for
+        // them holds none). Declared before the store, it is released after
+        // the store has given the slot back.
+        let _slot;
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
         store.set_epoch_deadline(engine::deadline_ticks(options.timeout));
@@ -297,6 +295,10 @@ impl Sandbox {
             (Some(lock), sentinel)
         } else {
             (None, None)
+        };
+        _slot = match &self.slots {
+            Some(slots) => Some(slots.acquire().await.map_err(|e| setup(e.to_string()))?),
+            None => None,
         };
         let result = async {
             let instance = prepared.pre.instantiate_async(&mut store).await?;
