@@ -4,7 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
+use rmcp::model::CallToolResult;
+use serde_json::{Value, json};
 use vaultspec_host::sentinel;
 use vaultspec_test_support::TestVault;
 
@@ -21,18 +22,31 @@ fn hold(vault: &TestVault, sentinel: &str) -> std::fs::File {
     file
 }
 
-/// How long [`held_briefly`] holds a sentinel; a write that waited for it
-/// took at least [`WAITED`].
+/// How long [`call_while_held`] holds a sentinel; a write that waited for
+/// it took at least [`WAITED`].
 const HELD: Duration = Duration::from_millis(400);
 const WAITED: Duration = Duration::from_millis(350);
 
-/// Hold `sentinel` now and release it [`HELD`] later, on another thread.
-fn held_briefly(vault: &TestVault, sentinel: &str) -> std::thread::JoinHandle<()> {
+/// Call `tool` while another process holds `sentinel` for [`HELD`]: the
+/// reply (which must not be an error) and how long the call took.
+fn call_while_held(
+    session: &Session,
+    vault: &TestVault,
+    sentinel: &str,
+    tool: &str,
+    arguments: Value,
+) -> anyhow::Result<(CallToolResult, Duration)> {
     let held = hold(vault, sentinel);
-    std::thread::spawn(move || {
+    let release = std::thread::spawn(move || {
         std::thread::sleep(HELD);
         drop(held);
-    })
+    });
+    let start = Instant::now();
+    let reply = session.call(tool, arguments)?;
+    let waited = start.elapsed();
+    release.join().unwrap();
+    assert_eq!(reply.is_error, Some(false), "{}", text(&reply));
+    Ok((reply, waited))
 }
 
 #[test]
@@ -40,13 +54,8 @@ fn plan_progress_waits_for_the_plan_sentinel_held_by_another_process() -> anyhow
     let vault = TestVault::new();
     vault.write(PLAN, &vaultspec_vault::testgen::long_plan(3));
     let session = Session::start(&vault, &[])?;
-    let release = held_briefly(&vault, &sentinel::document_path(PLAN));
-    let start = Instant::now();
-    let reply = session.call("plan_progress", json!({"plan": "2026-03-11-long-work-plan",
-        "steps": [{"step_id": "S01", "state": "checked"}]}))?;
-    let waited = start.elapsed();
-    release.join().unwrap();
-    assert_eq!(reply.is_error, Some(false), "{}", text(&reply));
+    let (_, waited) = call_while_held(&session, &vault, &sentinel::document_path(PLAN), "plan_progress",
+        json!({"plan": "2026-03-11-long-work-plan", "steps": [{"step_id": "S01", "state": "checked"}]}))?;
     assert!(waited >= WAITED, "the write went ahead after {waited:?}");
     let plan = vault.read(PLAN).unwrap();
     assert!(plan.contains("- [x] `P01.S01`"), "{plan}");
@@ -58,13 +67,8 @@ fn a_writing_verb_waits_for_the_docs_domain_sentinel() -> anyhow::Result<()> {
     let vault = TestVault::new();
     vault.write(PLAN, &vaultspec_vault::testgen::long_plan(3));
     let session = Session::start(&vault, &[])?;
-    let release = held_briefly(&vault, sentinel::DOCS_DOMAIN);
-    let start = Instant::now();
-    let reply = session.call("invoke", json!({"verb": "vault plan step check",
-        "positionals": ["2026-03-11-long-work-plan", "S01"]}))?;
-    let waited = start.elapsed();
-    release.join().unwrap();
-    assert_eq!(reply.is_error, Some(false), "{}", text(&reply));
+    let (_, waited) = call_while_held(&session, &vault, sentinel::DOCS_DOMAIN, "invoke",
+        json!({"verb": "vault plan step check", "positionals": ["2026-03-11-long-work-plan", "S01"]}))?;
     assert!(waited >= WAITED, "the verb ran after {waited:?}");
     let plan = vault.read(PLAN).unwrap();
     assert!(plan.contains("- [x] `P01.S01`"), "{plan}");
@@ -78,13 +82,8 @@ fn create_waits_for_the_sentinels_of_the_new_document_and_of_the_feature_index()
     let created = ".vault/research/2026-03-01-cache-layer-research.md";
     for sentinel in [sentinel::document_path(created), sentinel::feature_index_path("cache-layer").unwrap()] {
         let _ = std::fs::remove_file(vault.root().join(created));
-        let release = held_briefly(&vault, &sentinel);
-        let start = Instant::now();
-        let reply = session.call("create", json!({"documents": [
-            {"feature": "cache-layer", "type": "research", "date": "2026-03-01"}]}))?;
-        let waited = start.elapsed();
-        release.join().unwrap();
-        assert_eq!(reply.is_error, Some(false), "{}", text(&reply));
+        let (reply, waited) = call_while_held(&session, &vault, &sentinel, "create",
+            json!({"documents": [{"feature": "cache-layer", "type": "research", "date": "2026-03-01"}]}))?;
         assert!(waited >= WAITED, "create went ahead of `{sentinel}` after {waited:?}");
         assert!(vault.read(created).is_some(), "{}", text(&reply));
     }
@@ -112,12 +111,8 @@ fn crossref_apply_waits_for_the_sentinel_of_the_adr_it_links() -> anyhow::Result
     }
     let session = Session::start(&vault, &[])?;
     let source = ".vault/adr/2026-03-01-cache-layer-adr.md";
-    let release = held_briefly(&vault, &sentinel::document_path(source));
-    let start = Instant::now();
-    let reply = session.call("crossref", json!({"ref": "2026-03-01-cache-layer-adr", "apply": true}))?;
-    let waited = start.elapsed();
-    release.join().unwrap();
-    assert_eq!(reply.is_error, Some(false), "{}", text(&reply));
+    let (reply, waited) = call_while_held(&session, &vault, &sentinel::document_path(source), "crossref",
+        json!({"ref": "2026-03-01-cache-layer-adr", "apply": true}))?;
     assert!(waited >= WAITED, "the link was written after {waited:?}");
     let adr = vault.read(source).unwrap();
     assert!(adr.contains("[[2026-03-02-cache-store-adr]]"), "{:?}\n{adr}", reply.structured_content);
