@@ -19,7 +19,6 @@ pub fn word(status: Status) -> &'static str {
     }
 }
 
-
 /// Reports a domain failure (the `vaultspec.error.v1` envelope, or a line on
 /// stderr) and returns exit code 1.
 pub fn fail(json: bool, err: impl std::fmt::Display) -> u8 {
@@ -35,7 +34,6 @@ pub fn fail_in(json: bool, schema: &str, data: Value, message: &str) -> u8 {
     }
     output::EXIT_FAILURE
 }
-
 
 /// One finding as the edit verbs report it in `checks`.
 pub fn finding(f: &Finding) -> Value {

@@ -17,7 +17,6 @@ pub fn fail(json: bool, err: impl std::fmt::Display) -> u8 {
     output::fail(json, &err.to_string())
 }
 
-
 /// One page of `items`: `(page, total, truncated, next_offset)`.
 pub fn page<T: Clone>(items: &[T], limit: Option<u32>, offset: Option<u32>) -> (Vec<T>, usize, bool, Option<usize>) {
     let total = items.len();
