@@ -4,7 +4,10 @@
 //! check` and `vault plan status` on a plan of 1,000 steps and `vault check
 //! all`, through `invoke`.
 //!
-//! Run with `cargo bench -p vaultspec-host --bench gateway`. Targets:
+//! Run with `cargo bench -p vaultspec-host --bench gateway`. With
+//! `VAULTSPEC_BENCH_BASELINE` naming another `vaultspec` binary (an older
+//! build), every `invoke` row is also timed on that binary, samples taken in
+//! turn, so one run shows before and after side by side. Targets:
 //! discover under 1 ms; invoke under 1.5x native; a step check under 10 ms
 //! through invoke; check all on 10,000 documents under 500 ms.
 //!
@@ -30,6 +33,9 @@ use vaultspec_vault::testgen::long_plan;
 use vaultspec_vault::{CapStorage, status};
 
 const SAMPLES: usize = 9;
+
+/// Names an older `vaultspec` binary to time `invoke` against.
+const BASELINE: &str = "VAULTSPEC_BENCH_BASELINE";
 
 const QUERIES: [&str; 4] = ["list the documents", "check a plan step done", "rename a feature", "find dangling links"];
 
@@ -71,7 +77,7 @@ fn discover_bench(root: &Path, cache: &Path) -> anyhow::Result<()> {
 /// natively on the host's usual threads and, where the work can be split,
 /// on one thread as the verb runs; print them and the ratios.
 fn versus(
-    server: &mut Server,
+    servers: &mut Servers,
     label: &str,
     verb: Value,
     split: bool,
@@ -79,7 +85,7 @@ fn versus(
 ) -> anyhow::Result<()> {
     // The status rollup of 10,000 documents passes the 128 KiB reply cap;
     // the verb has run in full when that refusal comes, so it still times it.
-    let invoke = timed(|| server.call_accepting("invoke", verb.clone(), "Response exceeds").map(drop))?;
+    let invoke = servers.invoke(label, &verb)?;
     let run = |threads| timed(|| native(threads).map(|s| drop(std::hint::black_box(s))));
     let threaded = run(default_threads())?;
     let ratio = |d: Duration| invoke.as_secs_f64() / d.as_secs_f64();
@@ -99,22 +105,81 @@ fn graph(root: &Path, threads: usize) -> anyhow::Result<Graph> {
     Ok(Graph::build(docs, &archived))
 }
 
+/// The server under test and, when [`BASELINE`] names one, an older build
+/// timed on the same calls.
+struct Servers {
+    current: Server,
+    baseline: Option<Server>,
+    /// `(operation, baseline, current)` of each `invoke` timed on both.
+    compared: Vec<(String, Duration, Duration)>,
+}
+
+impl Servers {
+    fn spawn(root: &Path, cache: &Path) -> anyhow::Result<Self> {
+        let (mut current, _) = Server::spawn(root, cache)?;
+        current.call("invoke", json!({"verb": "vault stats"}))?; // compile cache warm
+        let baseline = match std::env::var_os(BASELINE) {
+            Some(binary) => {
+                // A cache of its own: the key covers the host version, not its build.
+                let (mut server, _) = Server::spawn_binary(Path::new(&binary), root, &cache.join("baseline"))?;
+                server.call("invoke", json!({"verb": "vault stats"}))?;
+                Some(server)
+            }
+            None => None,
+        };
+        Ok(Self { current, baseline, compared: Vec::new() })
+    }
+
+    /// The median time of `invoke` of `verb` on the server under test; with
+    /// a baseline, samples alternate between the two and both are kept.
+    fn invoke(&mut self, label: &str, verb: &Value) -> anyhow::Result<Duration> {
+        let once = |server: &mut Server| -> anyhow::Result<Duration> {
+            let start = Instant::now();
+            server.call_accepting("invoke", verb.clone(), "Response exceeds")?;
+            Ok(start.elapsed())
+        };
+        let (mut current, mut baseline) = (Vec::new(), Vec::new());
+        for _ in 0..SAMPLES {
+            current.push(once(&mut self.current)?);
+            if let Some(server) = &mut self.baseline {
+                baseline.push(once(server)?);
+            }
+        }
+        let current = median(current);
+        if !baseline.is_empty() {
+            self.compared.push((label.to_owned(), median(baseline), current));
+        }
+        Ok(current)
+    }
+
+    /// Print the before-and-after table, when there is a baseline.
+    fn print_comparison(&self) {
+        if self.compared.is_empty() {
+            return;
+        }
+        println!("\n| invoke | baseline | this build | change |\n|---|---:|---:|---:|");
+        for (label, before, after) in &self.compared {
+            let change = (after.as_secs_f64() / before.as_secs_f64() - 1.0) * 100.0;
+            println!("| {label} | {} | {} | {change:+.1} % |", ms(*before), ms(*after));
+        }
+    }
+}
+
 fn invoke_bench(docs: usize, cache: &Path) -> anyhow::Result<()> {
     let dir = support::vault(docs)?;
     let root = dir.path();
-    let (mut server, _) = Server::spawn(root, cache)?;
-    server.call("invoke", json!({"verb": "vault stats"}))?; // compile cache warm
+    let mut servers = Servers::spawn(root, cache)?;
     println!("\n## {docs} documents\n");
     println!("| operation | invoke | native | ratio | native, 1 thread | ratio |\n|---|---:|---:|---:|---:|---:|");
     // A page of 200 rows: the whole listing would pass the 128 KiB reply cap.
-    versus(&mut server, "vault list --limit 200", json!({"verb": "vault list", "arguments": {"limit": 200}}), true, |threads| {
+    versus(&mut servers, "vault list --limit 200", json!({"verb": "vault list", "arguments": {"limit": 200}}), true, |threads| {
         let rows = graph(root, threads)?.list_documents(DocSelect::All, None, None);
         Ok(serde_json::to_string(&json!({"documents": &rows[..200.min(rows.len())], "total": rows.len()}))?)
     })?;
-    versus(&mut server, "vault stats", json!({"verb": "vault stats"}), true, |threads| {
+    versus(&mut servers, "vault stats", json!({"verb": "vault stats"}), true, |threads| {
         Ok(serde_json::to_string(&graph(root, threads)?.stats(DocSelect::All, None, None))?)
     })?;
-    versus(&mut server, "status", json!({"verb": "status"}), false, |_| {
+    versus(&mut servers, "status", json!({"verb": "status"}), false, |_| {
         let storage = CapStorage::open(root)?;
         let graph = load_graph(&storage)?;
         let options = status::ReportOptions { limit: status::DEFAULT_FEATURE_LIMIT, ..Default::default() };
@@ -124,9 +189,10 @@ fn invoke_bench(docs: usize, cache: &Path) -> anyhow::Result<()> {
         println!("\n| through invoke | median (n={SAMPLES}) |\n|---|---:|");
         // Its report of every finding passes the 128 KiB reply cap; the
         // refusal comes after the verb has run in full.
-        let check_all = timed(|| server.call_accepting("invoke", json!({"verb": "vault check all"}), "Response exceeds").map(drop))?;
+        let check_all = servers.invoke("vault check all", &json!({"verb": "vault check all"}))?;
         println!("| vault check all, {docs} documents | {} |", ms(check_all));
     }
+    servers.print_comparison();
     Ok(())
 }
 

@@ -45,8 +45,14 @@ impl Server {
     /// Spawn the server on `root` and wait for its `initialize` reply;
     /// also returns how long that took.
     pub fn spawn(root: &Path, cache: &Path) -> anyhow::Result<(Self, Duration)> {
+        Self::spawn_binary(Path::new(env!("CARGO_BIN_EXE_vaultspec")), root, cache)
+    }
+
+    /// [`Server::spawn`] of another `vaultspec` binary (an older build, to
+    /// compare against).
+    pub fn spawn_binary(binary: &Path, root: &Path, cache: &Path) -> anyhow::Result<(Self, Duration)> {
         let start = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+        let mut child = Command::new(binary)
             .args(["mcp", "--target"])
             .arg(root)
             .env("VAULTSPEC_CACHE_DIR", cache)
