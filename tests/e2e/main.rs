@@ -12,6 +12,7 @@ mod mcp_concurrency;
 mod mcp_tools;
 mod cli;
 mod sandbox;
+mod containment_storage;
 mod sentinels;
 mod third_party;
 mod verbs;

@@ -54,6 +54,13 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
             .unwrap_or(watchdog::POLL);
         watchdog::start(args.parent_pid, poll);
     }
+    if !args.read_only {
+        // Temp files of writes a crashed vaultspec left behind; a read-only
+        // server changes nothing.
+        let dir = workspace.dir().try_clone().context("opening the workspace to sweep stale temp files")?;
+        let removed = vaultspec_vault::CapStorage::from_dir(dir).sweep_stale_temps();
+        tracing::info!(removed, "swept the temp files of interrupted writes");
+    }
     let loaded = crate::catalog::load_all(Some(workspace.root()), std::env::home_dir().as_deref())?;
     for refusal in &loaded.refusals {
         tracing::warn!("{refusal}");

@@ -244,7 +244,10 @@ impl Sandbox {
         let writes = component.capabilities.write;
         let scope = if writes { WriteScope::Vault } else { WriteScope::ReadOnly };
         let dir = workspace.dir().try_clone().map_err(|e| setup(e.to_string()))?;
-        let storage = CapStorage::from_dir(dir).with_scope(scope).with_read_budget(CALL_READ_BUDGET);
+        let storage = CapStorage::from_dir(dir).with_scope(scope).with_read_budget(CALL_READ_BUDGET).with_write_budget(
+            vaultspec_vault::storage::CALL_WRITE_BUDGET_BYTES,
+            vaultspec_vault::storage::CALL_WRITE_BUDGET_FILES,
+        );
 
         let capture = Capture::new(OUTPUT_LIMIT);
         let mut wasi = WasiCtxBuilder::new();

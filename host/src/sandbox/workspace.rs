@@ -28,7 +28,7 @@ fn fs_error(err: StorageError) -> FsError {
     let kind = match &err {
         StorageError::NotFound { .. } => ErrorKind::NotFound,
         StorageError::TooLarge { .. } => ErrorKind::TooLarge,
-        StorageError::BudgetExceeded { .. } => ErrorKind::BudgetExceeded,
+        StorageError::BudgetExceeded { .. } | StorageError::WriteBudgetExceeded { .. } => ErrorKind::BudgetExceeded,
         StorageError::InvalidPath { .. } => ErrorKind::InvalidPath,
         StorageError::Outside { .. } => ErrorKind::Outside,
         StorageError::Denied { .. } => ErrorKind::Denied,

@@ -27,6 +27,16 @@ pub enum StorageError {
         /// The budget of the call.
         budget: u64,
     },
+    /// Changing the file would exceed the call's write budget.
+    #[error("changing `{path}` would exceed this call's write budget of {limit} {unit}")]
+    WriteBudgetExceeded {
+        /// The file whose change was refused.
+        path: String,
+        /// The limit crossed.
+        limit: u64,
+        /// What it counts: `bytes` or `files`.
+        unit: &'static str,
+    },
     /// The path is not a plain workspace-relative path.
     #[error("`{path}` is not a valid workspace path: {reason}")]
     InvalidPath {
@@ -74,6 +84,7 @@ impl StorageError {
             Self::NotFound { path }
             | Self::TooLarge { path, .. }
             | Self::BudgetExceeded { path, .. }
+            | Self::WriteBudgetExceeded { path, .. }
             | Self::InvalidPath { path, .. }
             | Self::Outside { path }
             | Self::Denied { path, .. }

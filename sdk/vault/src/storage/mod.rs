@@ -11,9 +11,13 @@ mod error;
 mod memory;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
+#[cfg(not(target_arch = "wasm32"))]
+mod nofollow;
 mod path;
+#[cfg(not(target_arch = "wasm32"))]
+mod temp;
 
-pub use budget::ReadBudget;
+pub use budget::{ReadBudget, WriteBudget};
 pub use error::StorageError;
 pub use memory::MemStorage;
 #[cfg(not(target_arch = "wasm32"))]
@@ -25,6 +29,18 @@ pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// The read budget of one `find` call (and of one verb call in the sandbox).
 pub const CALL_READ_BUDGET: u64 = 128 * 1024 * 1024;
+
+/// The bytes one verb call may write in all: as much as it may read
+/// ([`CALL_READ_BUDGET`]), since what a verb writes is derived from the
+/// vault it read — a rewrite of every document of a large vault fits, a
+/// runaway loop filling the disk does not.
+pub const CALL_WRITE_BUDGET_BYTES: u64 = CALL_READ_BUDGET;
+
+/// The files one verb call may write, rename or remove in all: a
+/// migration rewriting every document of the largest vault the model is
+/// measured on (100,000 documents) fits, a loop making files until the
+/// folder or the inodes give out does not.
+pub const CALL_WRITE_BUDGET_FILES: u64 = 100_000;
 
 /// One file found by [`Storage::list`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -64,7 +80,11 @@ pub trait Storage: Send + Sync {
     /// [`Storage::read_many`] gives them), batch after batch in order. A
     /// verb's workspace reads the next batch on the host while `each` works
     /// on this one; elsewhere this is `read_many` per batch.
-    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+    fn read_batches(
+        &self,
+        paths: &[&str],
+        each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>),
+    ) {
         for (i, batch) in paths.chunks(READ_BATCH).enumerate() {
             each(i * READ_BATCH, self.read_many(batch));
         }
@@ -97,7 +117,11 @@ impl<S: Storage + ?Sized> Storage for &S {
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
         (**self).read_many(paths)
     }
-    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+    fn read_batches(
+        &self,
+        paths: &[&str],
+        each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>),
+    ) {
         (**self).read_batches(paths, each)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
