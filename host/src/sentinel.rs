@@ -6,7 +6,9 @@
 //! `flock` for as long as the write lasts, polled every 50 ms within a budget
 //! (`VAULTSPEC_LOCK_TIMEOUT_SECONDS`, 120 s by default). Our writers first
 //! hold the workspace lock ([`crate::workspace::WriteLock`]), which orders
-//! our own processes, then the sentinel: always in that order.
+//! our own processes, then the sentinel: always in that order. Verb calls
+//! wait with [`docs_domain_async`], on the async runtime, so their deadline
+//! can cancel the wait; the native tools wait on their blocking thread.
 
 use std::io;
 use std::path::Path;
@@ -74,6 +76,35 @@ pub fn docs_domain(dir: &Dir) -> anyhow::Result<Option<Sentinel>> {
     acquire(dir, DOCS_DOMAIN, budget())
 }
 
+/// [`docs_domain`] for a verb call: waits on the async runtime, so the
+/// call's deadline can cancel the wait. With [`Open::Existing`] a missing
+/// sentinel is left missing (`None`): a call takes it then only at its
+/// first write, so a call that writes nothing creates nothing.
+pub async fn docs_domain_async(dir: &Dir, open: Open) -> anyhow::Result<Option<Sentinel>> {
+    let Some(file) = open_sentinel(dir, DOCS_DOMAIN, open)? else { return Ok(None) };
+    let budget = budget();
+    let start = Instant::now();
+    loop {
+        if try_take(&file, DOCS_DOMAIN)? {
+            return Ok(Some(Sentinel { _file: file }));
+        }
+        if start.elapsed() >= budget {
+            return Err(timed_out(DOCS_DOMAIN, budget).into());
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Whether a sentinel may be created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Open {
+    /// Create the sentinel and its folders when missing.
+    Create,
+    /// Only open a sentinel already on disk: opening and locking a file
+    /// changes neither its bytes nor any mtime.
+    Existing,
+}
+
 /// The wait budget: `VAULTSPEC_LOCK_TIMEOUT_SECONDS` when it is a positive
 /// number of seconds, else 120 s.
 fn budget() -> Duration {
@@ -84,25 +115,43 @@ fn budget() -> Duration {
         .map_or(Duration::from_secs(120), Duration::from_secs_f64)
 }
 
-/// Lock `sentinel`, creating it and its folders under `.vault/`. A
-/// workspace without `.vault/` has nothing to protect yet, and a lock must
-/// not create it: then nothing is locked.
-fn acquire(dir: &Dir, sentinel: &str, budget: Duration) -> anyhow::Result<Option<Sentinel>> {
+/// Open `sentinel` as `open` says (`None` without a `.vault/`, or when an
+/// [`Open::Existing`] sentinel is missing). A workspace without `.vault/` has
+/// nothing to protect yet, and a lock must not create it.
+fn open_sentinel(dir: &Dir, sentinel: &str, open: Open) -> anyhow::Result<Option<std::fs::File>> {
     if !dir.is_dir(".vault") {
         return Ok(None);
     }
-    if let Some(parent) = Path::new(sentinel).parent() {
+    let create = open == Open::Create;
+    if create && let Some(parent) = Path::new(sentinel).parent() {
         dir.create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
     }
     let mut options = OpenOptions::new();
-    options.create(true).read(true).write(true);
-    let file = dir.open_with(sentinel, &options).with_context(|| format!("opening the lock `{sentinel}`"))?.into_std();
+    options.create(create).read(true).write(true);
+    match dir.open_with(sentinel, &options) {
+        Ok(file) => Ok(Some(file.into_std())),
+        Err(e) if !create && e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("opening the lock `{sentinel}`")),
+    }
+}
+
+/// Try once to lock an open sentinel.
+fn try_take(file: &std::fs::File, sentinel: &str) -> anyhow::Result<bool> {
+    match file.try_lock() {
+        Ok(()) => Ok(true),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(false),
+        Err(std::fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking `{sentinel}`")),
+    }
+}
+
+/// Lock `sentinel`, creating it and its folders under `.vault/`, waiting on
+/// this thread (the native tools run on blocking threads).
+fn acquire(dir: &Dir, sentinel: &str, budget: Duration) -> anyhow::Result<Option<Sentinel>> {
+    let Some(file) = open_sentinel(dir, sentinel, Open::Create)? else { return Ok(None) };
     let start = Instant::now();
     loop {
-        match file.try_lock() {
-            Ok(()) => return Ok(Some(Sentinel { _file: file })),
-            Err(std::fs::TryLockError::WouldBlock) => {}
-            Err(std::fs::TryLockError::Error(e)) => return Err(e).with_context(|| format!("locking `{sentinel}`")),
+        if try_take(&file, sentinel)? {
+            return Ok(Some(Sentinel { _file: file }));
         }
         if start.elapsed() >= budget {
             return Err(timed_out(sentinel, budget).into());

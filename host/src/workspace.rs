@@ -8,12 +8,16 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 use crate::env;
+
+/// How often a held write lock is tried again.
+const LOCK_POLL: Duration = Duration::from_millis(5);
 
 /// An opened workspace root.
 #[derive(Debug, Clone)]
@@ -65,19 +69,51 @@ impl Workspace {
     /// Take the workspace's exclusive write lock, waiting for other writers
     /// in this process or any other. The lock is an advisory lock on the root
     /// folder itself, so taking it creates no file.
+    ///
+    /// The wait is a poll on the async runtime, never a thread parked in
+    /// `flock`: dropping the future (a call's deadline passing) ends it.
     pub async fn lock_writes(&self) -> anyhow::Result<WriteLock> {
-        let this = self.clone();
-        tokio::task::spawn_blocking(move || this.lock_writes_blocking())
-            .await
-            .context("the lock task failed")?
+        let file = self.open_root()?;
+        while !self.try_lock(&file)? {
+            tokio::time::sleep(LOCK_POLL).await;
+        }
+        Ok(WriteLock { _file: file })
     }
 
-    /// [`Workspace::lock_writes`] for callers already on a blocking thread.
-    pub fn lock_writes_blocking(&self) -> anyhow::Result<WriteLock> {
-        let root = &self.root;
-        let file = std::fs::File::open(root).with_context(|| format!("opening `{}` to lock it", root.display()))?;
-        file.lock().with_context(|| format!("locking `{}`", root.display()))?;
+    /// [`Workspace::lock_writes`] for callers on a blocking thread (the
+    /// native tools): the wait gives up after `budget` with an error naming
+    /// the workspace, so an abandoned tool call does not park its thread
+    /// forever.
+    pub fn lock_writes_blocking(&self, budget: Duration) -> anyhow::Result<WriteLock> {
+        let file = self.open_root()?;
+        let start = Instant::now();
+        while !self.try_lock(&file)? {
+            if start.elapsed() >= budget {
+                bail!(
+                    "another writer held the workspace `{}` for {} s; try again once it has finished",
+                    self.root.display(),
+                    budget.as_secs()
+                );
+            }
+            std::thread::sleep(LOCK_POLL);
+        }
         Ok(WriteLock { _file: file })
+    }
+
+    fn open_root(&self) -> anyhow::Result<std::fs::File> {
+        let root = &self.root;
+        std::fs::File::open(root).with_context(|| format!("opening `{}` to lock it", root.display()))
+    }
+
+    /// Try once to lock the opened root: `false` while another writer has it.
+    fn try_lock(&self, file: &std::fs::File) -> anyhow::Result<bool> {
+        match file.try_lock() {
+            Ok(()) => Ok(true),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(false),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(e).with_context(|| format!("locking `{}`", self.root.display()))
+            }
+        }
     }
 }
 

@@ -80,7 +80,9 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
     };
     let workspace = Workspace::resolve(target.as_deref())?;
     let sandbox = Sandbox::new(CompileCache::from_env())?;
-    let options = CallOptions { timeout: None, output: Output::Inherit, ..CallOptions::default() };
+    // The same deadline as an `invoke` that names none.
+    let timeout = Some(std::time::Duration::from_secs_f64(crate::gateway::invoke::DEFAULT_TIMEOUT));
+    let options = CallOptions { timeout, output: Output::Inherit, ..CallOptions::default() };
     let outcome = match sandbox.call(component, &entry.spec, &invocation, &workspace, &options).await {
         Ok(outcome) => outcome,
         Err(CallError::Arguments(err)) => {

@@ -39,9 +39,10 @@ impl Context {
         Date::today_utc()
     }
 
-    /// Take the workspace's write lock (blocking; tools run on blocking threads).
+    /// Take the workspace's write lock (blocking; tools run on blocking
+    /// threads), giving up when the tool's deadline would have passed.
     pub fn lock_writes(&self) -> anyhow::Result<WriteLock> {
-        self.workspace.lock_writes_blocking()
+        self.workspace.lock_writes_blocking(super::server::TOOL_DEADLINE)
     }
 
     /// Hold the reference's sentinel of one vault document, as its Python

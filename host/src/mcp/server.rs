@@ -3,10 +3,11 @@
 //!
 //! Order of a call: unknown tool (bare error) → read-only argument guard
 //! (bare error) → schema validation (tool error) → the tool, run on a
-//! blocking thread so concurrent calls keep flowing → summary + structured
-//! payload, with the 128 KiB cap for `find`.
+//! blocking thread so concurrent calls keep flowing, under [`TOOL_DEADLINE`]
+//! → summary + structured payload, with the 128 KiB cap for `find`.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
@@ -21,6 +22,12 @@ use super::instructions::{SERVER_NAME, instructions};
 use super::reply::{Refusal, ToolResult, cap_response, package};
 use super::schema::validate;
 use super::tools::{self, ToolDef, definitions};
+
+/// The longest a native tool may take. Past it the client gets a tool error
+/// naming the tool and the deadline, and the server goes on serving; the
+/// abandoned thread ends on its own (its lock waits give up by this deadline
+/// too). `invoke` runs under its own per-call timeout instead.
+pub const TOOL_DEADLINE: Duration = Duration::from_secs(60);
 
 /// The vaultspec MCP server for one workspace.
 #[derive(Clone)]
@@ -61,15 +68,32 @@ impl VaultServer {
         tracing::info!(tool = name, arguments = %args, "tool call");
         let context = self.context.clone();
         let tool = name.to_owned();
-        let outcome: ToolResult = match tokio::task::spawn_blocking(move || tools::call(&context, &tool, args)).await {
-            Ok(outcome) => outcome,
-            Err(err) => Err(Refusal::tool(format!("the tool stopped unexpectedly: {err}"))),
+        let outcome: ToolResult = if name == "invoke" {
+            // `invoke` bounds itself: its timeout covers the verb and every
+            // wait of the call (see `Sandbox::call`).
+            run_blocking(context, tool, args).await
+        } else {
+            match tokio::time::timeout(TOOL_DEADLINE, run_blocking(context, tool, args)).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(Refusal::tool(format!(
+                    "the `{name}` tool did not finish within its {} s deadline and was abandoned",
+                    TOOL_DEADLINE.as_secs()
+                ))),
+            }
         };
         if let Err(Refusal::Tool(message) | Refusal::Bare(message)) = &outcome {
             tracing::info!("Tool '{name}' failed: \"{message}\"");
         }
         let result = package(name, outcome);
         if name == "find" || name == "invoke" { cap_response(name, result) } else { result }
+    }
+}
+
+/// Run one tool on a blocking thread.
+async fn run_blocking(context: Arc<Context>, tool: String, args: Value) -> ToolResult {
+    match tokio::task::spawn_blocking(move || tools::call(&context, &tool, args)).await {
+        Ok(outcome) => outcome,
+        Err(err) => Err(Refusal::tool(format!("the tool stopped unexpectedly: {err}"))),
     }
 }
 

@@ -5,10 +5,13 @@ use std::time::Duration;
 
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, ProfilingStrategy};
 
+use super::limiter::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
+
 /// How often the epoch advances: a timeout is counted in these ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 
-/// The most memory one instance may grow to.
+/// The most memory one call may hold: all its linear memories and tables
+/// together (see [`super::limiter::CallLimiter`]).
 pub const MEMORY_LIMIT: usize = 512 * 1024 * 1024;
 
 /// Of a pooled instance's memory, what stays mapped for the next call
@@ -34,17 +37,23 @@ pub enum Allocation {
 
 /// The pool of [`Allocation::Pooled`]: room for `slots` calls of components
 /// past the size of ours (ours have one memory and a handful of core
-/// instances and tables; the limits below allow twice the memories and
-/// several times the rest). Each memory reserves about 4 GiB of address
-/// space, all of it when the engine is made.
+/// instances and tables). The per-component limits are the per-call limits
+/// of [`super::limiter`], so a component the pool cannot hold is refused
+/// when it is prepared, and none can take the slots of another call. Each
+/// memory reserves about 4 GiB of address space, all of it when the engine
+/// is made.
 fn pool(slots: u32) -> PoolingAllocationConfig {
+    let per_call = |n: usize| u32::try_from(n).expect("a small per-call limit");
     let mut pool = PoolingAllocationConfig::new();
     pool.total_component_instances(slots)
-        .total_core_instances(slots * 20)
-        .total_memories(slots * 2)
-        .total_tables(slots * 16)
+        .total_core_instances(slots * per_call(MAX_INSTANCES))
+        .total_memories(slots * per_call(MAX_MEMORIES))
+        .total_tables(slots * per_call(MAX_TABLES))
         .total_stacks(slots)
-        .table_elements(100_000)
+        .max_core_instances_per_component(per_call(MAX_INSTANCES))
+        .max_memories_per_component(per_call(MAX_MEMORIES))
+        .max_tables_per_component(per_call(MAX_TABLES))
+        .table_elements(MAX_TABLE_ELEMENTS)
         .max_memory_size(MEMORY_LIMIT)
         .linear_memory_keep_resident(KEEP_RESIDENT);
     pool

@@ -11,20 +11,44 @@
 //! | environment | empty; gateway calls get `VAULTSPEC_MCP_GATEWAY_INVOCATION=1` |
 //! | stdin | empty |
 //! | stdout + stderr | captured together up to 1 MiB ([`Output::Capture`]), or the host's own ([`Output::Inherit`]; a closed pipe ends output quietly) |
-//! | time | an epoch deadline from the timeout |
-//! | memory | [`MEMORY_LIMIT`] per instance; a pooled slot ([`Allocation::Pooled`]) is reset to the component's initial image before its next call |
+//! | time | one deadline per call from the timeout, over guest code and every host wait of the call (locks, pool slot, sleeps in `poll`) |
+//! | memory | [`MEMORY_LIMIT`] per call over all its memories and tables together; at most [`MAX_INSTANCES`] core instances, [`MAX_MEMORIES`] memories and [`MAX_TABLES`] tables; a pooled slot ([`Allocation::Pooled`]) is reset to the component's initial image before its next call |
+//! | pool slots | at most half of a pool's slots per component ([`slot_share`]) |
 //! | host threads | `read-ahead` reads on at most 4 threads per call, each stopped when its handle is dropped |
+//! | host memory | file contents within the read budget; at most [`MAX_LIVE_READS`] unfinished `read-ahead` handles; paths and error texts within [`HELD_BUDGET`] |
 //!
 //! A trap, a panic or a limit ends that call only; the next call starts clean.
+//!
+//! # Threat model (limits)
+//!
+//! The attacker is the verb component — a third-party one the user trusted
+//! to run, or a builtin fed a hostile vault — and the MCP client that can
+//! call `invoke` as often and as concurrently as it likes. The host must
+//! answer the next call whatever they do. So every call has one deadline,
+//! enforced from outside (the call future is dropped) as well as inside (the
+//! epoch interrupt for a guest that never yields); each call's memories and
+//! tables share one ceiling and the count of instances, memories and tables
+//! is capped, so no component can take the host's memory; what the host
+//! keeps for a guest between host calls (`read-ahead` handles, paths, error
+//! texts, file contents) is capped per call and freed with the store; and no
+//! component holds more than half of a pool's slots, so a flood of one verb
+//! leaves room for the others. A call that writes nothing creates nothing:
+//! the docs-domain sentinel is created only at a first write. Out of scope:
+//! CPU time of the host itself between calls, a kernel or wasmtime escape,
+//! and a client that floods every component at once (each still gets its
+//! share of slots, and every call its deadline).
 
 mod cache;
 mod engine;
 mod host_stdout;
+mod limiter;
 mod output;
 mod read_ahead;
+mod slots;
 mod state;
 mod verify;
 mod workspace;
+mod write_guard;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -33,13 +57,19 @@ use std::time::Duration;
 use vaultspec_vault::storage::CALL_READ_BUDGET;
 use vaultspec_vault::{CapStorage, WriteScope};
 use wasmtime::component::{ComponentExportIndex, InstancePre, Linker, ResourceTable};
-use wasmtime::{Engine, Store, StoreLimitsBuilder, Trap};
+use wasmtime::{Engine, Store, Trap};
 use wasmtime_wasi::WasiCtxBuilder;
 
 pub use cache::CompileCache;
 pub use engine::{Allocation, EPOCH_TICK, MEMORY_LIMIT};
+pub use limiter::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
+pub use slots::share as slot_share;
+pub use workspace::{HELD_BUDGET, MAX_LIVE_READS};
 pub use output::{Capture, OUTPUT_LIMIT};
+use limiter::CallLimiter;
+use slots::Slots;
 use state::CallState;
+use write_guard::WriteGuard;
 
 use crate::catalog::{Reason, Refusal, VerbComponent, VerbSpec};
 use crate::env;
@@ -59,14 +89,15 @@ pub enum Output {
 /// How to run one call.
 #[derive(Debug, Clone)]
 pub struct CallOptions {
-    /// Stop the guest after this long (`None`: no deadline).
+    /// Stop the call after this long, waits included (`None`: no deadline).
     pub timeout: Option<Duration>,
     /// Where its output goes.
     pub output: Output,
     /// Whether the call comes through the MCP gateway (sets the
     /// non-interactive marker in the guest's environment).
     pub gateway: bool,
-    /// The most memory the instance may grow to, in bytes.
+    /// The most memory the call's memories and tables may take together,
+    /// in bytes.
     pub memory_limit: usize,
 }
 
@@ -89,7 +120,8 @@ pub enum FailureKind {
     Timeout,
     /// stdout and stderr together passed [`OUTPUT_LIMIT`].
     OutputLimit,
-    /// The guest tried to grow its memory past [`MEMORY_LIMIT`].
+    /// The guest asked for more memory and tables than [`MEMORY_LIMIT`], or
+    /// for more instances, memories or tables than a call may create.
     MemoryLimit,
     /// The guest trapped or panicked.
     Trap,
@@ -150,9 +182,10 @@ pub struct Sandbox {
     linker: Linker<CallState>,
     cache: CompileCache,
     prepared: Mutex<HashMap<String, Arc<Prepared>>>,
-    /// With a pooled engine, one permit per pool slot: a call past the
-    /// pool's size waits for a slot instead of failing to instantiate.
-    slots: Option<tokio::sync::Semaphore>,
+    /// With a pooled engine, its slots: a call past the pool's size (or past
+    /// its component's share) waits for a slot instead of failing to
+    /// instantiate.
+    slots: Option<Slots>,
 }
 
 impl Sandbox {
@@ -171,7 +204,7 @@ impl Sandbox {
             .map_err(anyhow::Error::from)?;
         let slots = match allocation {
             Allocation::OnDemand => None,
-            Allocation::Pooled { slots } => Some(tokio::sync::Semaphore::new(slots as usize)),
+            Allocation::Pooled { slots } => Some(Slots::new(slots)),
         };
         Ok(Self { engine, linker, cache, prepared: Mutex::default(), slots })
     }
@@ -228,6 +261,13 @@ impl Sandbox {
     }
 
     /// Run one verb of `component` on `workspace`.
+    ///
+    /// The call's one deadline (`options.timeout`) covers all of it: the
+    /// waits for the write lock, the sentinel and a pool slot, the
+    /// instantiation and the guest, asleep or running. Past it the whole
+    /// call future is dropped, which cancels the guest and discards its
+    /// store, and the call fails with [`FailureKind::Timeout`]. The epoch
+    /// deadline stops a guest that computes without yielding.
     pub async fn call(
         &self,
         component: &VerbComponent,
@@ -239,6 +279,52 @@ impl Sandbox {
         let args = arguments(verb, invocation)?;
         let prepared = self.prepared(component)?;
         let index = prepared.exports[&verb.path_string()];
+        let capture = Capture::new(OUTPUT_LIMIT);
+        let changed = Arc::new(Mutex::new(Vec::new()));
+        let run = self.run(component, verb, &prepared, index, &args, workspace, options, &capture, &changed);
+        let ran = match options.timeout {
+            Some(timeout) => tokio::time::timeout(timeout, run).await.ok(),
+            None => Some(run.await),
+        };
+
+        let (stdout, stderr) = capture.take();
+        let mut changed = std::mem::take(&mut *changed.lock().expect("changed list poisoned"));
+        dedup_in_order(&mut changed);
+        let mut outcome = Outcome { stdout, stderr, changed, ..Outcome::default() };
+        match ran.transpose()? {
+            None => {
+                let seconds = options.timeout.unwrap_or_default().as_secs_f64();
+                outcome.failure = Some(Failure {
+                    kind: FailureKind::Timeout,
+                    message: format!("the call's deadline of {seconds} s passed before it finished"),
+                });
+            }
+            Some(Ran { result: Ok(wasmtime::component::Val::U8(code)), .. }) => outcome.exit_code = Some(code),
+            Some(Ran { result: Ok(other), .. }) => {
+                outcome.failure = Some(Failure {
+                    kind: FailureKind::Trap,
+                    message: format!("the verb returned {other:?} instead of an exit code"),
+                })
+            }
+            Some(Ran { result: Err(err), memory_exceeded }) => classify(err, memory_exceeded, &capture, &mut outcome),
+        }
+        Ok(outcome)
+    }
+
+    /// Everything of a call that its deadline bounds.
+    #[allow(clippy::too_many_arguments)]
+    async fn run(
+        &self,
+        component: &VerbComponent,
+        verb: &VerbSpec,
+        prepared: &Prepared,
+        index: ComponentExportIndex,
+        args: &[wasmtime::component::Val],
+        workspace: &Workspace,
+        options: &CallOptions,
+        capture: &Capture,
+        changed: &Arc<Mutex<Vec<String>>>,
+    ) -> Result<Ran, CallError> {
         let setup = |message: String| CallError::Setup { verb: verb.path_string(), message };
 
         let writes = component.capabilities.write;
@@ -249,7 +335,6 @@ impl Sandbox {
             vaultspec_vault::storage::CALL_WRITE_BUDGET_FILES,
         );
 
-        let capture = Capture::new(OUTPUT_LIMIT);
         let mut wasi = WasiCtxBuilder::new();
         wasi.allow_tcp(false).allow_udp(false).allow_ip_name_lookup(false);
         match options.output {
@@ -263,73 +348,63 @@ impl Sandbox {
         if options.gateway {
             wasi.env(env::GATEWAY_INVOCATION, "1");
         }
-        let limits = StoreLimitsBuilder::new()
-            .memory_size(options.memory_limit)
-            .trap_on_grow_failure(true)
-            .build();
-        let state = CallState {
-            wasi: wasi.build(),
-            table: ResourceTable::new(),
-            limits,
-            storage: Arc::new(storage),
-            in_flight: 0,
-            changed: Vec::new(),
+
+        // Writers hold the workspace lock for the whole call, so two verbs
+        // (or two processes) never interleave their writes. They also hold
+        // the reference's docs-domain sentinel, so a Python `vaultspec-core`
+        // renaming or logging on the same vault waits too: from the start
+        // when it exists, else from the first write (see `write_guard`).
+        // Both waits poll under the call's deadline.
+        let (_lock, write_guard) = if writes {
+            let lock = workspace.lock_writes().await.map_err(|e| setup(format!("{e:#}")))?;
+            let dir = workspace.dir().try_clone().map_err(|e| setup(e.to_string()))?;
+            let guard = WriteGuard::at_start(dir).await.map_err(|e| setup(format!("{e:#}")))?;
+            (Some(lock), guard)
+        } else {
+            (None, WriteGuard::ReadOnly)
         };
         // A pool slot, taken once the locks are held (a writer waiting for
         // them holds none). Declared before the store, it is released after
         // the store has given the slot back.
-        let _slot;
+        let _slot = match &self.slots {
+            Some(slots) => Some(slots.acquire(&component.digest).await.map_err(|e| setup(e.to_string()))?),
+            None => None,
+        };
+        let state = CallState {
+            wasi: wasi.build(),
+            table: ResourceTable::new(),
+            limits: CallLimiter::new(options.memory_limit),
+            storage: Arc::new(storage),
+            in_flight: 0,
+            live_reads: 0,
+            held: 0,
+            write_guard,
+            changed: changed.clone(),
+        };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
         store.set_epoch_deadline(engine::deadline_ticks(options.timeout));
         store.epoch_deadline_trap();
 
-        // Writers hold the workspace lock for the whole call, so two verbs
-        // (or two processes) never interleave their writes.
-        // They also hold the reference's docs-domain sentinel, so a Python
-        // `vaultspec-core` renaming or logging on the same vault waits too.
-        let (_lock, _sentinel) = if writes {
-            let lock = workspace.lock_writes().await.map_err(|e| setup(format!("{e:#}")))?;
-            let dir = workspace.dir().try_clone().map_err(|e| setup(e.to_string()))?;
-            let sentinel = tokio::task::spawn_blocking(move || crate::sentinel::docs_domain(&dir))
-                .await
-                .map_err(|e| setup(e.to_string()))?
-                .map_err(|e| setup(format!("{e:#}")))?;
-            (Some(lock), sentinel)
-        } else {
-            (None, None)
-        };
-        _slot = match &self.slots {
-            Some(slots) => Some(slots.acquire().await.map_err(|e| setup(e.to_string()))?),
-            None => None,
-        };
         let result = async {
             let instance = prepared.pre.instantiate_async(&mut store).await?;
             let func = instance
                 .get_func(&mut store, index)
                 .ok_or_else(|| wasmtime::format_err!("the export vanished"))?;
             let mut results = [wasmtime::component::Val::U8(0)];
-            func.call_async(&mut store, &args, &mut results).await?;
+            func.call_async(&mut store, args, &mut results).await?;
             Ok::<_, wasmtime::Error>(results[0].clone())
         }
         .await;
-
-        let (stdout, stderr) = capture.take();
-        let mut changed = std::mem::take(&mut store.data_mut().changed);
-        dedup_in_order(&mut changed);
-        let mut outcome = Outcome { stdout, stderr, changed, ..Outcome::default() };
-        match result {
-            Ok(wasmtime::component::Val::U8(code)) => outcome.exit_code = Some(code),
-            Ok(other) => {
-                outcome.failure = Some(Failure {
-                    kind: FailureKind::Trap,
-                    message: format!("the verb returned {other:?} instead of an exit code"),
-                })
-            }
-            Err(err) => classify(err, &capture, &mut outcome),
-        }
-        Ok(outcome)
+        Ok(Ran { result, memory_exceeded: store.data().limits.exceeded() })
     }
+}
+
+/// How the guest part of a call ended.
+struct Ran {
+    result: wasmtime::Result<wasmtime::component::Val>,
+    /// The call asked for more memory or tables than its ceiling.
+    memory_exceeded: bool,
 }
 
 fn dedup_in_order(paths: &mut Vec<String>) {
@@ -337,7 +412,7 @@ fn dedup_in_order(paths: &mut Vec<String>) {
     paths.retain(|p| seen.insert(p.clone()));
 }
 
-fn classify(err: wasmtime::Error, capture: &Capture, outcome: &mut Outcome) {
+fn classify(err: wasmtime::Error, memory_exceeded: bool, capture: &Capture, outcome: &mut Outcome) {
     if let Some(exit) = err.downcast_ref::<wasmtime_wasi::I32Exit>() {
         outcome.exit_code = Some(u8::try_from(exit.0).unwrap_or(1));
         return;
@@ -347,7 +422,9 @@ fn classify(err: wasmtime::Error, capture: &Capture, outcome: &mut Outcome) {
         FailureKind::OutputLimit
     } else if matches!(err.downcast_ref::<Trap>(), Some(Trap::Interrupt)) {
         FailureKind::Timeout
-    } else if message.contains("forcing trap when growing memory") {
+    } else if memory_exceeded || message.contains("resource limit exceeded") {
+        // Past the ceiling of memories and tables, or past the number of
+        // instances, memories or tables a call may create.
         FailureKind::MemoryLimit
     } else {
         FailureKind::Trap

@@ -1,25 +1,36 @@
 //! The data of one call's store: WASI context, limits and the workspace.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use vaultspec_vault::CapStorage;
-use wasmtime::StoreLimits;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
+use super::limiter::CallLimiter;
+use super::write_guard::WriteGuard;
+
 /// Everything one verb call owns. A fresh one is made for every call, so
-/// nothing a guest did can reach the next call.
+/// nothing a guest did can reach the next call; dropping it (with the
+/// store) frees everything the host held for the call.
 pub struct CallState {
     pub(super) wasi: WasiCtx,
     pub(super) table: ResourceTable,
-    pub(super) limits: StoreLimits,
+    pub(super) limits: CallLimiter,
     /// The workspace, with the write scope the component was granted
     /// (shared with the threads of `read-ahead`).
     pub(super) storage: Arc<CapStorage>,
     /// `read-ahead` batches being read on threads of their own.
     pub(super) in_flight: usize,
-    /// Workspace paths this call wrote, renamed or removed, in order.
-    pub(super) changed: Vec<String>,
+    /// `pending-reads` handles not yet finished or dropped.
+    pub(super) live_reads: usize,
+    /// Bytes of paths and error texts charged against the call's
+    /// [`super::workspace::HELD_BUDGET`].
+    pub(super) held: u64,
+    /// The docs-domain sentinel, held from the first write on.
+    pub(super) write_guard: WriteGuard,
+    /// Workspace paths this call wrote, renamed or removed, in order; shared
+    /// with the caller, so a call stopped by its deadline still reports them.
+    pub(super) changed: Arc<Mutex<Vec<String>>>,
 }
 
 impl WasiView for CallState {

@@ -2,6 +2,12 @@
 //!
 //! Each call is answered by the call's [`CapStorage`], so the path rules,
 //! the write scope and the read budgets of `vaultspec-vault` apply unchanged.
+//! On top of them the host caps what it keeps for a call: at most
+//! [`MAX_LIVE_READS`] unfinished `pending-reads` handles, and the path
+//! strings handed in and the error texts handed back charged against
+//! [`HELD_BUDGET`]. A guest past either is stopped with a trap. The writes
+//! are async so the first one can wait for the docs-domain sentinel under
+//! the call's deadline ([`super::write_guard`]).
 
 use vaultspec_vault::{Storage, StorageError};
 use wasmtime::component::Resource;
@@ -9,13 +15,32 @@ use wasmtime::component::Resource;
 use super::read_ahead::{MAX_IN_FLIGHT, PendingReads};
 use super::state::CallState;
 
+/// Unfinished `pending-reads` handles one call may hold; our SDK keeps at
+/// most three.
+pub const MAX_LIVE_READS: usize = 64;
+
+/// Bytes of path strings and error texts the host may keep for one call,
+/// counted as they come in and never given back (the size of the call's
+/// read budget, which counts the file contents).
+pub const HELD_BUDGET: u64 = vaultspec_vault::storage::CALL_READ_BUDGET;
+
+/// What one path is charged: the path held while it is read, its copy in
+/// an error, and the rest of that error's text.
+fn path_cost(path: &str) -> u64 {
+    2 * path.len() as u64 + 256
+}
+
 wasmtime::component::bindgen!({
     path: "../wit",
     world: "vaultspec:verb/capabilities",
     with: { "vaultspec:verb/workspace-read.pending-reads": crate::sandbox::read_ahead::PendingReads },
     imports: {
+        "vaultspec:verb/workspace-read.read-files": trappable,
         "vaultspec:verb/workspace-read.read-ahead": trappable,
         "vaultspec:verb/workspace-read.[static]pending-reads.finish": trappable,
+        "vaultspec:verb/workspace-write.write-file": async,
+        "vaultspec:verb/workspace-write.rename": async,
+        "vaultspec:verb/workspace-write.remove": async,
     },
 });
 
@@ -43,19 +68,29 @@ impl workspace_read::Host for CallState {
         self.storage.read(&path).map_err(fs_error)
     }
 
-    fn read_files(&mut self, paths: Vec<String>) -> Vec<Result<Vec<u8>, FsError>> {
+    fn read_files(&mut self, paths: Vec<String>) -> wasmtime::Result<Vec<Result<Vec<u8>, FsError>>> {
+        self.charge_paths("read-files", &paths)?;
         let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-        self.storage.read_many(&paths).into_iter().map(|r| r.map_err(fs_error)).collect()
+        Ok(self.storage.read_many(&paths).into_iter().map(|r| r.map_err(fs_error)).collect())
     }
 
     fn read_ahead(&mut self, paths: Vec<String>) -> wasmtime::Result<Resource<PendingReads>> {
+        if self.live_reads >= MAX_LIVE_READS {
+            wasmtime::bail!(
+                "read-ahead refused: the call already holds {MAX_LIVE_READS} unfinished `pending-reads`; \
+                 finish or drop one before starting another"
+            );
+        }
+        self.charge_paths("read-ahead", &paths)?;
         let reads = if self.in_flight < MAX_IN_FLIGHT {
             PendingReads::start(&self.storage, paths)
         } else {
             PendingReads::now(&self.storage, &paths)
         };
         self.in_flight += usize::from(reads.in_flight());
-        Ok(self.table.push(reads)?)
+        let handle = self.table.push(reads)?;
+        self.live_reads += 1;
+        Ok(handle)
     }
 
     fn list_files(&mut self, dir: String) -> Result<Vec<FileEntry>, FsError> {
@@ -84,30 +119,65 @@ impl CallState {
     /// the batches in flight.
     fn take_reads(&mut self, reads: Resource<PendingReads>) -> wasmtime::Result<PendingReads> {
         let reads = self.table.delete(reads)?;
+        self.live_reads -= 1;
         if reads.in_flight() {
             self.in_flight -= 1;
         }
         Ok(reads)
     }
+
+    /// Charge the paths of one read request against [`HELD_BUDGET`], or
+    /// stop the call when they would pass it.
+    fn charge_paths(&mut self, what: &str, paths: &[String]) -> wasmtime::Result<()> {
+        let cost = paths.iter().map(|p| path_cost(p)).fold(0u64, u64::saturating_add);
+        let total = self.held.saturating_add(cost);
+        if total > HELD_BUDGET {
+            wasmtime::bail!(
+                "{what} refused: {} paths would take what the host holds for this call past {HELD_BUDGET} bytes \
+                 ({} already held)",
+                paths.len(),
+                self.held
+            );
+        }
+        self.held = total;
+        Ok(())
+    }
+
+    /// Wait (under the call's deadline) for the docs-domain sentinel before
+    /// the call's first write; the error names the write refused.
+    async fn before_write(&mut self, path: &str) -> Result<(), FsError> {
+        self.write_guard.before_write().await.map_err(|message| FsError {
+            kind: ErrorKind::Io,
+            path: path.to_owned(),
+            message: format!("cannot write `{path}`: {message}"),
+        })
+    }
+
+    fn record_change(&self, path: String) {
+        self.changed.lock().expect("changed list poisoned").push(path);
+    }
 }
 
 impl workspace_write::Host for CallState {
-    fn write_file(&mut self, path: String, contents: Vec<u8>) -> Result<(), FsError> {
+    async fn write_file(&mut self, path: String, contents: Vec<u8>) -> Result<(), FsError> {
+        self.before_write(&path).await?;
         self.storage.write(&path, &contents).map_err(fs_error)?;
-        self.changed.push(path);
+        self.record_change(path);
         Ok(())
     }
 
-    fn rename(&mut self, source: String, destination: String) -> Result<(), FsError> {
+    async fn rename(&mut self, source: String, destination: String) -> Result<(), FsError> {
+        self.before_write(&source).await?;
         self.storage.rename(&source, &destination).map_err(fs_error)?;
-        self.changed.push(source);
-        self.changed.push(destination);
+        self.record_change(source);
+        self.record_change(destination);
         Ok(())
     }
 
-    fn remove(&mut self, path: String) -> Result<(), FsError> {
+    async fn remove(&mut self, path: String) -> Result<(), FsError> {
+        self.before_write(&path).await?;
         self.storage.remove(&path).map_err(fs_error)?;
-        self.changed.push(path);
+        self.record_change(path);
         Ok(())
     }
 }

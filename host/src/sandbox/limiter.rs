@@ -1,0 +1,124 @@
+//! One memory ceiling per call over every linear memory and table of its
+//! store together, plus caps on how many instances, memories and tables the
+//! call may create.
+//!
+//! wasmtime asks the limiter before it creates a memory or table (as a growth
+//! from 0 to the declared minimum) and before every later growth, so summing
+//! the increments covers all of them: six 500 MiB memories are refused at the
+//! second one, not admitted one by one under a per-memory limit. Memories and
+//! tables are never freed before the store is, so the sum only rises.
+
+use wasmtime::ResourceLimiter;
+
+/// Core instances one call may create: ours need under ten (the verb's
+/// module, the WASI adapter and the shims between them).
+pub const MAX_INSTANCES: usize = 24;
+
+/// Linear memories one call may create: ours have one, the adapter may
+/// add one.
+pub const MAX_MEMORIES: usize = 2;
+
+/// Tables one call may create: ours have a few (the shims' indirect tables).
+pub const MAX_TABLES: usize = 16;
+
+/// The most elements one table may have.
+pub const MAX_TABLE_ELEMENTS: usize = 100_000;
+
+/// What one table element is charged against the ceiling, in bytes: a
+/// pointer in wasmtime today, with room for the bookkeeping around it.
+pub const TABLE_ELEMENT_COST: usize = 16;
+
+/// The limits of one call's store.
+#[derive(Debug)]
+pub struct CallLimiter {
+    ceiling: usize,
+    used: usize,
+    exceeded: bool,
+}
+
+impl CallLimiter {
+    /// A limiter allowing `ceiling` bytes of memories and tables together.
+    pub fn new(ceiling: usize) -> Self {
+        Self { ceiling, used: 0, exceeded: false }
+    }
+
+    /// Whether the call asked for more than its ceiling (or a count limit).
+    pub fn exceeded(&self) -> bool {
+        self.exceeded
+    }
+
+    /// Charge `bytes` more, or refuse with a trap naming the ceiling.
+    fn charge(&mut self, what: &str, bytes: usize) -> wasmtime::Result<bool> {
+        match self.used.checked_add(bytes).filter(|total| *total <= self.ceiling) {
+            Some(total) => {
+                self.used = total;
+                Ok(true)
+            }
+            None => {
+                self.exceeded = true;
+                Err(wasmtime::format_err!(
+                    "memory limit: {what} would take the call's memories and tables past {} bytes \
+                     ({} already in use)",
+                    self.ceiling,
+                    self.used
+                ))
+            }
+        }
+    }
+}
+
+impl ResourceLimiter for CallLimiter {
+    fn memory_growing(&mut self, current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+        let what = if current == 0 { "creating a memory" } else { "growing a memory" };
+        self.charge(&format!("{what} of {desired} bytes"), desired.saturating_sub(current))
+    }
+
+    fn table_growing(&mut self, current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+        if desired > MAX_TABLE_ELEMENTS {
+            self.exceeded = true;
+            return Err(wasmtime::format_err!(
+                "memory limit: a table of {desired} elements is past the {MAX_TABLE_ELEMENTS} a table may have"
+            ));
+        }
+        let bytes = desired.saturating_sub(current).saturating_mul(TABLE_ELEMENT_COST);
+        self.charge(&format!("a table of {desired} elements"), bytes)
+    }
+
+    fn instances(&self) -> usize {
+        MAX_INSTANCES
+    }
+
+    fn memories(&self) -> usize {
+        MAX_MEMORIES
+    }
+
+    fn tables(&self) -> usize {
+        MAX_TABLES
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memories_and_tables_share_one_ceiling() {
+        let mut limiter = CallLimiter::new(1000);
+        assert!(limiter.memory_growing(0, 600, None).unwrap());
+        assert!(limiter.table_growing(0, 10, None).unwrap());
+        let err = limiter.memory_growing(0, 600, None).unwrap_err();
+        assert!(err.to_string().contains("past 1000 bytes"), "{err}");
+        assert!(limiter.exceeded());
+    }
+
+    #[test]
+    fn growth_is_charged_by_its_increment_and_huge_tables_are_refused() {
+        let mut limiter = CallLimiter::new(1000);
+        assert!(limiter.memory_growing(0, 400, None).unwrap());
+        assert!(limiter.memory_growing(400, 900, None).unwrap());
+        assert!(limiter.memory_growing(900, 1100, None).is_err());
+        let mut limiter = CallLimiter::new(usize::MAX);
+        assert!(limiter.table_growing(0, 1_000_000_000, None).is_err());
+        assert!(limiter.exceeded());
+    }
+}
