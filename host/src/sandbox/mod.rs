@@ -51,8 +51,9 @@ use crate::workspace::Workspace;
 pub enum Output {
     /// Into memory, both streams counted together against [`OUTPUT_LIMIT`].
     Capture,
-    /// Straight to the host's own stdout and stderr (a person at a terminal);
-    /// a closed stdout pipe drops the rest of the output quietly.
+    /// Straight to the host's own stdout and stderr (a person at a terminal),
+    /// under the same cap, escaped where a stream is a terminal
+    /// ([`host_stdout`]); a closed stdout pipe drops the rest quietly.
     Inherit,
 }
 
@@ -247,6 +248,7 @@ impl Sandbox {
         let storage = CapStorage::from_dir(dir).with_scope(scope).with_read_budget(CALL_READ_BUDGET);
 
         let capture = Capture::new(OUTPUT_LIMIT);
+        let host_output = host_stdout::HostOutput::new(OUTPUT_LIMIT);
         let mut wasi = WasiCtxBuilder::new();
         wasi.allow_tcp(false).allow_udp(false).allow_ip_name_lookup(false);
         match options.output {
@@ -254,7 +256,7 @@ impl Sandbox {
                 wasi.stdout(capture.stdout()).stderr(capture.stderr());
             }
             Output::Inherit => {
-                wasi.stdout(host_stdout::HostStdout::default()).inherit_stderr();
+                wasi.stdout(host_output.stdout()).stderr(host_output.stderr());
             }
         }
         if options.gateway {
@@ -323,7 +325,7 @@ impl Sandbox {
                     message: format!("the verb returned {other:?} instead of an exit code"),
                 })
             }
-            Err(err) => classify(err, &capture, &mut outcome),
+            Err(err) => classify(err, capture.exceeded() || host_output.exceeded(), &mut outcome),
         }
         Ok(outcome)
     }
@@ -334,13 +336,13 @@ fn dedup_in_order(paths: &mut Vec<String>) {
     paths.retain(|p| seen.insert(p.clone()));
 }
 
-fn classify(err: wasmtime::Error, capture: &Capture, outcome: &mut Outcome) {
+fn classify(err: wasmtime::Error, output_exceeded: bool, outcome: &mut Outcome) {
     if let Some(exit) = err.downcast_ref::<wasmtime_wasi::I32Exit>() {
         outcome.exit_code = Some(u8::try_from(exit.0).unwrap_or(1));
         return;
     }
     let message = format!("{err:#}");
-    let kind = if capture.exceeded() {
+    let kind = if output_exceeded {
         FailureKind::OutputLimit
     } else if matches!(err.downcast_ref::<Trap>(), Some(Trap::Interrupt)) {
         FailureKind::Timeout
