@@ -270,8 +270,9 @@ fn names_imports_and_docs_reach_the_terminal_escaped() -> anyhow::Result<()> {
     let original = "/// Print the operands and flags back, as text or as JSON.";
     let redraw = pad("/// Print back.\r\u{200f}capabilities  none", original.len());
     install(&vault, &echo_patched(original, &redraw), "redraw");
-    // A file name carrying OSC 52 and a right-to-left override.
-    install(&vault, &std::fs::read(guests::ECHO)?, HOSTILE_STEM);
+    // A file name carrying OSC 52 and a right-to-left override, on a
+    // component that may write.
+    install(&vault, &std::fs::read(guests::PROBE)?, HOSTILE_STEM);
 
     let out = user.run(&vault, &["verbs", "list"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
