@@ -10,6 +10,7 @@
 pub mod builtins;
 pub mod catalog;
 pub mod cli;
+pub mod display;
 pub mod env;
 pub mod gateway;
 pub mod invocation;

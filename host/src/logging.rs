@@ -1,9 +1,35 @@
 //! Logging to stderr (stdout belongs to the verb output and the MCP protocol).
+//!
+//! Log lines carry names and paths from components and from the vault (a
+//! file name may hold any byte but `/` and NUL), so every line passes
+//! through [`TerminalFilter`] on its way out: no control or bidirectional
+//! character reaches a terminal, or a log file a person later reads in one.
+
+use std::io::Write;
 
 use anyhow::bail;
 use tracing_subscriber::EnvFilter;
 
+use crate::display::TerminalFilter;
 use crate::env;
+
+/// Stderr, with each write's control and bidirectional characters escaped
+/// (one log event is one write).
+struct EscapingStderr;
+
+impl Write for EscapingStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut filter = TerminalFilter::default();
+        let mut out = filter.filter(buf);
+        out.extend(filter.finish());
+        std::io::stderr().lock().write_all(&out)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
 
 /// The `tracing` level for a `VAULTSPEC_LOG_LEVEL` word: the reference's
 /// `DEBUG|INFO|WARNING|ERROR|CRITICAL` (any case) and `trace`/`warn`.
@@ -24,19 +50,13 @@ pub fn init(default: &str) -> anyhow::Result<()> {
     let chosen = match std::env::var(env::LOG_LEVEL) {
         Ok(word) if !word.trim().is_empty() => match level(&word) {
             Some(level) => level,
-            None => bail!(
-                "`{}` is `{word}`; use one of DEBUG, INFO, WARNING, ERROR, CRITICAL",
-                env::LOG_LEVEL
-            ),
+            None => bail!("`{}` is `{word}`; use one of DEBUG, INFO, WARNING, ERROR, CRITICAL", env::LOG_LEVEL),
         },
         _ => default,
     };
     let filter = EnvFilter::new(format!("warn,vaultspec_host={chosen},vaultspec_vault={chosen}"));
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(filter)
-        .try_init();
+    let _ =
+        tracing_subscriber::fmt().with_writer(|| EscapingStderr).with_ansi(false).with_env_filter(filter).try_init();
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! at the command line.
 
 mod catalog;
+mod containment_catalog;
 mod containment_limits;
 mod golden_cli;
 mod discover_intents;

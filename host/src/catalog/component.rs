@@ -22,6 +22,22 @@ pub struct Inspection {
     pub imports: Vec<String>,
 }
 
+/// Validate `bytes` as a WebAssembly component (`wasmparser`'s full
+/// validation, names of imports and exports included) before anything else
+/// reads them: a third-party file is checked here before its declaration is
+/// parsed or its imports are listed. A core module is refused, naming the
+/// target to build for.
+pub fn validate(bytes: &[u8]) -> Result<(), Reason> {
+    if wasmparser::Parser::is_core_wasm(bytes) {
+        return Err(Reason::NotAComponent("it is a core module; build it with `--target wasm32-wasip2`".into()));
+    }
+    if !wasmparser::Parser::is_component(bytes) {
+        return Err(Reason::NotAComponent("it does not start with the header of a component".into()));
+    }
+    wasmparser::Validator::new().validate_all(bytes).map_err(|e| Reason::NotAComponent(e.to_string()))?;
+    Ok(())
+}
+
 /// Read the declaration and the imports of a component.
 pub fn inspect(bytes: &[u8]) -> Result<Inspection, Reason> {
     let mut declaration = None;
@@ -51,13 +67,10 @@ pub fn inspect(bytes: &[u8]) -> Result<Inspection, Reason> {
                 }
             }
             Payload::CustomSection(section) if section.name() == WIT_SECTION => {
-                let text = std::str::from_utf8(section.data()).map_err(|_| {
-                    Reason::MalformedDeclaration("the declaration is not UTF-8".into())
-                })?;
+                let text = std::str::from_utf8(section.data())
+                    .map_err(|_| Reason::MalformedDeclaration("the declaration is not UTF-8".into()))?;
                 if declaration.replace(text.to_owned()).is_some() {
-                    return Err(Reason::MalformedDeclaration(
-                        "the component carries more than one declaration".into(),
-                    ));
+                    return Err(Reason::MalformedDeclaration("the component carries more than one declaration".into()));
                 }
             }
             _ => {}
@@ -158,5 +171,9 @@ mod tests {
     fn a_core_module_or_garbage_is_not_a_component() {
         assert!(matches!(inspect(b"\0asm\x01\0\0\0"), Err(Reason::NotAComponent(_))));
         assert!(matches!(inspect(b"hello"), Err(Reason::NotAComponent(_))));
+        assert!(matches!(validate(b"\0asm\x01\0\0\0"), Err(Reason::NotAComponent(_))));
+        assert!(matches!(validate(b"hello"), Err(Reason::NotAComponent(_))));
+        // A component header with a truncated section after it.
+        assert!(matches!(validate(b"\0asm\x0d\0\x01\0\x01\x05"), Err(Reason::NotAComponent(_))));
     }
 }

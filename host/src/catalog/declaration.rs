@@ -12,6 +12,7 @@ use wit_parser::{Docs, Function, Resolve, Type, TypeDefKind, WorldItem};
 
 use super::error::Reason;
 use super::spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec};
+use crate::display::escape_text;
 
 /// The host's copy of the contract; declarations resolve their imports here.
 pub const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
@@ -68,8 +69,11 @@ pub fn parse(source: &str) -> Result<Vec<VerbSpec>, Reason> {
     Ok(verbs)
 }
 
+/// A doc comment, with control and bidirectional characters escaped here,
+/// where the text enters the host: it goes on to help, `discover`, `verbs`
+/// output and tool replies, and none of them must carry a terminal escape.
 fn docs(docs: &Docs) -> String {
-    docs.contents.as_deref().unwrap_or("").trim().to_owned()
+    escape_text(docs.contents.as_deref().unwrap_or("").trim())
 }
 
 fn verb(

@@ -1,8 +1,15 @@
 //! Why a component was refused a place in the catalog.
+//!
+//! Every text here may carry what a component or its file name supplied (a
+//! name, an import, a parser's quote of the declaration), so each message
+//! prints it through [`Escaped`]: whoever shows a refusal, a terminal gets no
+//! control or bidirectional character from it.
+
+use crate::display::Escaped;
 
 /// A refusal, naming the component and the reason.
 #[derive(Debug, thiserror::Error)]
-#[error("component `{component}` refused: {reason}")]
+#[error("component `{}` refused: {reason}", Escaped::new(.component))]
 pub struct Refusal {
     /// The component's name (its file stem, or the builtin's name).
     pub component: String,
@@ -14,19 +21,19 @@ pub struct Refusal {
 #[derive(Debug, thiserror::Error)]
 pub enum Reason {
     /// The bytes are not a WebAssembly component.
-    #[error("not a WebAssembly component: {0}")]
+    #[error("not a WebAssembly component: {}", Escaped::text(.0))]
     NotAComponent(String),
     /// No `vaultspec-wit` custom section.
     #[error("it carries no `vaultspec-wit` declaration (build it with `vaultspec_sdk::verb!`)")]
     MissingDeclaration,
     /// The declaration does not parse or resolve as WIT.
-    #[error("its declaration is not valid WIT: {0}")]
+    #[error("its declaration is not valid WIT: {}", Escaped::text(.0))]
     MalformedDeclaration(String),
     /// The declaration parses but does not follow the verb contract.
-    #[error("{0}")]
+    #[error("{}", Escaped::text(.0))]
     BadVerb(String),
     /// A flag name the host owns.
-    #[error("verb `{verb}` declares the reserved flag `--{flag}` (the host owns `--target` and `--help`)")]
+    #[error("verb `{}` declares the reserved flag `--{}` (the host owns `--target` and `--help`)", Escaped::new(.verb), Escaped::new(.flag))]
     ReservedFlag {
         /// The verb path.
         verb: String,
@@ -34,13 +41,13 @@ pub enum Reason {
         flag: String,
     },
     /// An import the sandbox does not grant.
-    #[error("it imports `{0}`, which the sandbox does not grant (only WASI cli, io, clocks, random and the vaultspec:verb workspace interfaces are)")]
+    #[error("it imports `{}`, which the sandbox does not grant (only WASI cli, io, clocks, random and the vaultspec:verb workspace interfaces are)", Escaped::new(.0))]
     ImportNotGranted(String),
     /// The declaration does not describe the component's real exports.
-    #[error("its declaration does not match the component: {0}")]
+    #[error("its declaration does not match the component: {}", Escaped::text(.0))]
     DeclarationMismatch(String),
     /// A third-party verb would take the place of a builtin one.
-    #[error("its verb `{verb}` would shadow the builtin verb `{builtin_verb}` of `{builtin}`; a third-party component may not replace or nest under a builtin verb")]
+    #[error("its verb `{}` would shadow the builtin verb `{builtin_verb}` of `{builtin}`; a third-party component may not replace or nest under a builtin verb", Escaped::new(.verb))]
     ShadowsBuiltin {
         /// The component's verb path.
         verb: String,
@@ -50,7 +57,7 @@ pub enum Reason {
         builtin: String,
     },
     /// A third-party verb would take a path the gateway denies.
-    #[error("its verb `{verb}` would shadow the denied path `{denied}`; no component may declare a path on the gateway's denylist")]
+    #[error("its verb `{}` would shadow the denied path `{denied}`; no component may declare a path on the gateway's denylist", Escaped::new(.verb))]
     ShadowsDenied {
         /// The component's verb path.
         verb: String,
@@ -58,7 +65,7 @@ pub enum Reason {
         denied: String,
     },
     /// A third-party verb would take the place of a host command.
-    #[error("its verb `{verb}` would shadow the host command `vaultspec {command}`; choose another first word")]
+    #[error("its verb `{}` would shadow the host command `vaultspec {command}`; choose another first word", Escaped::new(.verb))]
     ShadowsHost {
         /// The component's verb path.
         verb: String,
@@ -66,7 +73,7 @@ pub enum Reason {
         command: String,
     },
     /// Two third-party components declare the same (or overlapping) verbs.
-    #[error("its verb `{verb}` is also declared by `{other}` (as `{other_verb}`); both are refused until one of them is removed")]
+    #[error("its verb `{}` is also declared by `{}` (as `{}`); both are refused until one of them is removed", Escaped::new(.verb), Escaped::new(.other), Escaped::new(.other_verb))]
     Contested {
         /// The component's verb path.
         verb: String,
@@ -76,10 +83,10 @@ pub enum Reason {
         other_verb: String,
     },
     /// The component's file could not be read.
-    #[error("its file could not be read: {0}")]
+    #[error("its file could not be read: {}", Escaped::text(.0))]
     Unreadable(String),
     /// Two components declare the same verb.
-    #[error("verb `{verb}` is already provided by `{other}`")]
+    #[error("verb `{}` is already provided by `{}`", Escaped::new(.verb), Escaped::new(.other))]
     Duplicate {
         /// The verb path.
         verb: String,

@@ -14,6 +14,7 @@ mod component;
 mod declaration;
 mod denylist;
 mod error;
+mod file;
 mod spec;
 mod third_party;
 mod trust;
@@ -24,10 +25,11 @@ use std::sync::Arc;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
-pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect};
+pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect, validate};
 pub use declaration::{RESERVED_FLAGS, VERB_WIT, parse};
-pub use error::{Reason, Refusal};
 pub use denylist::{DENIED_VERBS, HOST_COMMANDS, is_denied};
+pub use error::{Reason, Refusal};
+pub use file::MAX_COMPONENT_BYTES;
 pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, VerbWords, tokens};
 pub use third_party::{
     Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of, verb_files,

@@ -19,9 +19,12 @@
 
 use std::path::{Path, PathBuf};
 
+use super::component::validate;
 use super::denylist::{DENIED_VERBS, HOST_COMMANDS, overlaps};
+use super::file;
 use super::{Catalog, Origin, Reason, Refusal, Trust, VerbComponent};
 use crate::builtins;
+use crate::display::Escaped;
 use crate::trust::{TrustStore, identity};
 
 /// The workspace's folder of components, relative to its root.
@@ -61,7 +64,9 @@ pub fn load_all(workspace: Option<&Path>, home: Option<&Path>) -> anyhow::Result
     let mut loaded = Loaded { catalog: builtins::catalog()?, ..Loaded::default() };
     let store = match (workspace, home) {
         (Some(_), Some(home)) => TrustStore::read(home).unwrap_or_else(|err| {
-            loaded.warnings.push(format!("{err:#}; every third-party component is untrusted"));
+            loaded
+                .warnings
+                .push(format!("{}; every third-party component is untrusted", Escaped::text(&format!("{err:#}"))));
             TrustStore::empty(TrustStore::path_in(home))
         }),
         (_, home) => TrustStore::empty(home.map(TrustStore::path_in).unwrap_or_default()),
@@ -97,25 +102,42 @@ pub fn load_all(workspace: Option<&Path>, home: Option<&Path>) -> anyhow::Result
     Ok(loaded)
 }
 
-/// Every `*.wasm` file of the workspace's folder, then of the user's, each
-/// sorted by name; a file reachable both ways is listed once. Folders that
-/// cannot be read add a warning.
+/// Every `*.wasm` entry of the workspace's folder, then of the user's, each
+/// sorted by name; a file reachable both ways is listed once. Entries are
+/// not followed: a symlink or a FIFO named `*.wasm` is listed, and
+/// [`load_file`] refuses it by name. A folder that is a symlink, or cannot
+/// be read, adds a warning and lists nothing ([`file::real_folder`]).
 pub fn verb_files(workspace: Option<&Path>, home: Option<&Path>, warnings: &mut Vec<String>) -> Vec<PathBuf> {
     let dirs = [workspace.map(|w| w.join(WORKSPACE_VERBS_DIR)), home.map(|h| h.join(USER_VERBS_DIR))];
     let mut seen = std::collections::HashSet::new();
     let mut files = Vec::new();
     for dir in dirs.into_iter().flatten() {
+        match file::real_folder(&dir, 2) {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(warning) => {
+                warnings.push(warning);
+                continue;
+            }
+        }
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
             Err(err) => {
-                warnings.push(format!("cannot list the verb components in `{}`: {err}", dir.display()));
+                warnings.push(format!(
+                    "cannot list the verb components in `{}`: {err}",
+                    Escaped::new(&dir.display().to_string())
+                ));
                 continue;
             }
         };
+        // `file_type` of an entry does not follow a symlink; folders are
+        // skipped, everything else named `*.wasm` goes to `load_file`.
         let mut found: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "wasm") && p.is_file())
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "wasm"))
             .collect();
         found.sort();
         files.extend(found.into_iter().filter(|p| seen.insert(identity(p))));
@@ -132,13 +154,15 @@ pub fn scope_of(path: &Path, workspace: Option<&Path>) -> Scope {
     }
 }
 
-/// Load one component file; its name is the file's stem.
+/// Load one component file; its name is the file's stem. The file is read
+/// without following a link and only up to a cap ([`file::read_capped`]),
+/// and validated as a component ([`validate`]) before its declaration or
+/// imports are looked at.
 pub fn load_file(path: &Path) -> Result<VerbComponent, Refusal> {
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let bytes = std::fs::read(path).map_err(|err| Refusal {
-        component: name.clone(),
-        reason: Reason::Unreadable(format!("`{}`: {err}", path.display())),
-    })?;
+    let refuse = |reason| Refusal { component: name.clone(), reason };
+    let bytes = file::read_capped(path).map_err(refuse)?;
+    validate(&bytes).map_err(refuse)?;
     VerbComponent::load(&name, Origin::File(path.to_owned()), bytes.into())
 }
 
@@ -193,7 +217,10 @@ fn contest(candidates: &mut [(VerbComponent, Vec<Reason>)]) {
                 b.verbs.iter().find(|vb| overlaps(&va.path, &vb.path)).map(|vb| (va.path_string(), vb.path_string()))
             });
             if let Some((verb_a, verb_b)) = pair {
-                found.push((i, Reason::Contested { verb: verb_a.clone(), other: b.name.clone(), other_verb: verb_b.clone() }));
+                found.push((
+                    i,
+                    Reason::Contested { verb: verb_a.clone(), other: b.name.clone(), other_verb: verb_b.clone() },
+                ));
                 found.push((j, Reason::Contested { verb: verb_b, other: a.name.clone(), other_verb: verb_a }));
             }
         }

@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use super::{Origin, VerbComponent};
+use crate::display::Escaped;
 
 /// How far the host trusts a component of the catalog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -32,8 +33,10 @@ impl Trust {
 /// Refusal to run a verb of an untrusted component.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "verb `{verb}` comes from `{component}`{}, which is not trusted in this workspace: review and trust it with `{command}`",
-    .path.as_ref().map(|p| format!(" (`{}`)", p.display())).unwrap_or_default()
+    "verb `{verb}` comes from `{}`{}, which is not trusted in this workspace: review and trust it with `{}`",
+    Escaped::new(.component),
+    .path.as_ref().map(|p| format!(" (`{}`)", Escaped::new(&p.display().to_string()))).unwrap_or_default(),
+    Escaped::new(.command)
 )]
 pub struct Untrusted {
     /// The verb path.
@@ -54,12 +57,7 @@ impl Untrusted {
             Origin::File(path) => Some(path.clone()),
             Origin::Builtin => None,
         };
-        Self {
-            verb: verb.to_owned(),
-            component: component.name.clone(),
-            path,
-            command: trust_command(&component.name),
-        }
+        Self { verb: verb.to_owned(), component: component.name.clone(), path, command: trust_command(&component.name) }
     }
 }
 

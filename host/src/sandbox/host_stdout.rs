@@ -1,15 +1,28 @@
-//! The host's own stdout, as a verb run at a terminal writes to it.
+//! The host's own stdout and stderr, as a verb run at the command line
+//! writes to them.
 //!
-//! Unlike WASI's inherited stdout, a closed reader (`vaultspec vault list |
+//! Unlike WASI's inherited streams, a closed reader (`vaultspec vault list |
 //! head`) is not an error for the verb: once the pipe is closed the rest of
 //! its output is dropped and the verb finishes as it would have, the way a
 //! command-line tool ends quietly on a broken pipe. Anything else that fails
 //! a write is still the verb's error.
+//!
+//! Two limits hold as they do for a captured call (`invoke`):
+//! - the output cap: stdout and stderr together may take [`OUTPUT_LIMIT`]
+//!   bytes; the write that would pass it is refused with a trap, which stops
+//!   the guest, and [`HostOutput::exceeded`] lets the host report
+//!   `output_limit`;
+//! - a stream that is a terminal gets the verb's bytes through a
+//!   [`TerminalFilter`]: no builtin verb prints colour, so every control
+//!   character but line breaks and tabs (escape sequences included: OSC 52
+//!   writes the clipboard, CSI redraws the screen) and every bidirectional
+//!   character is written out as an escape. A pipe or a file gets the bytes
+//!   as they are.
 
 use std::io::{self, Write};
 use std::pin::Pin;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
@@ -17,19 +30,50 @@ use tokio::io::AsyncWrite;
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::{OutputStream, Pollable, StreamError};
 
-/// The host's stdout for one call; clones share whether the pipe closed.
-#[derive(Clone, Default)]
-pub struct HostStdout {
-    closed: Arc<AtomicBool>,
+use super::output::OUTPUT_LIMIT;
+use crate::display::TerminalFilter;
+
+/// What a write past the cap stops the call with.
+const LIMIT_MESSAGE: &str =
+    "output_limit: the verb wrote more than 1 MiB to stdout and stderr together, the cap of one call";
+
+/// Which of the host's streams a writer feeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Stdout,
+    Stderr,
 }
 
-impl HostStdout {
-    fn put(&self, bytes: &[u8]) -> io::Result<()> {
-        if self.closed.load(Ordering::Relaxed) {
+/// One stream's state, shared by the clones WASI makes of it.
+struct Stream {
+    which: Which,
+    /// Set once the reader went away (`EPIPE`).
+    closed: AtomicBool,
+    /// The escaping of a stream that is a terminal; `None` for a pipe.
+    filter: Option<Mutex<TerminalFilter>>,
+}
+
+impl Stream {
+    fn new(which: Which) -> Self {
+        let terminal = match which {
+            Which::Stdout => io::IsTerminal::is_terminal(&io::stdout()),
+            Which::Stderr => io::IsTerminal::is_terminal(&io::stderr()),
+        };
+        Self { which, closed: AtomicBool::new(false), filter: terminal.then(Mutex::default) }
+    }
+
+    fn write_raw(&self, bytes: &[u8]) -> io::Result<()> {
+        if self.closed.load(Ordering::Relaxed) || bytes.is_empty() {
             return Ok(());
         }
-        let mut out = io::stdout().lock();
-        match out.write_all(bytes).and_then(|()| out.flush()) {
+        let result = match self.which {
+            Which::Stdout => {
+                let mut out = io::stdout().lock();
+                out.write_all(bytes).and_then(|()| out.flush())
+            }
+            Which::Stderr => io::stderr().lock().write_all(bytes),
+        };
+        match result {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
                 self.closed.store(true, Ordering::Relaxed);
                 Ok(())
@@ -37,11 +81,116 @@ impl HostStdout {
             other => other,
         }
     }
+
+    fn put(&self, bytes: &[u8]) -> io::Result<()> {
+        match &self.filter {
+            Some(filter) => {
+                let filtered = filter.lock().expect("terminal filter lock poisoned").filter(bytes);
+                self.write_raw(&filtered)
+            }
+            None => self.write_raw(bytes),
+        }
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        if let Some(filter) = &self.filter {
+            let held = filter.lock().map(|mut f| f.finish()).unwrap_or_default();
+            let _ = self.write_raw(&held);
+        }
+    }
+}
+
+/// The byte count of one call, over both streams.
+struct Budget {
+    used: AtomicUsize,
+    limit: usize,
+    exceeded: AtomicBool,
+}
+
+impl Budget {
+    /// Take `n` bytes, or refuse them all (and remember it) past the cap.
+    fn take(&self, n: usize) -> bool {
+        let mut used = self.used.load(Ordering::Relaxed);
+        loop {
+            if used.saturating_add(n) > self.limit {
+                self.exceeded.store(true, Ordering::Relaxed);
+                return false;
+            }
+            match self.used.compare_exchange_weak(used, used + n, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return true,
+                Err(now) => used = now,
+            }
+        }
+    }
+}
+
+/// The host's stdout and stderr for one call, under one output cap.
+#[derive(Clone)]
+pub struct HostOutput {
+    budget: Arc<Budget>,
+    stdout: Arc<Stream>,
+    stderr: Arc<Stream>,
+}
+
+impl Default for HostOutput {
+    fn default() -> Self {
+        Self::new(OUTPUT_LIMIT)
+    }
+}
+
+impl HostOutput {
+    /// Both streams, allowing `limit` bytes in all.
+    pub fn new(limit: usize) -> Self {
+        Self {
+            budget: Arc::new(Budget { used: AtomicUsize::new(0), limit, exceeded: AtomicBool::new(false) }),
+            stdout: Arc::new(Stream::new(Which::Stdout)),
+            stderr: Arc::new(Stream::new(Which::Stderr)),
+        }
+    }
+
+    /// The stream to give the guest as stdout.
+    pub fn stdout(&self) -> HostStdout {
+        HostStdout { budget: self.budget.clone(), stream: self.stdout.clone() }
+    }
+
+    /// The stream to give the guest as stderr.
+    pub fn stderr(&self) -> HostStdout {
+        HostStdout { budget: self.budget.clone(), stream: self.stderr.clone() }
+    }
+
+    /// Whether the guest tried to write past the cap.
+    pub fn exceeded(&self) -> bool {
+        self.budget.exceeded.load(Ordering::Relaxed)
+    }
+}
+
+/// One of the host's streams for one call; clones share its state.
+#[derive(Clone)]
+pub struct HostStdout {
+    budget: Arc<Budget>,
+    stream: Arc<Stream>,
+}
+
+impl Default for HostStdout {
+    fn default() -> Self {
+        HostOutput::default().stdout()
+    }
+}
+
+impl HostStdout {
+    fn put(&self, bytes: &[u8]) -> io::Result<()> {
+        if !self.budget.take(bytes.len()) {
+            return Err(io::Error::other(LIMIT_MESSAGE));
+        }
+        self.stream.put(bytes)
+    }
 }
 
 impl IsTerminal for HostStdout {
     fn is_terminal(&self) -> bool {
-        io::IsTerminal::is_terminal(&io::stdout())
+        self.stream.filter.is_some()
     }
 }
 
@@ -62,7 +211,10 @@ impl Pollable for HostStdout {
 
 impl OutputStream for HostStdout {
     fn write(&mut self, bytes: Bytes) -> Result<(), StreamError> {
-        self.put(&bytes).map_err(|e| StreamError::LastOperationFailed(e.into()))
+        if !self.budget.take(bytes.len()) {
+            return Err(StreamError::trap(LIMIT_MESSAGE));
+        }
+        self.stream.put(&bytes).map_err(|e| StreamError::LastOperationFailed(e.into()))
     }
 
     fn flush(&mut self) -> Result<(), StreamError> {
@@ -70,6 +222,9 @@ impl OutputStream for HostStdout {
     }
 
     fn check_write(&mut self) -> Result<usize, StreamError> {
+        if self.budget.exceeded.load(Ordering::Relaxed) {
+            return Err(StreamError::trap(LIMIT_MESSAGE));
+        }
         Ok(64 * 1024)
     }
 }
@@ -85,5 +240,21 @@ impl AsyncWrite for HostStdout {
 
     fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
         Poll::Ready(Ok(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stdout_and_stderr_share_one_cap() {
+        let output = HostOutput::new(10);
+        let (mut out, mut err) = (output.stdout(), output.stderr());
+        out.write(Bytes::from_static(b"")).unwrap();
+        assert!(out.budget.take(6));
+        assert!(err.write(Bytes::from_static(b"12345")).is_err());
+        assert!(output.exceeded());
+        assert!(out.check_write().is_err());
     }
 }

@@ -81,8 +81,9 @@ use crate::workspace::Workspace;
 pub enum Output {
     /// Into memory, both streams counted together against [`OUTPUT_LIMIT`].
     Capture,
-    /// Straight to the host's own stdout and stderr (a person at a terminal);
-    /// a closed stdout pipe drops the rest of the output quietly.
+    /// Straight to the host's own stdout and stderr (a person at a terminal),
+    /// under the same cap, escaped where a stream is a terminal
+    /// ([`host_stdout`]); a closed stdout pipe drops the rest quietly.
     Inherit,
 }
 
@@ -280,8 +281,10 @@ impl Sandbox {
         let prepared = self.prepared(component)?;
         let index = prepared.exports[&verb.path_string()];
         let capture = Capture::new(OUTPUT_LIMIT);
+        let host_output = host_stdout::HostOutput::new(OUTPUT_LIMIT);
         let changed = Arc::new(Mutex::new(Vec::new()));
-        let run = self.run(component, verb, &prepared, index, &args, workspace, options, &capture, &changed);
+        let outputs = (&capture, &host_output);
+        let run = self.run(component, verb, &prepared, index, &args, workspace, options, outputs, &changed);
         let ran = match options.timeout {
             Some(timeout) => tokio::time::timeout(timeout, run).await.ok(),
             None => Some(run.await),
@@ -306,7 +309,9 @@ impl Sandbox {
                     message: format!("the verb returned {other:?} instead of an exit code"),
                 })
             }
-            Some(Ran { result: Err(err), memory_exceeded }) => classify(err, memory_exceeded, &capture, &mut outcome),
+            Some(Ran { result: Err(err), memory_exceeded }) => {
+                classify(err, memory_exceeded, capture.exceeded() || host_output.exceeded(), &mut outcome)
+            },
         }
         Ok(outcome)
     }
@@ -322,7 +327,7 @@ impl Sandbox {
         args: &[wasmtime::component::Val],
         workspace: &Workspace,
         options: &CallOptions,
-        capture: &Capture,
+        (capture, host_output): (&Capture, &host_stdout::HostOutput),
         changed: &Arc<Mutex<Vec<String>>>,
     ) -> Result<Ran, CallError> {
         let setup = |message: String| CallError::Setup { verb: verb.path_string(), message };
@@ -342,7 +347,7 @@ impl Sandbox {
                 wasi.stdout(capture.stdout()).stderr(capture.stderr());
             }
             Output::Inherit => {
-                wasi.stdout(host_stdout::HostStdout::default()).inherit_stderr();
+                wasi.stdout(host_output.stdout()).stderr(host_output.stderr());
             }
         }
         if options.gateway {
@@ -412,13 +417,13 @@ fn dedup_in_order(paths: &mut Vec<String>) {
     paths.retain(|p| seen.insert(p.clone()));
 }
 
-fn classify(err: wasmtime::Error, memory_exceeded: bool, capture: &Capture, outcome: &mut Outcome) {
+fn classify(err: wasmtime::Error, memory_exceeded: bool, output_exceeded: bool, outcome: &mut Outcome) {
     if let Some(exit) = err.downcast_ref::<wasmtime_wasi::I32Exit>() {
         outcome.exit_code = Some(u8::try_from(exit.0).unwrap_or(1));
         return;
     }
     let message = format!("{err:#}");
-    let kind = if capture.exceeded() {
+    let kind = if output_exceeded {
         FailureKind::OutputLimit
     } else if matches!(err.downcast_ref::<Trap>(), Some(Trap::Interrupt)) {
         FailureKind::Timeout

@@ -4,10 +4,17 @@
 //! (`/dev/tty`), never from stdin: a script that pipes `yes` into vaultspec
 //! answers nothing. A run whose stdin is not a terminal is non-interactive
 //! and cannot grant trust at all.
+//!
+//! Everything shown goes through [`Escaped::text`]: a review is made of
+//! names, paths and docs a component supplied, and no control or
+//! bidirectional character among them may move the cursor or redraw the
+//! question (only line breaks and tabs pass).
 
 use std::io::{BufRead, BufReader, IsTerminal, Write};
 
 use anyhow::Context;
+
+use crate::display::Escaped;
 
 /// Whether a person may be at the keyboard: stdin is a terminal.
 pub fn stdin_is_terminal() -> bool {
@@ -39,6 +46,7 @@ impl Terminal {
 
     /// Show text to the person.
     pub fn say(&mut self, text: &str) -> anyhow::Result<()> {
+        let text = Escaped::text(text).to_string();
         self.writer.write_all(text.as_bytes()).context("writing to the terminal")?;
         self.writer.flush().context("writing to the terminal")
     }

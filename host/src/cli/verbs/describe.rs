@@ -1,11 +1,19 @@
 //! How the `verbs` commands show a component and its verbs, as text or JSON.
+//!
+//! Text is for a terminal: names and paths a file system or a component
+//! supplied go through [`Escaped`], so a crafted file name cannot redraw a
+//! review (the trust prompt shows [`component_text`]). JSON escapes control
+//! characters itself; the data keeps its real names.
 
 use std::fmt::Write;
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::catalog::{Capabilities, FlagShape, Origin, Refusal, Trust, VerbComponent, VerbSpec, scope_of, trust_command};
+use crate::catalog::{
+    Capabilities, FlagShape, Origin, Refusal, Trust, VerbComponent, VerbSpec, scope_of, trust_command,
+};
+use crate::display::Escaped;
 
 /// Where a component came from, as one word: `builtin`, `workspace`, `user`.
 pub fn origin_word(component: &VerbComponent, root: Option<&Path>) -> &'static str {
@@ -20,10 +28,8 @@ pub fn origin_word(component: &VerbComponent, root: Option<&Path>) -> &'static s
 
 /// The capabilities as words (`read, write`, or `none`).
 pub fn capability_words(caps: Capabilities) -> String {
-    let words: Vec<&str> = [(caps.read, "read"), (caps.write, "write")]
-        .into_iter()
-        .filter_map(|(on, word)| on.then_some(word))
-        .collect();
+    let words: Vec<&str> =
+        [(caps.read, "read"), (caps.write, "write")].into_iter().filter_map(|(on, word)| on.then_some(word)).collect();
     if words.is_empty() { "none".to_owned() } else { words.join(", ") }
 }
 
@@ -111,21 +117,22 @@ pub fn component_json(component: &VerbComponent, trust: Trust, root: Option<&Pat
 
 /// One component as text, for a person reviewing it.
 pub fn component_text(component: &VerbComponent, trust: Trust, root: Option<&Path>) -> String {
-    let mut text = format!("{}  ({}, {})\n", component.name, origin_word(component, root), trust_word(trust));
+    let mut text =
+        format!("{}  ({}, {})\n", Escaped::new(&component.name), origin_word(component, root), trust_word(trust));
     if let Origin::File(path) = &component.origin {
-        let _ = writeln!(text, "  file          {}", path.display());
+        let _ = writeln!(text, "  file          {}", Escaped::new(&path.display().to_string()));
     }
     let _ = writeln!(text, "  digest        {}", component.digest);
     let _ = writeln!(text, "  capabilities  {}", capability_words(component.capabilities));
     for (i, verb) in component.verbs.iter().enumerate() {
         let label = if i == 0 { "verbs" } else { "" };
-        let _ = writeln!(text, "  {label:<12}  {}", usage(verb));
+        let _ = writeln!(text, "  {label:<12}  {}", Escaped::new(&usage(verb)));
         if !verb.summary().is_empty() {
-            let _ = writeln!(text, "  {:<12}    {}", "", verb.summary());
+            let _ = writeln!(text, "  {:<12}    {}", "", Escaped::new(verb.summary()));
         }
     }
     if trust == Trust::Untrusted {
-        let _ = writeln!(text, "  trust it with `{}`", trust_command(&component.name));
+        let _ = writeln!(text, "  trust it with `{}`", Escaped::new(&trust_command(&component.name)));
     }
     text
 }

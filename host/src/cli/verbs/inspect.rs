@@ -14,6 +14,7 @@ use serde_json::json;
 use super::describe::{capability_words, usage, verb_json};
 use super::{Context, print_envelope};
 use crate::catalog::{Reason, conflicts, load_file, trust_command};
+use crate::display::Escaped;
 use crate::sandbox::{CompileCache, Sandbox};
 use crate::trust::TrustStore;
 
@@ -31,7 +32,10 @@ pub struct InspectArgs {
 /// Inspect a component; exit 0 when it would be admitted, 1 when refused.
 pub fn run(args: &InspectArgs, context: &Context<'_>) -> anyhow::Result<u8> {
     if !args.file.is_file() {
-        anyhow::bail!("`{}` is not a file: give the path of a built `.wasm` component", args.file.display());
+        anyhow::bail!(
+            "`{}` is not a file: give the path of a built `.wasm` component",
+            Escaped::new(&args.file.display().to_string())
+        );
     }
     let mut reasons: Vec<Reason> = Vec::new();
     let component = match load_file(&args.file) {
@@ -71,15 +75,15 @@ pub fn run(args: &InspectArgs, context: &Context<'_>) -> anyhow::Result<u8> {
         print_envelope("inspect", if reasons.is_empty() { "unchanged" } else { "failed" }, data)?;
         return Ok(code);
     }
-    let mut out = format!("{name}  ({})\n", args.file.display());
+    let mut out = format!("{}  ({})\n", Escaped::new(&name), Escaped::new(&args.file.display().to_string()));
     if let Some(component) = &component {
         out.push_str(&format!("  digest        {}\n", component.digest));
         out.push_str(&format!("  capabilities  {}\n", capability_words(component.capabilities)));
         out.push_str("  verbs it would add:\n");
         for verb in &component.verbs {
-            out.push_str(&format!("    {}\n", usage(verb)));
+            out.push_str(&format!("    {}\n", Escaped::new(&usage(verb))));
             if !verb.summary().is_empty() {
-                out.push_str(&format!("      {}\n", verb.summary()));
+                out.push_str(&format!("      {}\n", Escaped::new(verb.summary())));
             }
         }
     }
@@ -88,7 +92,7 @@ pub fn run(args: &InspectArgs, context: &Context<'_>) -> anyhow::Result<u8> {
         if !trusted {
             out.push_str(&format!(
                 "  once in `.vaultspec/verbs/`, trust it with `{}`\n",
-                trust_command(&name)
+                Escaped::new(&trust_command(&name))
             ));
         }
     } else {

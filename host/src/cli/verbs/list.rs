@@ -6,6 +6,7 @@ use serde_json::json;
 use super::describe::{component_json, component_text, refusal_json};
 use super::{Context, print_envelope};
 use crate::catalog::Trust;
+use crate::display::Escaped;
 
 /// Arguments of `verbs list`.
 #[derive(Debug, Args)]
@@ -20,6 +21,9 @@ pub struct ListArgs {
 
 /// List the components; exit 0.
 pub fn run(args: &ListArgs, context: &Context<'_>) -> anyhow::Result<u8> {
+    for warning in &context.loaded.warnings {
+        eprintln!("warning: {}", Escaped::text(warning));
+    }
     let catalog = &context.loaded.catalog;
     let shown: Vec<_> = catalog
         .components()
@@ -45,7 +49,7 @@ pub fn run(args: &ListArgs, context: &Context<'_>) -> anyhow::Result<u8> {
     if !context.loaded.refusals.is_empty() {
         out.push_str("refused:\n");
         for refusal in &context.loaded.refusals {
-            out.push_str(&format!("  {}: {}\n", refusal.component, refusal.reason));
+            out.push_str(&format!("  {}: {}\n", Escaped::new(&refusal.component), refusal.reason));
         }
     }
     if shown.is_empty() && context.loaded.refusals.is_empty() {

@@ -16,6 +16,7 @@ use serde_json::json;
 use super::describe::{component_json, component_text};
 use super::{Context, print_envelope};
 use crate::catalog::{Origin, Trust, VerbComponent};
+use crate::display::Escaped;
 use crate::trust::{Grant, Terminal, TrustStore, identity, stdin_is_terminal};
 
 /// Arguments of `verbs trust`.
@@ -44,7 +45,7 @@ pub fn run(args: &TrustArgs, context: &Context<'_>) -> anyhow::Result<u8> {
     let selected = select(args, context)?;
     let pending: Vec<&Arc<VerbComponent>> =
         selected.iter().filter(|(_, trust)| *trust == Trust::Untrusted).map(|(c, _)| *c).collect();
-    let names = pending.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(" ");
+    let names = pending.iter().map(|c| Escaped::new(&c.name).to_string()).collect::<Vec<_>>().join(" ");
     if args.json {
         let data = json!({
             "granted": false,
@@ -69,19 +70,22 @@ pub fn run(args: &TrustArgs, context: &Context<'_>) -> anyhow::Result<u8> {
     let mut approved = Vec::new();
     let mut declined = Vec::new();
     for component in pending {
-        let Origin::File(path) = &component.origin else { continue };
+        let Origin::File(path) = &component.origin else {
+            continue;
+        };
         let mut review = component_text(component, Trust::Untrusted, Some(root));
         if let Some(old) = store.grants().iter().find(|g| g.is_for(root, path)) {
-            review.push_str(&format!("  changed since it was trusted (then sha256:{})\n", old.sha256));
+            review.push_str(&format!("  changed since it was trusted (then sha256:{})\n", Escaped::new(&old.sha256)));
         }
         terminal.say(&format!("\n{review}"))?;
-        let question = format!("trust `{}` in `{}`?", component.name, root.display());
+        let question =
+            format!("trust `{}` in `{}`?", Escaped::new(&component.name), Escaped::new(&root.display().to_string()));
         if terminal.confirm(&question)? {
             approved.push(Grant::new(root, path, &component.digest));
-            println!("trusted `{}` ({})", component.name, component.digest);
+            println!("trusted `{}` ({})", Escaped::new(&component.name), component.digest);
         } else {
             declined.push(component.name.clone());
-            println!("not trusted: `{}`", component.name);
+            println!("not trusted: `{}`", Escaped::new(&component.name));
         }
     }
     if !approved.is_empty() {
@@ -112,21 +116,17 @@ fn select<'c>(args: &TrustArgs, context: &Context<'c>) -> anyhow::Result<Vec<(&'
         let found: Vec<_> = third_party.iter().filter(|(c, _)| names(c, name)).cloned().collect();
         if found.is_empty() {
             if catalog.components().iter().any(|c| c.name == *name && c.origin == Origin::Builtin) {
-                bail!("`{name}` is a builtin component: builtins need no trust");
+                bail!("`{}` is a builtin component: builtins need no trust", Escaped::new(name));
             }
-            let refusals: Vec<String> = context
-                .loaded
-                .refusals
-                .iter()
-                .filter(|r| r.component == *name)
-                .map(|r| r.reason.to_string())
-                .collect();
+            let refusals: Vec<String> =
+                context.loaded.refusals.iter().filter(|r| r.component == *name).map(|r| r.reason.to_string()).collect();
             if !refusals.is_empty() {
-                bail!("`{name}` was refused, so it cannot be trusted: {}", refusals.join("; "));
+                bail!("`{}` was refused, so it cannot be trusted: {}", Escaped::new(name), refusals.join("; "));
             }
-            let known: Vec<&str> = third_party.iter().map(|(c, _)| c.name.as_str()).collect();
+            let known: Vec<String> = third_party.iter().map(|(c, _)| Escaped::new(&c.name).to_string()).collect();
             bail!(
-                "no third-party component `{name}` in `.vaultspec/verbs/` or `~/.vaultspec/verbs/` (installed: {})",
+                "no third-party component `{}` in `.vaultspec/verbs/` or `~/.vaultspec/verbs/` (installed: {})",
+                Escaped::new(name),
                 if known.is_empty() { "none".to_owned() } else { known.join(", ") }
             );
         }
@@ -169,10 +169,10 @@ fn revoke(args: &TrustArgs, root: &Path, home: &Path) -> anyhow::Result<u8> {
         let status = if revoked.is_empty() { "unchanged" } else { "removed" };
         print_envelope("trust", status, json!({ "revoked": revoked }))?;
     } else if revoked.is_empty() {
-        println!("nothing to revoke: no component named is trusted in `{}`", root.display());
+        println!("nothing to revoke: no component named is trusted in `{}`", Escaped::new(&root.display().to_string()));
     } else {
         for path in &revoked {
-            println!("revoked trust in `{path}`");
+            println!("revoked trust in `{}`", Escaped::new(path));
         }
     }
     Ok(0)

@@ -7,6 +7,10 @@
 //! tree answers that without touching a file; when it saw anything (or
 //! cannot watch), the [`fingerprint`] of every file decides, and a
 //! fingerprint that differs reloads everything.
+//!
+//! Neither the watch nor the fingerprint follows a symlink. A `.vault` that
+//! is itself a symlink is not watched, walked or cached: it is reported once
+//! (naming it) and read afresh on every use.
 
 mod fingerprint;
 #[cfg(target_os = "linux")]
@@ -68,6 +72,8 @@ struct State {
     last: Option<([u8; 32], Arc<Loaded>)>,
     /// Armed over `.vault/` before `last` was fingerprinted.
     watch: Option<watch::Watch>,
+    /// Whether a symlinked `.vault` was reported already.
+    link_reported: bool,
 }
 
 /// The last loaded vault, and how to tell it is still current.
@@ -92,6 +98,19 @@ impl VaultCache {
         // fingerprint, so a change made after it is seen next time.
         let previous = state.last.take();
         let vault = root.join(".vault");
+        if std::fs::symlink_metadata(&vault).is_ok_and(|m| m.file_type().is_symlink()) {
+            // Never watched or walked: a link may lead anywhere on the
+            // machine. Load afresh on every use instead of caching.
+            if !state.link_reported {
+                state.link_reported = true;
+                tracing::warn!(
+                    "`{}` is a symbolic link; the vault is not watched or cached, only read afresh on each use",
+                    vault.display()
+                );
+            }
+            state.watch = None;
+            return Ok(Arc::new(Loaded { graph: load()?, index: OnceLock::new(), plans: OnceLock::new() }));
+        }
         let watch = state.watch.take().or_else(watch::Watch::new);
         state.watch = watch.filter(|w| {
             w.quiet();
@@ -113,7 +132,9 @@ impl VaultCache {
 /// for the tools to report.
 pub fn preload(context: Arc<Context>) {
     let spawned = std::thread::Builder::new().name("vaultspec-preload".into()).spawn(move || {
-        let Ok(storage) = context.storage() else { return };
+        let Ok(storage) = context.storage() else {
+            return;
+        };
         match context.vault.get(context.workspace.root(), || graph::load_graph(&storage)) {
             Ok(loaded) => {
                 loaded.plans(&storage);

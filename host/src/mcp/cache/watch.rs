@@ -42,11 +42,13 @@ impl Watch {
     }
 
     /// Watch `dir` and every directory below it (again: watching a watched
-    /// directory changes nothing). Symlinks are not followed.
+    /// directory changes nothing). Symlinks are not followed: `dir` itself
+    /// must be a real folder (`DONT_FOLLOW | ONLYDIR` refuses a link), and a
+    /// link inside is not descended (`file_type` of an entry is the link's).
     pub fn arm(&self, dir: &Path) -> std::io::Result<()> {
         inotify::add_watch(&self.fd, dir, changes())?;
         for entry in std::fs::read_dir(dir)?.flatten() {
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            if entry.file_type().is_ok_and(|t| t.is_dir() && !t.is_symlink()) {
                 self.arm(&entry.path())?;
             }
         }
@@ -101,5 +103,22 @@ mod tests {
 
         std::fs::remove_file(dir.path().join("adr/a.md")).unwrap();
         assert!(!watch.quiet(), "a removal");
+    }
+
+    #[test]
+    fn a_link_is_neither_watched_nor_descended() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(outside.path().join("sub")).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+        let watch = Watch::new().unwrap();
+        watch.arm(dir.path()).unwrap();
+        std::fs::write(outside.path().join("sub/x.md"), "x").unwrap();
+        std::fs::write(outside.path().join("y.md"), "y").unwrap();
+        assert!(watch.quiet(), "nothing under the link's target is watched");
+
+        let linked = dir.path().join("linked-vault");
+        std::os::unix::fs::symlink(outside.path(), &linked).unwrap();
+        assert!(Watch::new().unwrap().arm(&linked).is_err(), "a linked root is refused");
     }
 }
