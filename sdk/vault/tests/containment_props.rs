@@ -158,6 +158,7 @@ const STARTS: &[&str] = &[
     ".vaultspec/templates",
     ".vaultspec/verbs",
     ".vault/adr/deep",
+    "src",
 ];
 
 /// Whole path strings an attacker would try.
@@ -321,6 +322,7 @@ fn the_known_escapes_are_contained() {
         Call::Rename(".vault/up/README.md".into(), ".vault/stolen.md".into()),
         Call::Read(".vault/hl".into()),
         Call::Read(".vault/fifo".into()),
+        Call::Read("src/hl".into()),
         Call::ReadMany(vec![
             ".vaultspec/config.toml".into(),
             ".vault/adr/hl".into(),

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 use super::{OUTSIDE_MARKER, WORKSPACE_MARKER};
 
-/// Folders of the vault roots where hostile entries are planted.
-pub const PLANT_DIRS: [&str; 7] = [
+/// Folders where hostile entries are planted: the vault roots, and `src`
+/// (outside the write scope, but read like any workspace file).
+pub const PLANT_DIRS: [&str; 8] = [
     ".vault",
     ".vault/adr",
     ".vault/adr/deep",
@@ -18,6 +19,7 @@ pub const PLANT_DIRS: [&str; 7] = [
     ".vaultspec",
     ".vaultspec/templates",
     ".vaultspec/verbs",
+    "src",
 ];
 
 /// Names planted entries take; the path strings of the calls use them too.
@@ -198,6 +200,12 @@ impl Layout {
                 Hostile::Fifo { dir: 0, name: 5 },
                 Hostile::Fifo { dir: 4, name: 7 },
                 Hostile::Socket { dir: 0, name: 8 },
+                Hostile::HardLink {
+                    dir: 7,
+                    name: 4,
+                    to: Source::OutsideFile,
+                },
+                Hostile::Fifo { dir: 7, name: 5 },
             ],
             swap: RootSwap::None,
             trap: Some(Trap {
@@ -253,17 +261,16 @@ fn write(path: &Path, text: &str) -> io::Result<()> {
     fs::write(path, text)
 }
 
-/// Make a FIFO with the system's `mkfifo` (no libc binding needed).
+/// Make a FIFO at `path`.
 pub fn mkfifo(path: &Path) -> io::Result<()> {
-    let status = std::process::Command::new("mkfifo").arg(path).status()?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(io::Error::other(format!(
-            "mkfifo {} failed",
-            path.display()
-        )))
-    }
+    use rustix::fs::{CWD, FileType, Mode, mknodat};
+    Ok(mknodat(
+        CWD,
+        path,
+        FileType::Fifo,
+        Mode::from_raw_mode(0o644),
+        0,
+    )?)
 }
 
 fn source_path(built: &Built, to: Source) -> io::Result<PathBuf> {

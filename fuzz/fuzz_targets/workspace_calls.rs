@@ -1,0 +1,170 @@
+//! Fuzzes the workspace host interface: each input decodes to a sequence of
+//! workspace calls (read, read-many, list, exists, write, rename, remove)
+//! whose path strings are spliced from hostile fragments and raw text, made
+//! through `CapStorage` with the sandbox's write scope over a fresh hostile
+//! layout (symlinks up and out, a FIFO, a socket, hard links to outside and
+//! workspace files, protected paths, planted temp names). After each input:
+//! every call returned, no read returned outside bytes, nothing outside
+//! `.vault/` and `.vaultspec/` changed, and no protected path changed.
+#![no_main]
+
+#[path = "../../sdk/vault/tests/containment/mod.rs"]
+mod containment;
+
+use std::sync::atomic::Ordering;
+
+use containment::layout::{self, Layout};
+use containment::ops::{self, Call, WRITES_DONE};
+use containment::snapshot;
+use libfuzzer_sys::arbitrary::{self, Arbitrary};
+use libfuzzer_sys::fuzz_target;
+use vaultspec_vault::{CapStorage, WriteScope};
+
+/// Pieces path strings are made of: every planted name and folder, the
+/// protected paths, and the strings `check_path` must refuse.
+const FRAGMENTS: &[&str] = &[
+    ".vault",
+    ".vaultspec",
+    "adr",
+    "deep",
+    "plan",
+    "templates",
+    "verbs",
+    "mcps",
+    "hooks",
+    "triggers",
+    "workspace.json",
+    ".env",
+    "up",
+    "out",
+    "link",
+    "chain",
+    "hl",
+    "fifo",
+    "sock",
+    "x.md",
+    "config.toml",
+    "a.md",
+    "t.md",
+    "item",
+    "src",
+    "main.rs",
+    ".git",
+    "config",
+    "README.md",
+    "outsider.txt",
+    "old.vault",
+    "..",
+    ".",
+    "",
+    "/",
+    "//",
+    "\\",
+    "\0",
+    "@ROOT",
+    "@OUT",
+    "/etc/passwd",
+    "~",
+    " ",
+    "\u{202e}",
+    ".vault/up",
+    ".vault/adr/up",
+    ".vault/hl",
+    ".vault/fifo",
+    ".vault/plan/out",
+    ".vaultspec/verbs",
+    ".vault/t.md",
+];
+
+/// One part of a path: a fragment (joined with `/`) or raw text.
+#[derive(Debug, Arbitrary)]
+enum Part {
+    Fragment(u8),
+    Raw(String),
+}
+
+#[derive(Debug, Arbitrary)]
+struct FuzzPath(Vec<Part>);
+
+impl FuzzPath {
+    fn text(&self) -> String {
+        let mut out = String::new();
+        for (i, part) in self.0.iter().take(8).enumerate() {
+            match part {
+                Part::Fragment(n) => {
+                    if i > 0 {
+                        out.push('/');
+                    }
+                    out.push_str(FRAGMENTS[*n as usize % FRAGMENTS.len()]);
+                }
+                Part::Raw(text) => out.extend(text.chars().take(24)),
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Arbitrary)]
+enum FuzzCall {
+    Read(FuzzPath),
+    ReadMany(Vec<FuzzPath>),
+    List(FuzzPath),
+    Exists(FuzzPath),
+    Write(FuzzPath, u8),
+    Rename(FuzzPath, FuzzPath),
+    Remove(FuzzPath),
+}
+
+impl FuzzCall {
+    fn call(&self) -> Call {
+        match self {
+            FuzzCall::Read(p) => Call::Read(p.text()),
+            FuzzCall::ReadMany(ps) => {
+                Call::ReadMany(ps.iter().take(8).map(FuzzPath::text).collect())
+            }
+            FuzzCall::List(p) => Call::List(p.text()),
+            FuzzCall::Exists(p) => Call::Exists(p.text()),
+            FuzzCall::Write(p, n) => Call::Write(p.text(), *n),
+            FuzzCall::Rename(a, b) => Call::Rename(a.text(), b.text()),
+            FuzzCall::Remove(p) => Call::Remove(p.text()),
+        }
+    }
+}
+
+/// Temp names planted from the count of successful writes on.
+const TRAP_WINDOW: u64 = 32;
+
+fuzz_target!(|calls: Vec<FuzzCall>| {
+    let calls: Vec<Call> = calls.iter().take(24).map(FuzzCall::call).collect();
+    let done = WRITES_DONE.load(Ordering::Relaxed);
+    let built = layout::build(&Layout::everything(), done..done + TRAP_WINDOW)
+        .expect("build the hostile layout");
+    let guarded = snapshot::guarded(&built.root, &built.outside);
+    let protected = snapshot::protected(&built.root);
+    let storage = CapStorage::open(&built.root)
+        .expect("open the workspace")
+        .with_scope(WriteScope::Vault);
+    let mut broken = Vec::new();
+    for (i, call) in calls.iter().enumerate() {
+        broken.extend(
+            ops::run(&storage, &built, call)
+                .into_iter()
+                .map(|b| format!("call {i}: [{}] {}", b.promise.name(), b.what)),
+        );
+    }
+    broken.extend(
+        snapshot::diff(&guarded, &snapshot::guarded(&built.root, &built.outside))
+            .into_iter()
+            .map(|l| format!("[writes] changed outside the vault folders: {l}")),
+    );
+    broken.extend(
+        snapshot::diff(&protected, &snapshot::protected(&built.root))
+            .into_iter()
+            .map(|l| format!("[protected] {l}")),
+    );
+    assert!(
+        broken.is_empty(),
+        "containment broken by {calls:#?}:\n{}",
+        broken.join("\n")
+    );
+});
