@@ -11,14 +11,11 @@
 #[path = "../../sdk/vault/tests/containment/mod.rs"]
 mod containment;
 
-use std::sync::atomic::Ordering;
-
-use containment::layout::{self, Layout};
-use containment::ops::{self, Call, WRITES_DONE};
-use containment::snapshot;
+use containment::case;
+use containment::layout::Layout;
+use containment::ops::Call;
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
-use vaultspec_vault::{CapStorage, WriteScope};
 
 /// Pieces path strings are made of: every planted name and folder, the
 /// protected paths, and the strings `check_path` must refuse.
@@ -136,32 +133,7 @@ const TRAP_WINDOW: u64 = 32;
 
 fuzz_target!(|calls: Vec<FuzzCall>| {
     let calls: Vec<Call> = calls.iter().take(24).map(FuzzCall::call).collect();
-    let done = WRITES_DONE.load(Ordering::Relaxed);
-    let built = layout::build(&Layout::everything(), done..done + TRAP_WINDOW)
-        .expect("build the hostile layout");
-    let guarded = snapshot::guarded(&built.root, &built.outside);
-    let protected = snapshot::protected(&built.root);
-    let storage = CapStorage::open(&built.root)
-        .expect("open the workspace")
-        .with_scope(WriteScope::Vault);
-    let mut broken = Vec::new();
-    for (i, call) in calls.iter().enumerate() {
-        broken.extend(
-            ops::run(&storage, &built, call)
-                .into_iter()
-                .map(|b| format!("call {i}: [{}] {}", b.promise.name(), b.what)),
-        );
-    }
-    broken.extend(
-        snapshot::diff(&guarded, &snapshot::guarded(&built.root, &built.outside))
-            .into_iter()
-            .map(|l| format!("[writes] changed outside the vault folders: {l}")),
-    );
-    broken.extend(
-        snapshot::diff(&protected, &snapshot::protected(&built.root))
-            .into_iter()
-            .map(|l| format!("[protected] {l}")),
-    );
+    let broken = case::run(&Layout::everything(), &calls, TRAP_WINDOW).expect("run the calls");
     assert!(
         broken.is_empty(),
         "containment broken by {calls:#?}:\n{}",

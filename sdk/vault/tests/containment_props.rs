@@ -17,16 +17,13 @@
 
 mod containment;
 
-use std::sync::atomic::Ordering;
-
+use containment::case;
 use containment::layout::{
-    self, Hostile, Layout, LinkTo, PLANT_DIRS, PLANT_NAMES, RootSwap, Source, TRAP_TARGETS, Trap,
+    Hostile, Layout, LinkTo, PLANT_DIRS, PLANT_NAMES, RootSwap, Source, TRAP_TARGETS, Trap,
 };
-use containment::ops::{self, Breach, Call, Promise, WRITES_DONE};
-use containment::snapshot;
+use containment::ops::Call;
 use proptest::prelude::*;
 use proptest::sample::select;
-use vaultspec_vault::{CapStorage, Storage, WriteScope};
 
 /// Temp names planted per trap, from the count of successful writes on: the
 /// counter of a storage that numbers its temp files is at least that count
@@ -230,61 +227,8 @@ fn call() -> impl Strategy<Value = Call> {
     ]
 }
 
-/// The promises to check: all, or the one `CONTAINMENT_PROPERTY` names.
-fn selected(promise: Promise) -> bool {
-    std::env::var("CONTAINMENT_PROPERTY").map_or(true, |only| {
-        only.is_empty() || only == "all" || only == promise.name()
-    })
-}
-
 fn run_case(layout: &Layout, calls: &[Call]) -> Result<(), TestCaseError> {
-    let done = WRITES_DONE.load(Ordering::Relaxed);
-    let built = layout::build(layout, done..done + TRAP_WINDOW)
-        .map_err(|e| TestCaseError::fail(format!("building the layout: {e}")))?;
-    let guarded = snapshot::guarded(&built.root, &built.outside);
-    let protected = snapshot::protected(&built.root);
-    let storage = CapStorage::open(&built.root)
-        .map_err(|e| TestCaseError::fail(format!("opening the workspace: {e}")))?
-        .with_scope(WriteScope::Vault);
-    let mut breaches: Vec<Breach> = Vec::new();
-    for (i, call) in calls.iter().enumerate() {
-        for mut breach in ops::run(&storage, &built, call) {
-            breach.what = format!("call {i}: {}", breach.what);
-            breaches.push(breach);
-        }
-    }
-    if !matches!(
-        layout.swap,
-        RootSwap::ToSrc(0) | RootSwap::ToGit(0) | RootSwap::ToOutside(0) | RootSwap::ToMoved(0)
-    ) {
-        let after = ".vault/zz-after.md";
-        let served = storage
-            .write(after, b"after")
-            .and_then(|()| storage.read(after));
-        if served.as_deref() != Ok(&b"after"[..]) {
-            breaches.push(Breach {
-                promise: Promise::Returns,
-                what: format!("after the calls, writing and reading {after} gave {served:?}"),
-            });
-        }
-    }
-    for line in snapshot::diff(&guarded, &snapshot::guarded(&built.root, &built.outside)) {
-        breaches.push(Breach {
-            promise: Promise::Writes,
-            what: format!("changed outside the vault folders: {line}"),
-        });
-    }
-    for line in snapshot::diff(&protected, &snapshot::protected(&built.root)) {
-        breaches.push(Breach {
-            promise: Promise::Protected,
-            what: format!("protected path changed: {line}"),
-        });
-    }
-    let broken: Vec<String> = breaches
-        .into_iter()
-        .filter(|b| selected(b.promise))
-        .map(|b| format!("[{}] {}", b.promise.name(), b.what))
-        .collect();
+    let broken = case::run(layout, calls, TRAP_WINDOW).map_err(TestCaseError::fail)?;
     prop_assert!(
         broken.is_empty(),
         "containment broken:\n{}",

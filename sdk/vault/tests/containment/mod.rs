@@ -5,6 +5,7 @@
 //! `workspace_calls` fuzz target (`fuzz/`), which includes it by path.
 #![allow(dead_code)]
 
+pub mod case;
 pub mod layout;
 pub mod ops;
 pub mod snapshot;
