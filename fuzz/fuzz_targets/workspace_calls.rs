@@ -80,16 +80,41 @@ enum Part {
     Raw(String),
 }
 
+/// Where a path starts: most attacks begin inside a vault root or at a
+/// planted link; the first (empty) start leaves the path to its parts.
+const STARTS: &[&str] = &[
+    "",
+    ".vault",
+    ".vaultspec",
+    ".vault/up",
+    ".vault/adr",
+    ".vault/adr/up",
+    ".vault/out",
+    ".vault/link",
+    ".vault/chain",
+    ".vault/plan",
+    ".vault/plan/out",
+    ".vault/plan/chain",
+    ".vaultspec/templates",
+    ".vaultspec/verbs",
+    "src",
+];
+
+/// A path: a start, then parts joined with `/` (raw text is spliced in
+/// as it is, separators and all).
 #[derive(Debug, Arbitrary)]
-struct FuzzPath(Vec<Part>);
+struct FuzzPath {
+    start: u8,
+    parts: Vec<Part>,
+}
 
 impl FuzzPath {
     fn text(&self) -> String {
-        let mut out = String::new();
-        for (i, part) in self.0.iter().take(8).enumerate() {
+        let mut out = STARTS[self.start as usize % STARTS.len()].to_owned();
+        for part in self.parts.iter().take(8) {
             match part {
                 Part::Fragment(n) => {
-                    if i > 0 {
+                    if !out.is_empty() {
                         out.push('/');
                     }
                     out.push_str(FRAGMENTS[*n as usize % FRAGMENTS.len()]);
@@ -133,6 +158,9 @@ const TRAP_WINDOW: u64 = 32;
 
 fuzz_target!(|calls: Vec<FuzzCall>| {
     let calls: Vec<Call> = calls.iter().take(24).map(FuzzCall::call).collect();
+    if std::env::var_os("FUZZ_SHOW").is_some() {
+        eprintln!("{calls:?}");
+    }
     let broken = case::run(&Layout::everything(), &calls, TRAP_WINDOW).expect("run the calls");
     assert!(
         broken.is_empty(),
