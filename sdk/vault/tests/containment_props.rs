@@ -37,6 +37,7 @@ fn link_to() -> impl Strategy<Value = LinkTo> {
         Just(LinkTo::RootAbs),
         (0..PLANT_NAMES.len()).prop_map(LinkTo::Sibling),
         Just(LinkTo::VaultDir),
+        (0..PLANT_NAMES.len()).prop_map(LinkTo::VaultEntry),
         Just(LinkTo::WorkspaceFile),
         Just(LinkTo::GitDir),
         Just(LinkTo::GitConfig),
@@ -255,8 +256,11 @@ proptest! {
 }
 
 /// The fixed layout of the fuzz target, with the calls that broke each
-/// promise on the storage before containment was fixed: a regression of
-/// the harness itself as much as of the storage.
+/// promise on the storage before containment was fixed (a regression of
+/// the harness itself as much as of the storage), and reads from `src/` of
+/// a file hard-linked to one outside: one planted there, and the vault's
+/// own `.vault/adr/hl` and `.vault/hl` reached through `src/out ->
+/// ../.vault/adr` and `src/link -> ../.vault/hl`.
 #[test]
 fn the_known_escapes_are_contained() {
     let calls = [
@@ -267,6 +271,8 @@ fn the_known_escapes_are_contained() {
         Call::Read(".vault/hl".into()),
         Call::Read(".vault/fifo".into()),
         Call::Read("src/hl".into()),
+        Call::Read("src/out/hl".into()),
+        Call::Read("src/link".into()),
         Call::ReadMany(vec![
             ".vaultspec/config.toml".into(),
             ".vault/adr/hl".into(),

@@ -62,6 +62,8 @@ pub enum LinkTo {
     Sibling(usize),
     /// `.vault/adr`, reached from the link's folder.
     VaultDir,
+    /// `.vault/<the planted name>`, reached from the link's folder.
+    VaultEntry(usize),
     /// `src/main.rs`, a workspace file outside the vault.
     WorkspaceFile,
     /// The `.git` folder.
@@ -180,6 +182,11 @@ impl Layout {
                 Hostile::HardLink {
                     dir: 1,
                     name: 4,
+                    to: Source::OutsideFile,
+                },
+                Hostile::HardLink {
+                    dir: 6,
+                    name: 4,
                     to: Source::WorkspaceFile,
                 },
                 Hostile::HardLink {
@@ -206,6 +213,8 @@ impl Layout {
                     to: Source::OutsideFile,
                 },
                 Hostile::Fifo { dir: 7, name: 5 },
+                s(7, 1, LinkTo::VaultDir),
+                s(7, 2, LinkTo::VaultEntry(4)),
             ],
             swap: RootSwap::None,
             trap: Some(Trap {
@@ -304,6 +313,7 @@ fn link_target(built: &Built, dir: &str, to: LinkTo) -> PathBuf {
         LinkTo::RootAbs => built.root.clone(),
         LinkTo::Sibling(i) => PathBuf::from(PLANT_NAMES[i % PLANT_NAMES.len()]),
         LinkTo::VaultDir => rel(".vault/adr"),
+        LinkTo::VaultEntry(i) => rel(&format!(".vault/{}", PLANT_NAMES[i % PLANT_NAMES.len()])),
         LinkTo::WorkspaceFile => rel("src/main.rs"),
         LinkTo::GitDir => rel(".git"),
         LinkTo::GitConfig => rel(".git/config"),
