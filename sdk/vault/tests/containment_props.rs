@@ -11,8 +11,9 @@
 //!
 //! Reads of the workspace's own files outside the vault folders (`src/…`) are
 //! allowed: the read interface is workspace-wide. `PROPTEST_CASES` runs more
-//! cases; `CONTAINMENT_PROPERTY=returns|reads|writes|protected` checks one
-//! promise only, to shrink to the simplest breach of that one.
+//! cases; `CONTAINMENT_PROPERTY` (some of `returns`, `reads`, `writes`,
+//! `protected`, comma-separated) checks those promises only, to shrink to
+//! the simplest breach of one.
 #![cfg(unix)]
 
 mod containment;

@@ -11,10 +11,10 @@ use super::ops::{self, Breach, Call, Promise, WRITES_DONE};
 use super::snapshot;
 
 /// Whether `promise` is checked: all are, unless `CONTAINMENT_PROPERTY`
-/// names one (`returns`, `reads`, `writes`, `protected`).
+/// names some (`returns`, `reads`, `writes`, `protected`, comma-separated).
 pub fn selected(promise: Promise) -> bool {
     std::env::var("CONTAINMENT_PROPERTY").map_or(true, |only| {
-        only.is_empty() || only == "all" || only == promise.name()
+        only.is_empty() || only == "all" || only.split(',').any(|one| one.trim() == promise.name())
     })
 }
 
