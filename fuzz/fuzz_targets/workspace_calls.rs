@@ -100,7 +100,13 @@ const STARTS: &[&str] = &[
     "src",
 ];
 
-/// A path: a start, then parts joined with `/` (raw text is spliced in
+/// The paths of everything planted in the fixed layout, starts too.
+fn planted() -> &'static [String] {
+    static PLANTED: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    PLANTED.get_or_init(|| Layout::everything().planted_paths())
+}
+
+/// A path: a start (one of [`STARTS`] or a planted path), then parts joined with `/` (raw text is spliced in
 /// as it is, separators and all).
 #[derive(Debug, Arbitrary)]
 struct FuzzPath {
@@ -110,7 +116,12 @@ struct FuzzPath {
 
 impl FuzzPath {
     fn text(&self) -> String {
-        let mut out = STARTS[self.start as usize % STARTS.len()].to_owned();
+        let planted = planted();
+        let start = self.start as usize % (STARTS.len() + planted.len());
+        let mut out = STARTS.get(start).map_or_else(
+            || planted[start - STARTS.len()].clone(),
+            |s| (*s).to_owned(),
+        );
         for part in self.parts.iter().take(8) {
             match part {
                 Part::Fragment(n) => {
