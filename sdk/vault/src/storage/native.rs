@@ -162,9 +162,11 @@ fn changeable(
     Ok(Some(file_type))
 }
 
-/// Refuse a file read when it is not a regular file, or is a vault file
-/// with more than one hard link (it may be a file outside the workspace).
-fn readable(meta: &cap_std::fs::Metadata, parts: &[&str], path: &str) -> Result<(), StorageError> {
+/// Refuse a file read when it is not a regular file, or has more than one
+/// hard link: its other name may be outside the workspace, and a symlink
+/// inside the workspace can reach it from any folder, so where the path
+/// starts decides nothing.
+fn readable(meta: &cap_std::fs::Metadata, path: &str) -> Result<(), StorageError> {
     let refuse = |message: String| StorageError::Io {
         op: "reading",
         path: path.to_owned(),
@@ -190,7 +192,7 @@ fn readable(meta: &cap_std::fs::Metadata, parts: &[&str], path: &str) -> Result<
             describe(kind)
         )));
     }
-    if meta.nlink() > 1 && WriteScope::VAULT_ROOTS.contains(&parts[0]) {
+    if meta.nlink() > 1 {
         return Err(refuse(format!(
             "it has {} hard links; vaultspec will not read through a hard link",
             meta.nlink()
@@ -220,14 +222,14 @@ impl Storage for CapStorage {
             // A socket cannot be opened at all: say what it is.
             if e.raw_os_error() == Some(Errno::NXIO.raw_os_error())
                 && let Ok(meta) = self.root.metadata(path)
-                && let Err(refusal) = readable(&meta, &parts, path)
+                && let Err(refusal) = readable(&meta, path)
             {
                 return refusal;
             }
             map_io(e, "reading", path)
         })?;
         let meta = file.metadata().map_err(|e| map_io(e, "reading", path))?;
-        readable(&meta, &parts, path)?;
+        readable(&meta, path)?;
         self.budget.charge(path, meta.len())?;
         let mut bytes = Vec::with_capacity(meta.len() as usize);
         // Through `take`: `File::read_to_end` would ask the size and the
@@ -627,9 +629,10 @@ mod tests {
         }
         assert_eq!(std::fs::read(&secret).unwrap(), b"secret");
         assert!(dir.path().join(".vault/linked.md").exists());
-        // Outside the vault folders a hard-linked file reads as usual.
+        // Anywhere in the workspace: a symlink from any folder could lead
+        // to the same file, so a hard link outside the vault is refused too.
         std::fs::hard_link(dir.path().join("outside.txt"), dir.path().join("twin.txt")).unwrap();
-        assert_eq!(storage.read("twin.txt").unwrap(), b"root file");
+        assert!(storage.read("twin.txt").unwrap_err().to_string().contains("has 2 hard links"));
     }
 
     #[test]
