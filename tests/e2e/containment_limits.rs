@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use vaultspec_host::catalog::{Origin, VerbComponent};
 use vaultspec_host::gateway::invoke::{Request, invoke};
 use vaultspec_host::invocation::Invocation;
-use vaultspec_host::sandbox::{Allocation, CallOptions, CompileCache, FailureKind, MAX_LIVE_READS, Outcome, Sandbox};
+use vaultspec_host::sandbox::{Allocation, CallOptions, CompileCache, FailureKind, Outcome, Sandbox};
 use vaultspec_host::sentinel;
 use vaultspec_host::trust::{Grant, TrustStore};
 use vaultspec_host::workspace::Workspace;
@@ -146,7 +146,7 @@ fn a_flood_of_one_sleeping_verb_leaves_pool_slots_for_other_verbs() -> anyhow::R
             pooled.call(&hoarder, spec, &invocation, &workspace, &with_timeout(20.0)).await
         }));
     }
-    runtime.block_on(tokio::time::sleep(Duration::from_millis(500)));
+    runtime.block_on(async { tokio::time::sleep(Duration::from_millis(500)).await });
     let spec = probe.verbs.iter().find(|v| v.path_string() == "probe read").unwrap().clone();
     let invocation = Invocation { operands: vec![".vault/ok.md".into()], ..Invocation::default() };
     let read = runtime.block_on(async {
@@ -200,11 +200,18 @@ fn sixteen_sleeping_invokes_over_mcp_time_out_and_vault_list_still_answers() -> 
     vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
     let home = tempfile::tempdir()?;
     let session = std::sync::Arc::new(session_trusting_the_hoarder(&vault, home.path())?);
+    // Both components compiled and prepared before the flood, so the flood
+    // measures waits, not compiles.
+    let warm = session.call("invoke", json!({"verb": "hoarder sleep", "positionals": ["0"]}))?;
+    assert_eq!(warm.structured_content.unwrap_or(Value::Null)["ok"], true);
+    let warm = session.call("invoke", json!({"verb": "vault list"}))?;
+    assert_eq!(warm.structured_content.unwrap_or(Value::Null)["ok"], true);
     let start = Instant::now();
     let sleepers: Vec<_> = (0..16)
         .map(|_| {
+            let handle = session.runtime.handle().clone();
             let session = session.clone();
-            session.runtime.spawn(async move {
+            handle.spawn(async move {
                 let params = invoke_params(json!({"verb": "hoarder sleep", "positionals": ["60"], "timeout": 2}));
                 session.client.call_tool(params).await
             })
@@ -343,7 +350,7 @@ fn thousands_of_unfinished_read_aheads_are_stopped() -> anyhow::Result<()> {
     assert_eq!(outcome.exit_code, None, "{}", stdout(&outcome));
     let failure = outcome.failure.clone().expect("a failure");
     assert_eq!(failure.kind, FailureKind::Trap);
-    assert!(failure.message.contains(&format!("holds {MAX_LIVE_READS} unfinished")), "{}", failure.message);
+    assert!(failure.message.contains("holds 64 unfinished"), "{}", failure.message);
     assert!(grown < 200 * 1024 * 1024, "the host grew by {grown} bytes");
     // Within the cap, the same verb runs.
     let outcome = call(&hoarder, "hoarder hoard", &["8"], &vault, quick())?;

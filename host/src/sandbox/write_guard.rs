@@ -17,8 +17,12 @@ use crate::sentinel::{self, Open, Sentinel};
 pub enum WriteGuard {
     /// Nothing to take: the call cannot write.
     ReadOnly,
-    /// Taken, or found unnecessary (no `.vault/`), for the rest of the call.
-    Settled(Option<Sentinel>),
+    /// Taken, or found unnecessary (no `.vault/`), for the rest of the call;
+    /// held until the guard is dropped with the call's store.
+    Settled {
+        /// The lock, released when dropped.
+        _held: Option<Sentinel>,
+    },
     /// To be created and taken at the first write, through this folder.
     Pending(Dir),
 }
@@ -28,7 +32,7 @@ impl WriteGuard {
     /// else leave it for the first write.
     pub async fn at_start(dir: Dir) -> anyhow::Result<Self> {
         match sentinel::docs_domain_async(&dir, Open::Existing).await? {
-            Some(held) => Ok(Self::Settled(Some(held))),
+            Some(held) => Ok(Self::Settled { _held: Some(held) }),
             None => Ok(Self::Pending(dir)),
         }
     }
@@ -38,7 +42,7 @@ impl WriteGuard {
     pub async fn before_write(&mut self) -> Result<(), String> {
         let Self::Pending(dir) = self else { return Ok(()) };
         let held = sentinel::docs_domain_async(dir, Open::Create).await.map_err(|e| format!("{e:#}"))?;
-        *self = Self::Settled(held);
+        *self = Self::Settled { _held: held };
         Ok(())
     }
 }
