@@ -113,10 +113,10 @@ impl CompileCache {
             }
         }
         let component = Component::new(engine, bytes)?;
-        if let Some(path) = entry.as_ref().filter(|_| replace) {
-            if let Err(e) = store(path, &component) {
-                tracing::warn!("could not cache the compiled component in `{}`: {e}", path.display());
-            }
+        if let Some(path) = entry.as_ref().filter(|_| replace)
+            && let Err(e) = store(path, &component)
+        {
+            tracing::warn!("could not cache the compiled component in `{}`: {e}", path.display());
         }
         Ok(component)
     }
