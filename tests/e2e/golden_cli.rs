@@ -78,13 +78,18 @@ fn swap_hashes(expected: &mut Value, vector: &Path) {
         return;
     }
     let dated = golden::today_files(vector);
-    if let Some(path) = expected.pointer("/data/path").and_then(Value::as_str).map(|p| p.replace("<ROOT>/", "")) {
+    // `path`/`blob_hash` of most writes, `new_path`/`new_blob_hash` of a rename.
+    for (path_key, hash_key) in [("path", "blob_hash"), ("new_path", "new_blob_hash")] {
+        let pointer = format!("/data/{path_key}");
+        let Some(path) = expected.pointer(&pointer).and_then(Value::as_str).map(|p| p.replace("<ROOT>/", "")) else {
+            continue;
+        };
         let after = format!("after/{path}");
         if dated.contains(&after)
             && let Ok(bytes) = std::fs::read(vector.join(&after))
         {
             let swapped = String::from_utf8_lossy(&bytes).replace(GENERATION_DAY, &today);
-            expected["data"]["blob_hash"] = Value::from(blob_oid(swapped.as_bytes()));
+            expected["data"][hash_key] = Value::from(blob_oid(swapped.as_bytes()));
         }
     }
 }
