@@ -19,7 +19,11 @@
 //!
 //! The journal lives in `.vault/data/`, the per-machine runtime folder that
 //! neither our readers nor the reference's look at (no file there ends in
-//! `.md`), so a journal left by a crash never shows as a document.
+//! `.md`), so a journal left by a crash never shows as a document. The
+//! reference does not know the journal either: a vault a killed vaultspec
+//! left half-changed should get a vaultspec write command (or an MCP server
+//! start) before the reference writes to it, or the roll-back would put back
+//! the old bytes over the reference's edits of the same files.
 
 use std::collections::BTreeMap;
 

@@ -252,3 +252,51 @@ impl Storage for Staged<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MemStorage;
+
+    #[test]
+    fn reads_see_staged_changes_and_the_base_sees_none_until_commit() {
+        let base = MemStorage::new();
+        base.insert(".vault/a.md", "a");
+        base.insert(".vault/b.md", "b");
+        let staged = Staged::new(&base);
+        staged.rename(".vault/a.md", ".vault/x/a.md").unwrap();
+        staged.write(".vault/b.md", b"b1").unwrap();
+        staged.write(".vault/b.md", b"b2").unwrap();
+        staged.write(".vault/c.md", b"c").unwrap();
+        staged.remove(".vault/c.md").unwrap();
+        assert_eq!(staged.read(".vault/x/a.md").unwrap(), b"a");
+        assert!(!staged.exists(".vault/a.md").unwrap());
+        let listed: Vec<(String, u64)> = staged
+            .list(".vault")
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.path, e.size))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (".vault/b.md".to_string(), 2),
+                (".vault/x/a.md".to_string(), 1)
+            ]
+        );
+        assert_eq!(
+            staged.read_many(&[".vault/b.md", ".vault/a.md", ".vault/x/a.md"])[0],
+            Ok(b"b2".to_vec())
+        );
+        let before = base.snapshot();
+        assert_eq!(staged.changes().len(), 4, "b.md's two writes are one");
+        assert_eq!(base.snapshot(), before);
+        staged.commit().unwrap();
+        let after = base.snapshot();
+        assert_eq!(
+            after.keys().collect::<Vec<_>>(),
+            [".vault/b.md", ".vault/x/a.md"]
+        );
+        assert_eq!(after[".vault/b.md"], b"b2");
+    }
+}

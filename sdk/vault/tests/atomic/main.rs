@@ -9,3 +9,4 @@ mod disk;
 mod faults;
 mod harness;
 mod memory;
+mod recovery;

@@ -130,3 +130,38 @@ fn repair_is_all_or_nothing() {
         repair(s, &RepairOptions::new(golden_today())).map(drop)
     });
 }
+
+#[test]
+fn ledger_fold_is_all_or_nothing() {
+    let plan = "---\ntags:\n  - '#plan'\n  - '#f'\ndate: '2026-03-01'\ntier: L2\n---\n\n# p\n\n## Steps\n\n### Phase `P01` - a\n\nI.\n\n- [x] `P01.S01` - a; `x`.\n- [x] `P01.S02` - b; `y`.\n";
+    let dir = ".vault/exec/2026-03-01-f";
+    let record = |step: &str, section: &str| {
+        format!(
+            "---\ntags:\n  - '#exec'\n  - '#f'\ndate: '2026-03-01'\nstep_id: {step}\n---\n\n# r\n\n{section}\n"
+        )
+    };
+    let mut files = Files::new();
+    files.insert(".vault/plan/2026-03-01-f-plan.md".into(), plan.into());
+    files.insert(
+        format!("{dir}/2026-03-01-f-S01.md"),
+        record("S01", "## Scope\n\n- `src/x.rs`").into_bytes(),
+    );
+    files.insert(
+        format!("{dir}/2026-03-01-f-S02.md"),
+        record(
+            "S02",
+            "## Changes\n\n- `M` `src/y.rs`\n\n## Notes\n\n- skipped a test",
+        )
+        .into_bytes(),
+    );
+    files.insert(
+        format!("{dir}/2026-03-01-f-P01-summary.md"),
+        b"---\ntags:\n  - '#exec'\n  - '#f'\n---\n\n# s\n".to_vec(),
+    );
+    let changes = exercise("ledger fold", &files, &make, &|s| {
+        vaultspec_vault::ledger::fold::fold(s, "f", golden_today(), false, false)
+            .map(drop)
+            .map_err(|e| vaultspec_vault::Error::Invalid(e.to_string()))
+    });
+    assert!(changes >= 2);
+}
