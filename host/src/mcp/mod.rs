@@ -60,6 +60,7 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         let dir = workspace.dir().try_clone().context("opening the workspace to sweep stale temp files")?;
         let removed = vaultspec_vault::CapStorage::from_dir(dir).sweep_stale_temps();
         tracing::info!(removed, "swept the temp files of interrupted writes");
+        recover_interrupted(&workspace);
     }
     let loaded = crate::catalog::load_all(Some(workspace.root()), std::env::home_dir().as_deref())?;
     for refusal in &loaded.refusals {
@@ -89,4 +90,21 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     let service = server.serve(rmcp::transport::stdio()).await.context("starting the MCP session")?;
     service.waiting().await.context("serving MCP")?;
     Ok(())
+}
+
+/// Rolls back a batch of changes a killed earlier call left half-applied
+/// (`vaultspec_vault::ops::journal`), so no tool reads a half-changed vault.
+/// A failure is logged, not fatal: every write tool recovers again first.
+fn recover_interrupted(workspace: &Workspace) {
+    let recovered = workspace.lock_writes_blocking().and_then(|_lock| {
+        let storage = vaultspec_vault::CapStorage::from_dir(workspace.dir().try_clone()?);
+        Ok(vaultspec_vault::ops::recover(&storage)?)
+    });
+    match recovered {
+        Ok(vaultspec_vault::ops::journal::Recovery::RolledBack) => {
+            tracing::warn!("rolled back a batch of changes an interrupted call had left half-applied");
+        }
+        Ok(_) => {}
+        Err(err) => tracing::warn!("cannot roll back an interrupted batch of changes: {err:#}"),
+    }
 }

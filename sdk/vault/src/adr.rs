@@ -111,6 +111,7 @@ fn adr<'c>(corpus: &'c Corpus, r: &str) -> Result<&'c Document> {
 /// `accepted` and not superseded; OLD `accepted` (or already superseded by
 /// NEW: a replay); NEW must not be in OLD's `supersedes` ancestry.
 pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Result<Superseded> {
+    crate::ops::begin(storage, false)?;
     let corpus = Corpus::load(storage)?;
     let (old_doc, new_doc) = (adr(&corpus, old)?, adr(&corpus, by)?);
     if old_doc.path == new_doc.path {

@@ -2,7 +2,10 @@
 //! culprit (a path, a key, a value) and says what would be accepted.
 //!
 //! A failed operation writes nothing: every operation computes all of its
-//! output before its first write, so an error always means "unchanged".
+//! output before its first write and applies it all or nothing
+//! ([`crate::ops::transaction`]), so an error always means "unchanged"
+//! (or, for [`Error::RollbackFailed`], "unchanged once the journal is rolled
+//! back by the next write command").
 
 use crate::storage::StorageError;
 
@@ -212,4 +215,39 @@ pub enum Error {
     /// An argument is invalid for the operation.
     #[error("{0}")]
     Invalid(String),
+
+    /// An operation was interrupted earlier and its half-applied batch was
+    /// just rolled back, so this one's plan (made from the half-changed
+    /// files) was not applied.
+    #[error(
+        "an interrupted operation had left the vault half-changed (journal `{journal}`); it was rolled back and nothing of this operation was written: run it again"
+    )]
+    Recovered {
+        /// The journal that was rolled back.
+        journal: String,
+    },
+
+    /// A batch failed and putting its files back failed too.
+    #[error(
+        "{cause}; putting back the files already changed failed as well ({rollback}): the journal `{journal}` keeps their old bytes, and the next write command puts them back before anything else"
+    )]
+    RollbackFailed {
+        /// Why the batch stopped.
+        cause: Box<Error>,
+        /// Why the roll-back stopped.
+        rollback: Box<Error>,
+        /// The journal left for the next run.
+        journal: String,
+    },
+
+    /// The journal of an interrupted operation cannot be used.
+    #[error(
+        "the journal `{path}` of an interrupted operation cannot be read: {message}; expected the JSON journal this version writes. Nothing was changed: put back the files it lists by hand (their old bytes are the `.bak` files beside it), then remove the folder"
+    )]
+    Journal {
+        /// The journal file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
 }

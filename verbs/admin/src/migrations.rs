@@ -2,12 +2,14 @@
 //! `index_subfolder` concerns files this port manages (feature indexes at the
 //! top of `.vault/` move into `.vault/index/`); the others rewrite provider
 //! files and are recorded as applied with nothing to change. The manifest's
-//! `vaultspec_version` is then brought to the current version.
+//! `vaultspec_version` is then brought to the current version. The moves and
+//! the manifest bump are one batch, applied all or nothing.
 
 use vaultspec_sdk::WritableWorkspace;
 use vaultspec_sdk::output;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Storage;
+use vaultspec_sdk::vault::ops::{self, Change};
 
 use crate::exports::vaultspec::admin::migrations::RunOptions;
 use crate::migration_table::{CURRENT_VERSION, MANIFEST_PATH, state};
@@ -36,6 +38,11 @@ fn bump(text: &str, version: &str) -> String {
 pub fn run(options: RunOptions) -> u8 {
     let json = options.json;
     let ws = WritableWorkspace::open();
+    if !options.dry_run
+        && let Err(err) = ops::recover(&ws)
+    {
+        return output::fail(json, &err.to_string());
+    }
     let st = match state(&ws) {
         Ok(s) => s,
         Err(message) => return output::fail(json, &message),
@@ -59,22 +66,26 @@ pub fn run(options: RunOptions) -> u8 {
         manifest_change = json!({ "old": st.manifest_version, "new": CURRENT_VERSION });
     }
     if !options.dry_run {
+        let mut changes = Vec::new();
         for (from, to) in &moves {
-            let exists = match ws.exists(to) {
-                Ok(e) => e,
+            match ws.exists(to) {
+                Ok(true) => changes.push(Change::Remove { path: from.clone() }),
+                Ok(false) => changes.push(Change::Rename { from: from.clone(), to: to.clone() }),
                 Err(err) => return output::fail(json, &err.to_string()),
-            };
-            let result = if exists { ws.remove(from) } else { ws.rename(from, to) };
-            if let Err(err) = result {
-                return output::fail(json, &err.to_string());
             }
         }
         if !manifest_change.is_null() {
-            let text = ws.read(MANIFEST_PATH).map(|b| String::from_utf8_lossy(&b).into_owned());
-            let result = text.and_then(|t| ws.write(MANIFEST_PATH, bump(&t, CURRENT_VERSION).as_bytes()));
-            if let Err(err) = result {
-                return output::fail(json, &err.to_string());
+            match ws.read(MANIFEST_PATH) {
+                Ok(bytes) => changes.push(Change::Write {
+                    path: MANIFEST_PATH.to_owned(),
+                    bytes: bump(&String::from_utf8_lossy(&bytes), CURRENT_VERSION).into_bytes(),
+                }),
+                Err(err) => return output::fail(json, &err.to_string()),
             }
+        }
+        // Every move and the manifest bump land together or not at all.
+        if let Err(err) = ops::apply(&ws, &changes) {
+            return output::fail(json, &err.to_string());
         }
     }
     let status = if st.pending.is_empty() || options.dry_run { output::status::UNCHANGED } else { output::status::UPDATED };

@@ -2,6 +2,10 @@
 //! a read-only check, then (unless dry run) every fixer, a restamp of each
 //! file the fixers changed, feature index regeneration, and a postcheck.
 //!
+//! Everything the fix, restamp and index phases write is staged and applied
+//! at the end all or nothing ([`crate::ops::transaction`]); the postcheck
+//! then reads what was written. A repair that fails half-way changes no file.
+//!
 //! Migrations are not part of this port: the preflight phase reports the
 //! legacy layouts it sees (root-level indexes) for `migrations run`.
 
@@ -14,14 +18,14 @@ use sha2::{Digest, Sha256};
 use crate::date::Date;
 use crate::doc::Corpus;
 use crate::error::Result;
-use crate::ops::apply;
+use crate::ops::staged::Staged;
 use crate::storage::Storage;
 use crate::{hash, index};
 
 use super::context::{Options, read_text, write_if_changed};
-use super::model::{CheckResult, Severity};
+use super::model::{Check, CheckResult, Severity};
 use super::report::{Page, result_data};
-use super::run::{run_all, total};
+use super::run::{run_all, run_in_place, total};
 
 /// How `vault repair` runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,48 +180,10 @@ pub fn repair(storage: &dyn Storage, opts: &RepairOptions) -> Result<RepairRun> 
         run.error_count = total(&checked, Severity::Error);
         return Ok(run);
     }
-    let before = fingerprints(storage)?;
-    let fixed = run_all(
-        storage,
-        &Options {
-            fix: true,
-            ..check_opts.clone()
-        },
-    )?;
-    run.phases.push(phase("fix", &fixed));
-    for (path, sum) in fingerprints(storage)? {
-        if before.get(&path) == Some(&sum) {
-            continue;
-        }
-        let raw = read_text(storage, &path)?;
-        write_if_changed(
-            storage,
-            &path,
-            &raw,
-            &hash::refresh_modified_stamp(&raw, opts.today),
-        )?;
-        run.journal.push(format!("restamped `{path}`"));
-        run.changed_files.push(path);
-    }
-    if opts.include_index {
-        let corpus = Corpus::load(storage)?;
-        let mut written = Vec::new();
-        for f in features_in_scope(&corpus, &check_opts) {
-            let Some((path, change)) = index::plan_index(&corpus, &f, opts.today) else {
-                continue;
-            };
-            match apply(storage, &[change]) {
-                Ok(()) => written.push(path),
-                Err(e) => {
-                    run.partial_failure = true;
-                    run.journal.push(format!("index of `{f}` failed: {e}"));
-                }
-            }
-        }
-        run.phases
-            .push(json!({"phase": "index", "generated_indexes": written}));
-        run.generated_indexes = written;
-    }
+    crate::ops::recover(storage)?;
+    let staged = Staged::new(storage);
+    fix_phases(&staged, opts, &check_opts, &mut run)?;
+    staged.commit()?;
     let post = run_all(storage, &check_opts)?;
     run.phases.push(phase("postcheck", &post));
     run.unresolved = post
@@ -245,4 +211,57 @@ fn features_in_scope(corpus: &Corpus, opts: &Options) -> Vec<String> {
         .into_iter()
         .filter(|f| opts.feature.as_deref().is_none_or(|s| s == f))
         .collect()
+}
+
+/// The fix, restamp and index phases, staged in `storage`.
+fn fix_phases(
+    storage: &Staged<'_>,
+    opts: &RepairOptions,
+    check_opts: &Options,
+    run: &mut RepairRun,
+) -> Result<()> {
+    let before = fingerprints(storage)?;
+    let fixed = run_in_place(
+        storage,
+        Check::all(),
+        &Options {
+            fix: true,
+            ..check_opts.clone()
+        },
+    )?;
+    run.phases.push(phase("fix", &fixed));
+    for (path, sum) in fingerprints(storage)? {
+        if before.get(&path) == Some(&sum) {
+            continue;
+        }
+        let raw = read_text(storage, &path)?;
+        write_if_changed(
+            storage,
+            &path,
+            &raw,
+            &hash::refresh_modified_stamp(&raw, opts.today),
+        )?;
+        run.journal.push(format!("restamped `{path}`"));
+        run.changed_files.push(path);
+    }
+    if opts.include_index {
+        let corpus = Corpus::load(storage)?;
+        let mut written = Vec::new();
+        for f in features_in_scope(&corpus, check_opts) {
+            let Some((path, change)) = index::plan_index(&corpus, &f, opts.today) else {
+                continue;
+            };
+            match storage.stage(&change) {
+                Ok(()) => written.push(path),
+                Err(e) => {
+                    run.partial_failure = true;
+                    run.journal.push(format!("index of `{f}` failed: {e}"));
+                }
+            }
+        }
+        run.phases
+            .push(json!({"phase": "index", "generated_indexes": written}));
+        run.generated_indexes = written;
+    }
+    Ok(())
 }

@@ -2,8 +2,13 @@
 //! reference's order ([`run_all`]), reading the vault once and re-reading it
 //! only after a fixer changed something, so every fixer sees the files as
 //! the previous one left them.
+//!
+//! Under `--fix` the fixers write into a [`Staged`] overlay and the whole
+//! run's changes are applied at the end, all or nothing: a run that fails
+//! half-way (a fixer's error, a full disk) leaves every file as it was.
 
 use crate::error::Result;
+use crate::ops::{self, staged::Staged};
 use crate::storage::Storage;
 
 use super::context::{Options, Snapshot};
@@ -49,8 +54,27 @@ pub fn dispatch(snap: &Snapshot<'_>, check: Check, opts: &Options) -> Result<Che
 
 /// `vault check <name> [--fix] [--feature F]`.
 pub fn run_check(storage: &dyn Storage, check: Check, opts: &Options) -> Result<CheckResult> {
-    let snap = Snapshot::load(storage)?;
-    dispatch(&snap, check, opts)
+    fixing(storage, opts.fix, |s| {
+        dispatch(&Snapshot::load(s)?, check, opts)
+    })
+}
+
+/// Runs `run` on `storage` itself when only reading; when `fix`, rolls back
+/// an interrupted batch first, runs it over a [`Staged`] overlay and applies
+/// what it staged all or nothing (nothing when it fails).
+pub fn fixing<T>(
+    storage: &dyn Storage,
+    fix: bool,
+    run: impl FnOnce(&dyn Storage) -> Result<T>,
+) -> Result<T> {
+    if !fix {
+        return run(storage);
+    }
+    ops::recover(storage)?;
+    let staged = Staged::new(storage);
+    let out = run(&staged)?;
+    staged.commit()?;
+    Ok(out)
 }
 
 /// `vault check all [--fix] [--feature F]`: the 20 checkers of
@@ -62,6 +86,15 @@ pub fn run_all(storage: &dyn Storage, opts: &Options) -> Result<Vec<CheckResult>
 
 /// Runs `checks` in the given order over one snapshot (re-read after fixes).
 pub fn run_these(
+    storage: &dyn Storage,
+    checks: &[Check],
+    opts: &Options,
+) -> Result<Vec<CheckResult>> {
+    fixing(storage, opts.fix, |s| run_in_place(s, checks, opts))
+}
+
+/// [`run_these`] writing straight to `storage` (which the caller stages).
+pub(crate) fn run_in_place(
     storage: &dyn Storage,
     checks: &[Check],
     opts: &Options,

@@ -113,7 +113,28 @@ fn step_number(id: &str) -> u64 {
 
 /// Folds the legacy records of `feature`'s plan into its ledger. Without
 /// `force` a ledger that already holds logged rows is not merged into.
+///
+/// The ledger write, the trash copies and the removals are one batch,
+/// applied all or nothing ([`crate::ops::transaction`]).
 pub fn fold(
+    storage: &dyn Storage,
+    feature: &str,
+    today: Date,
+    force: bool,
+    dry_run: bool,
+) -> Result<FoldReport, LedgerError> {
+    if dry_run {
+        return fold_in(storage, feature, today, force, true);
+    }
+    crate::ops::recover(storage)?;
+    let staged = crate::ops::staged::Staged::new(storage);
+    let report = fold_in(&staged, feature, today, force, false)?;
+    staged.commit()?;
+    Ok(report)
+}
+
+/// [`fold`], writing straight to `storage` (which the caller stages).
+fn fold_in(
     storage: &dyn Storage,
     feature: &str,
     today: Date,

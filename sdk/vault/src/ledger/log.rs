@@ -174,6 +174,7 @@ pub fn log(
     req: &LogRequest,
     opts: &LogOptions,
 ) -> Result<LogResult, LedgerError> {
+    crate::ops::begin(storage, opts.dry_run)?;
     let feature = normalise_feature(&req.feature)?;
     let stem = req.plan_stem.trim().trim_end_matches(".md").to_string();
     let plan_path = format!("{PLAN_DIR}/{stem}.md");

@@ -129,6 +129,7 @@ pub fn relink(
     step: &str,
     today: Date,
 ) -> Result<RecoveryReport, LedgerError> {
+    crate::ops::begin(storage, false)?;
     let rec = load(storage, path)?;
     let id = rec.plan.steps[rec.plan.find_step(step)?].id.clone();
     let mut report = RecoveryReport {
@@ -148,6 +149,7 @@ pub fn relink(
 
 /// Archives a record whose Step the parent plan retired.
 pub fn retire(storage: &dyn Storage, path: &str) -> Result<RecoveryReport, LedgerError> {
+    crate::ops::begin(storage, false)?;
     let rec = load(storage, path)?;
     let Some(id) = rec.step_id.clone() else {
         return Err(refuse(path, "the record has no `step_id:`"));
@@ -177,6 +179,7 @@ pub fn detach(
     path: &str,
     today: Date,
 ) -> Result<RecoveryReport, LedgerError> {
+    crate::ops::begin(storage, false)?;
     let rec = load(storage, path)?;
     let mut report = RecoveryReport {
         path: path.into(),

@@ -174,6 +174,7 @@ pub fn plan_add(
 /// `vault add`: scaffolds one document. Refusals write nothing. The feature
 /// index is not refreshed (the reference does not either).
 pub fn add(storage: &dyn Storage, req: &AddRequest, today: Date) -> Result<Added> {
+    super::begin(storage, req.dry_run)?;
     let doc_type: DocType = req.doc_type.trim().parse()?;
     let corpus = Corpus::load(storage)?;
     let template_text = template::load(storage, doc_type)?;

@@ -118,6 +118,7 @@ fn archive_docs(
 /// `vault feature archive TAG`: every live document tagged `#TAG` moves to
 /// the archive.
 pub fn archive_feature(storage: &dyn Storage, feature: &str, dry_run: bool) -> Result<Archived> {
+    super::begin(storage, dry_run)?;
     let feature = name::normalize(feature, Token::Feature)?;
     let corpus = Corpus::load(storage)?;
     let docs: Vec<&Document> = corpus.feature_docs(&feature).collect();
@@ -136,6 +137,7 @@ pub fn archive_documents(
     refs: &[String],
     dry_run: bool,
 ) -> Result<Archived> {
+    super::begin(storage, dry_run)?;
     let corpus = Corpus::load(storage)?;
     let mut docs = Vec::new();
     let mut failed = Vec::new();
@@ -217,6 +219,7 @@ fn restore_docs(
 /// `vault feature unarchive TAG`: the archived documents tagged `#TAG` move
 /// back; an identical live copy is deduplicated.
 pub fn unarchive_feature(storage: &dyn Storage, feature: &str, dry_run: bool) -> Result<Restored> {
+    super::begin(storage, dry_run)?;
     let feature = name::normalize(feature, Token::Feature)?;
     let docs: Vec<Document> = archived_docs(storage)?
         .into_iter()
@@ -238,6 +241,7 @@ pub fn restore_documents(
     deduplicate_identical: bool,
     dry_run: bool,
 ) -> Result<Restored> {
+    super::begin(storage, dry_run)?;
     let mut docs = Vec::new();
     for p in paths.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
         if live_path(p).is_none() || !storage.exists(p)? {

@@ -168,6 +168,7 @@ pub fn plan_edit(
 /// `expected_blob_hash` is [`Error::Conflict`]; error findings of the
 /// pre-write checks are [`Error::Refused`]; both write nothing.
 pub fn edit(storage: &dyn Storage, req: &EditRequest, today: Date) -> Result<Edited> {
+    super::begin(storage, req.dry_run)?;
     let corpus = Corpus::load(storage)?;
     let (edited, change) = plan_edit(&corpus, req, today)?;
     if let Some(c) = change.filter(|_| !req.dry_run) {

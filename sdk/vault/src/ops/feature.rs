@@ -31,6 +31,7 @@ pub fn index_features(
     feature: Option<&str>,
     today: Date,
 ) -> Result<Indexed> {
+    super::begin(storage, false)?;
     let corpus = Corpus::load(storage)?;
     let features = match feature {
         Some(f) => vec![name::normalize(f, Token::Feature)?],
@@ -140,6 +141,7 @@ pub fn rename_feature(
     dry_run: bool,
     today: Date,
 ) -> Result<FeatureRenamed> {
+    super::begin(storage, dry_run)?;
     let old = name::normalize(old, Token::Feature)?;
     let new = name::normalize(new, Token::Feature)?;
     if old == new {

@@ -108,6 +108,7 @@ pub fn add(
     dry_run: bool,
     today: Date,
 ) -> Result<LinkChange> {
+    super::begin(storage, dry_run)?;
     let corpus = Corpus::load(storage)?;
     let doc = resolve::resolve(&corpus, src)?;
     doc.require_frontmatter()?;
@@ -148,6 +149,7 @@ pub fn remove(
     dry_run: bool,
     today: Date,
 ) -> Result<LinkChange> {
+    super::begin(storage, dry_run)?;
     let corpus = Corpus::load(storage)?;
     let doc = resolve::resolve(&corpus, src)?;
     let s = doc.require_frontmatter()?;

@@ -1,6 +1,9 @@
 //! Vault operations as plain functions over a [`Storage`]: each takes the
 //! inputs of its verb and `today` explicitly, computes every change first,
-//! and only then writes, so a failed operation leaves the vault unchanged.
+//! and only then writes, all or nothing ([`transaction`]), so a failed (or
+//! killed) operation leaves the vault unchanged. Every operation that may
+//! write first calls [`recover`], which rolls back a batch an earlier killed
+//! process left half-applied.
 //!
 //! Results are typed records the CLI verbs and MCP tools turn into JSON
 //! (paths are workspace-relative; the caller makes them absolute where the
@@ -10,9 +13,15 @@ pub mod add;
 pub mod archive;
 pub mod edit;
 pub mod feature;
+pub mod journal;
 pub mod link;
 pub mod rename;
 pub mod section;
+pub mod staged;
+pub mod transaction;
+
+pub use journal::recover;
+pub use transaction::apply;
 
 use crate::error::Result;
 use crate::storage::Storage;
@@ -57,48 +66,12 @@ pub enum Change {
     },
 }
 
-/// Applies `changes` in order. When one fails, the ones already applied are
-/// undone as far as the storage allows, and the first error is returned.
-pub fn apply(storage: &dyn Storage, changes: &[Change]) -> Result<()> {
-    let mut undo: Vec<Change> = Vec::new();
-    for c in changes {
-        let before = match c {
-            Change::Write { path, .. } | Change::Remove { path } => {
-                if storage.exists(path)? {
-                    Some(storage.read(path)?)
-                } else {
-                    None
-                }
-            }
-            Change::Rename { .. } => None,
-        };
-        let res = match c {
-            Change::Write { path, bytes } => storage.write(path, bytes),
-            Change::Rename { from, to } => storage.rename(from, to),
-            Change::Remove { path } => storage.remove(path),
-        };
-        if let Err(e) = res {
-            for u in undo.iter().rev() {
-                let _ = match u {
-                    Change::Write { path, bytes } => storage.write(path, bytes),
-                    Change::Rename { from, to } => storage.rename(from, to),
-                    Change::Remove { path } => storage.remove(path),
-                };
-            }
-            return Err(e.into());
-        }
-        undo.push(match (c, before) {
-            (Change::Write { path, .. } | Change::Remove { path }, Some(bytes)) => Change::Write {
-                path: path.clone(),
-                bytes,
-            },
-            (Change::Write { path, .. }, None) => Change::Remove { path: path.clone() },
-            (Change::Remove { path }, None) => Change::Remove { path: path.clone() },
-            (Change::Rename { from, to }, _) => Change::Rename {
-                from: to.clone(),
-                to: from.clone(),
-            },
-        });
+/// The start of an operation that may write: unless it is a dry run (which
+/// only reads, and so never writes a roll-back), rolls back a batch an
+/// earlier killed process left half-applied, before anything is read.
+pub fn begin(storage: &dyn Storage, dry_run: bool) -> Result<()> {
+    if !dry_run {
+        recover(storage)?;
     }
     Ok(())
 }

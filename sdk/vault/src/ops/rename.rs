@@ -76,6 +76,7 @@ pub fn rename(
     dry_run: bool,
     today: Date,
 ) -> Result<Renamed> {
+    super::begin(storage, dry_run)?;
     let corpus = Corpus::load(storage)?;
     let doc = resolve::resolve(&corpus, reference)?;
     let old_blob = doc.blob_oid();

@@ -157,6 +157,10 @@ pub enum PlanError {
     /// The storage refused or failed.
     #[error(transparent)]
     Storage(#[from] StorageError),
+    /// A batch an interrupted operation left half-applied could not be
+    /// rolled back before this write (see `ops::journal`).
+    #[error(transparent)]
+    Interrupted(Box<crate::Error>),
 }
 
 fn list(items: &[String]) -> String {

@@ -200,6 +200,11 @@ fn open_for_write(
     path: &str,
     opts: &WriteOptions,
 ) -> Result<Opened, PlanError> {
+    // A write first rolls back a batch a killed operation left half-applied,
+    // so the roll-back can never later undo this write.
+    if !opts.dry_run {
+        crate::ops::recover(storage).map_err(|e| PlanError::Interrupted(Box::new(e)))?;
+    }
     // One parse serves the plan and `plan check` (a plan of a thousand
     // Steps costs a verb a millisecond per parse).
     let bytes = storage.read(path)?;

@@ -1,0 +1,176 @@
+//! Runs one operation against every fault it can meet: for each N, its Nth
+//! change fails once (full disk) or kills it, and its recovery is killed in
+//! turn; every outcome must be the vault before or the vault after, byte for
+//! byte, with the same `check all` findings.
+
+use std::collections::BTreeMap;
+
+use vaultspec_vault::checks::{Options, run_all};
+use vaultspec_vault::ops::journal::{JOURNAL_DIR, JOURNAL_FILE, recover};
+use vaultspec_vault::{Result, Storage};
+
+use crate::common::golden_today;
+use crate::faults::{Fault, Faulty};
+
+/// Every file of a vault, by workspace-relative path.
+pub type Files = BTreeMap<String, Vec<u8>>;
+
+/// A vault the harness can build again and again from a set of files.
+pub trait Vault {
+    /// Its storage.
+    fn storage(&self) -> &dyn Storage;
+    /// Every file it holds now.
+    fn files(&self) -> Files;
+}
+
+/// Builds a vault holding exactly `files`.
+pub type Make<'a> = &'a dyn Fn(&Files) -> Box<dyn Vault>;
+
+/// The operation under test.
+pub type Op<'a> = &'a dyn Fn(&dyn Storage) -> Result<()>;
+
+fn findings(s: &dyn Storage) -> Vec<String> {
+    run_all(s, &Options::check(golden_today()))
+        .expect("check all runs")
+        .iter()
+        .flat_map(|r| &r.findings)
+        .map(|f| format!("{} {:?} {:?} {}", f.check, f.severity, f.path, f.message))
+        .collect()
+}
+
+fn without_journal(mut files: Files) -> Files {
+    files.retain(|p, _| !p.starts_with(&format!("{JOURNAL_DIR}/")));
+    files
+}
+
+fn diff(a: &Files, b: &Files) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, bytes) in a {
+        match b.get(p) {
+            None => out.push(format!("only before: {p}")),
+            Some(x) if x != bytes => out.push(format!("differs: {p}")),
+            _ => {}
+        }
+    }
+    out.extend(
+        b.keys()
+            .filter(|p| !a.contains_key(*p))
+            .map(|p| format!("only now: {p}")),
+    );
+    out
+}
+
+/// The two states an outcome may be in, with their findings.
+struct Ends {
+    before: Files,
+    after: Files,
+    before_findings: Vec<String>,
+    after_findings: Vec<String>,
+}
+
+impl Ends {
+    /// Asserts `v` is exactly the old or the new vault; returns which
+    /// (`true`: the new one).
+    fn assert_end(&self, v: &dyn Vault, what: &str) -> bool {
+        let now = v.files();
+        let new = if now == self.before {
+            false
+        } else if now == self.after {
+            true
+        } else {
+            panic!(
+                "{what}: the vault is neither the old nor the new state:\n  against old: {:?}\n  against new: {:?}",
+                diff(&self.before, &now),
+                diff(&self.after, &now)
+            );
+        };
+        let expected = if new {
+            &self.after_findings
+        } else {
+            &self.before_findings
+        };
+        assert_eq!(
+            &findings(v.storage()),
+            expected,
+            "{what}: check all findings"
+        );
+        new
+    }
+}
+
+/// Runs `op` on `fixture` under every fault; returns how many changes a
+/// clean run makes.
+pub fn exercise(name: &str, fixture: &Files, make: Make<'_>, op: Op<'_>) -> usize {
+    let clean = make(fixture);
+    let before = clean.files();
+    let before_findings = findings(clean.storage());
+    let counting = Faulty::counting(clean.storage());
+    op(&counting).unwrap_or_else(|e| panic!("{name}: the clean run failed: {e}"));
+    let total = counting.changes();
+    eprintln!("{name}: {total} changes");
+    let after = clean.files();
+    assert_ne!(before, after, "{name}: the operation changed nothing");
+    assert!(
+        after
+            .keys()
+            .all(|p| !p.starts_with(&format!("{JOURNAL_DIR}/"))),
+        "{name}: a successful run left its journal behind"
+    );
+    let ends = Ends {
+        after_findings: findings(clean.storage()),
+        before,
+        after,
+        before_findings,
+    };
+    for n in 1..=total {
+        // A full disk at change n: an error means nothing changed.
+        let v = make(&ends.before);
+        let result = op(&Faulty::new(v.storage(), n, Fault::Once));
+        let what = format!("{name}: change {n}/{total} fails once");
+        let state = without_journal(v.files());
+        assert!(
+            !v.files().contains_key(JOURNAL_FILE),
+            "{what}: the journal stayed"
+        );
+        match &result {
+            Err(e) => assert!(
+                state == ends.before,
+                "{what}: failed with `{e}` but left {:?}",
+                diff(&ends.before, &state)
+            ),
+            Ok(()) => assert!(
+                state == ends.after,
+                "{what}: succeeded but left {:?}",
+                diff(&ends.after, &state)
+            ),
+        }
+        recover(v.storage()).unwrap_or_else(|e| panic!("{what}: recovery failed: {e}"));
+        ends.assert_end(v.as_ref(), &what);
+
+        // A kill at change n, then a recovery killed at each of its changes.
+        let v = make(&ends.before);
+        let result = op(&Faulty::new(v.storage(), n, Fault::Kill));
+        let killed = v.files();
+        let counting = Faulty::counting(v.storage());
+        recover(&counting)
+            .unwrap_or_else(|e| panic!("{name}: recovery after a kill at {n} failed: {e}"));
+        let new = ends.assert_end(v.as_ref(), &format!("{name}: killed at change {n}/{total}"));
+        // Rolled back while the journal stood; kept once it was removed.
+        let committed =
+            !killed.contains_key(JOURNAL_FILE) && without_journal(killed.clone()) != ends.before;
+        assert_eq!(
+            new, committed,
+            "{name}: killed at change {n}/{total} ({result:?})"
+        );
+        for k in 1..=counting.changes() {
+            let v = make(&killed);
+            let _ = recover(&Faulty::new(v.storage(), k, Fault::Kill));
+            recover(v.storage()).unwrap_or_else(|e| panic!("{name}: second recovery failed: {e}"));
+            ends.assert_end(
+                v.as_ref(),
+                &format!("{name}: killed at change {n}/{total}, recovery killed at {k}"),
+            );
+        }
+    }
+    total
+}
