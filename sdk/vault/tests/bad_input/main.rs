@@ -2,6 +2,7 @@
 //! stays a document, is reported by name, and no fixer guesses at it.
 
 mod double;
+mod ledger;
 mod malformed;
 mod survive;
 mod unreadable;
