@@ -57,3 +57,20 @@ fn a_file_denied_to_us_is_a_listed_document_and_links_to_it_are_kept() {
 fn a_fifo_the_storage_refuses_is_a_listed_document_and_links_to_it_are_kept() {
     through_double("not a regular file (a FIFO)");
 }
+
+#[test]
+fn repair_keeps_every_link_to_an_undecodable_note() {
+    let vault = Vault::new();
+    let mut bytes = std::fs::read(vault.root().join(NOTE)).unwrap();
+    bytes.extend_from_slice(b"\xff\n");
+    vault.write(NOTE, &bytes);
+    let before = vault.files();
+    let storage = vault.storage();
+    vaultspec_vault::checks::repair(&storage, &vaultspec_vault::checks::RepairOptions::new(super::vault::today())).expect("repair runs");
+    let after = vault.files();
+    for path in [ADR, INDEX] {
+        let text = String::from_utf8_lossy(&after[path]).into_owned();
+        assert!(text.contains("[[2026-01-01-f-note-research]]"), "{path} keeps its link: {text}");
+        assert_eq!(after[path], before[path], "{path} is left byte for byte");
+    }
+}
