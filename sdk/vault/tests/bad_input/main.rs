@@ -4,6 +4,7 @@
 mod double;
 mod ledger;
 mod malformed;
+mod props;
 mod survive;
 mod unreadable;
 mod vault;
