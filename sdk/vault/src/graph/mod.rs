@@ -38,6 +38,7 @@ mod load;
 pub(crate) mod markdown;
 pub mod metrics;
 mod pagerank;
+mod problems;
 
 use fxhash::FxMap;
 
@@ -50,6 +51,7 @@ pub use find::{FIND_DEFAULT_TYPES, FindQuery};
 pub use input::{DOC_TYPES, GraphDoc, is_directory_tag};
 pub use load::{LoadError, VaultRead, default_threads, load_graph, read_corpus, read_corpus_with, read_vault};
 pub use metrics::{GraphMetrics, Scope};
+pub use problems::ProblemRow;
 
 /// Index of a node in [`Graph::nodes`].
 pub type NodeId = usize;
