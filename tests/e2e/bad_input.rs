@@ -31,7 +31,10 @@ fn vaultspec(vault: &TestVault, args: &[&str]) -> Output {
         .args(args)
         .arg("--target")
         .arg(vault.root())
-        .env("VAULTSPEC_CACHE_DIR", cache_dir().parent().unwrap().join("test-cli-cache"))
+        .env(
+            "VAULTSPEC_CACHE_DIR",
+            cache_dir().parent().unwrap().join("test-cli-cache"),
+        )
         .env_remove("VAULTSPEC_TARGET_DIR")
         .output()
         .expect("running vaultspec")
@@ -45,7 +48,12 @@ fn stdout(out: &Output) -> String {
 /// nothing of its own to do.
 fn sample() -> TestVault {
     let vault = TestVault::new();
-    for (path, body) in [(NOTE, NOTE_TEXT), (ADR, ADR_TEXT), (INDEX, INDEX_TEXT), (OTHER, OTHER_TEXT)] {
+    for (path, body) in [
+        (NOTE, NOTE_TEXT),
+        (ADR, ADR_TEXT),
+        (INDEX, INDEX_TEXT),
+        (OTHER, OTHER_TEXT),
+    ] {
         vault.write(path, body);
     }
     vaultspec(&vault, &["vault", "check", "all", "--fix"]);
@@ -58,7 +66,12 @@ fn bytes(vault: &TestVault, path: &str) -> Vec<u8> {
 
 /// Everything the issue asks of one bad file at `bad`, whose problem
 /// `problem` names (`None`: a sound document with a bad name).
-fn answers_and_keeps(vault: &TestVault, bad: &str, problem: Option<&str>, unsearchable: bool) -> anyhow::Result<()> {
+fn answers_and_keeps(
+    vault: &TestVault,
+    bad: &str,
+    problem: Option<&str>,
+    unsearchable: bool,
+) -> anyhow::Result<()> {
     for args in [
         &["vault", "list", "--json"][..],
         &["status", "--json"],
@@ -67,8 +80,13 @@ fn answers_and_keeps(vault: &TestVault, bad: &str, problem: Option<&str>, unsear
     ] {
         let out = vaultspec(vault, args);
         let all = stdout(&out);
-        assert!(out.status.code().is_some_and(|c| c <= 1), "{args:?} answers: {all}\n{}", String::from_utf8_lossy(&out.stderr));
-        let _: Value = serde_json::from_str(&all).unwrap_or_else(|e| panic!("{args:?}: one JSON envelope ({e}): {all}"));
+        assert!(
+            out.status.code().is_some_and(|c| c <= 1),
+            "{args:?} answers: {all}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let _: Value = serde_json::from_str(&all)
+            .unwrap_or_else(|e| panic!("{args:?}: one JSON envelope ({e}): {all}"));
         let names = match args[1] {
             "list" | "check" => true,
             "search" => unsearchable,
@@ -82,7 +100,10 @@ fn answers_and_keeps(vault: &TestVault, bad: &str, problem: Option<&str>, unsear
                 assert!(all.contains(sound), "{args:?} lists {sound}");
             }
             if let Some(problem) = problem {
-                assert!(all.contains(problem), "{args:?} gives the problem `{problem}`: {all}");
+                assert!(
+                    all.contains(problem),
+                    "{args:?} gives the problem `{problem}`: {all}"
+                );
             }
         }
         if args[1] == "search" {
@@ -93,30 +114,67 @@ fn answers_and_keeps(vault: &TestVault, bad: &str, problem: Option<&str>, unsear
     let session = Session::start(vault, &[])?;
     let find = session.call("find", json!({"type": ["research"], "text": "note"}))?;
     assert_eq!(find.is_error, Some(false), "{}", text(&find));
-    assert!(find.structured_content.as_ref().unwrap().to_string().contains(bad), "find names {bad}: {}", text(&find));
+    assert!(
+        find.structured_content
+            .as_ref()
+            .unwrap()
+            .to_string()
+            .contains(bad),
+        "find names {bad}: {}",
+        text(&find)
+    );
     let status = session.call("status", json!({}))?;
     assert_eq!(status.is_error, Some(false), "{}", text(&status));
     if problem.is_some() {
-        assert!(status.structured_content.as_ref().unwrap().to_string().contains(bad), "status names {bad}");
+        assert!(
+            status
+                .structured_content
+                .as_ref()
+                .unwrap()
+                .to_string()
+                .contains(bad),
+            "status names {bad}"
+        );
     }
     let search = session.call("search", json!({"query": "marmalade"}))?;
     assert_eq!(search.is_error, Some(false), "{}", text(&search));
     let found = search.structured_content.clone().unwrap().to_string();
-    assert!(found.contains(OTHER), "search answers from the rest: {found}");
+    assert!(
+        found.contains(OTHER),
+        "search answers from the rest: {found}"
+    );
     if unsearchable {
-        assert!(found.contains(bad), "search names what it could not read: {found}");
+        assert!(
+            found.contains(bad),
+            "search names what it could not read: {found}"
+        );
     }
     let check = session.call("check", json!({}))?;
-    assert!(check.structured_content.as_ref().unwrap().to_string().contains(bad), "check names {bad}");
+    assert!(
+        check
+            .structured_content
+            .as_ref()
+            .unwrap()
+            .to_string()
+            .contains(bad),
+        "check names {bad}"
+    );
     drop(session);
 
-    let kept: Vec<(&str, Vec<u8>)> = [bad, ADR, INDEX].iter().map(|p| (*p, bytes(vault, p))).collect();
+    let kept: Vec<(&str, Vec<u8>)> = [bad, ADR, INDEX]
+        .iter()
+        .map(|p| (*p, bytes(vault, p)))
+        .collect();
     vaultspec(vault, &["vault", "check", "all", "--fix"]);
     for (path, before) in kept {
         if path == bad && unsearchable && problem.is_some_and(|p| p.contains("limit")) {
             continue;
         }
-        assert_eq!(String::from_utf8_lossy(&bytes(vault, path)), String::from_utf8_lossy(&before), "{path} is left byte for byte");
+        assert_eq!(
+            String::from_utf8_lossy(&bytes(vault, path)),
+            String::from_utf8_lossy(&before),
+            "{path} is left byte for byte"
+        );
     }
     Ok(())
 }
@@ -142,9 +200,18 @@ fn a_file_over_the_limit_is_listed_searched_around_and_kept() -> anyhow::Result<
 #[test]
 fn malformed_frontmatter_in_three_shapes_is_reported_and_kept() -> anyhow::Result<()> {
     for (shape, line) in [
-        ("---\ntags:\n  - '#research'\n  - '#f'\ndate: '2026-01-01'\nrelated: []\n\n# `f` research: `note`\n", 1),
-        ("---\ntags:\n  - '#research\n  - '#f'\ndate: '2026-01-01'\nrelated: []\n---\n\n# `f` research: `note`\n", 3),
-        ("---\ntags: ['#research', '#f'\ndate: '2026-01-01'\nrelated: []\n---\n\n# `f` research: `note`\n", 2),
+        (
+            "---\ntags:\n  - '#research'\n  - '#f'\ndate: '2026-01-01'\nrelated: []\n\n# `f` research: `note`\n",
+            1,
+        ),
+        (
+            "---\ntags:\n  - '#research\n  - '#f'\ndate: '2026-01-01'\nrelated: []\n---\n\n# `f` research: `note`\n",
+            3,
+        ),
+        (
+            "---\ntags: ['#research', '#f'\ndate: '2026-01-01'\nrelated: []\n---\n\n# `f` research: `note`\n",
+            2,
+        ),
     ] {
         let vault = sample();
         vault.write(NOTE, shape);
@@ -159,12 +226,21 @@ fn a_name_with_spaces_is_reported_and_not_renamed() -> anyhow::Result<()> {
     let spaced = ".vault/research/2026-01-01-f My Note.md";
     std::fs::rename(vault.root().join(NOTE), vault.root().join(spaced))?;
     for path in [ADR, INDEX] {
-        let t = vault.read(path).unwrap().replace("2026-01-01-f-note-research", "2026-01-01-f My Note");
+        let t = vault
+            .read(path)
+            .unwrap()
+            .replace("2026-01-01-f-note-research", "2026-01-01-f My Note");
         vault.write(path, &t);
     }
     vaultspec(&vault, &["vault", "check", "all", "--fix"]);
-    assert!(vault.root().join(spaced).exists(), "the file keeps its name");
+    assert!(
+        vault.root().join(spaced).exists(),
+        "the file keeps its name"
+    );
     let out = stdout(&vaultspec(&vault, &["vault", "check", "structure"]));
-    assert!(out.contains("2026-01-01-f-my-note-research.md"), "a valid name is suggested: {out}");
+    assert!(
+        out.contains("2026-01-01-f-my-note-research.md"),
+        "a valid name is suggested: {out}"
+    );
     answers_and_keeps(&vault, spaced, None, false)
 }

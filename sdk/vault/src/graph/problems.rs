@@ -32,7 +32,10 @@ impl Graph {
             .filter(|d| keep(d))
             .filter_map(|d| {
                 let problem = d.problem.as_ref()?.to_string();
-                Some(ProblemRow { path: d.path.clone(), problem })
+                Some(ProblemRow {
+                    path: d.path.clone(),
+                    problem,
+                })
             })
             .collect()
     }

@@ -17,18 +17,29 @@ pub struct Failing {
 
 impl Failing {
     fn error(&self) -> StorageError {
-        StorageError::Io { op: "reading", path: self.path.clone(), message: self.message.clone() }
+        StorageError::Io {
+            op: "reading",
+            path: self.path.clone(),
+            message: self.message.clone(),
+        }
     }
 }
 
 impl Storage for Failing {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
-        if path == self.path { Err(self.error()) } else { self.inner.read(path) }
+        if path == self.path {
+            Err(self.error())
+        } else {
+            self.inner.read(path)
+        }
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         let mut all = self.inner.list(dir)?;
         if self.path.starts_with(&format!("{dir}/")) {
-            all.push(FileEntry { path: self.path.clone(), size: 0 });
+            all.push(FileEntry {
+                path: self.path.clone(),
+                size: 0,
+            });
             all.sort();
         }
         Ok(all)

@@ -42,7 +42,9 @@ fn a_stray_row_in_the_changes_section_is_an_exec_mapping_error_naming_its_line()
     s.insert(LEDGER, format!("{text}- stray line\n"));
     let errors = mapping_errors(&s, today);
     assert!(
-        errors.iter().any(|m| m.contains(&format!("line {line}")) && m.contains("- stray line")),
+        errors
+            .iter()
+            .any(|m| m.contains(&format!("line {line}")) && m.contains("- stray line")),
         "{errors:#?}"
     );
 }
@@ -53,5 +55,8 @@ fn an_unclosed_fence_in_a_ledger_is_an_exec_mapping_error() {
     let text = String::from_utf8(s.read(LEDGER).unwrap()).unwrap();
     s.insert(LEDGER, format!("{text}\n```\nnever closed\n"));
     let errors = mapping_errors(&s, today);
-    assert!(errors.iter().any(|m| m.contains("never closed")), "{errors:#?}");
+    assert!(
+        errors.iter().any(|m| m.contains("never closed")),
+        "{errors:#?}"
+    );
 }

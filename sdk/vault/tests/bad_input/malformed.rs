@@ -16,7 +16,11 @@ const UNCLOSED_FLOW: &str = "---\ntags: ['#research', '#f'\ndate: '2026-01-01'\n
 fn malformed(text: &str, line: usize) {
     let vault = Vault::new();
     vault.write(NOTE, text.as_bytes());
-    let bad = Bad { path: NOTE, named_by: Check::Frontmatter, problem: Some(&format!("line {line}")) };
+    let bad = Bad {
+        path: NOTE,
+        named_by: Check::Frontmatter,
+        problem: Some(&format!("line {line}")),
+    };
     readers_answer(&vault.storage(), &bad);
     let results = run_all(&vault.storage(), &Options::check(today())).unwrap();
     let finding = results
@@ -24,9 +28,18 @@ fn malformed(text: &str, line: usize) {
         .flat_map(|r| &r.findings)
         .find(|f| f.path.as_deref() == Some(NOTE) && f.message.contains("Malformed frontmatter"))
         .expect("a finding names the malformed frontmatter");
-    assert!(finding.message.contains(&format!("line {line}")), "{}", finding.message);
+    assert!(
+        finding.message.contains(&format!("line {line}")),
+        "{}",
+        finding.message
+    );
     let before = vault.files();
-    fix_keeps(&vault.storage(), &before, || vault.files(), &[NOTE, ADR, INDEX, OTHER]);
+    fix_keeps(
+        &vault.storage(),
+        &before,
+        || vault.files(),
+        &[NOTE, ADR, INDEX, OTHER],
+    );
 }
 
 #[test]
@@ -53,14 +66,29 @@ fn a_name_with_spaces_is_reported_with_a_valid_name_and_not_renamed() {
     vault.write(spaced, &text);
     for path in [ADR, INDEX] {
         let t = std::fs::read_to_string(vault.root().join(path)).unwrap();
-        vault.write(path, t.replace("2026-01-01-f-note-research", "2026-01-01-f My Note").as_bytes());
+        vault.write(
+            path,
+            t.replace("2026-01-01-f-note-research", "2026-01-01-f My Note")
+                .as_bytes(),
+        );
     }
-    let bad = Bad { path: spaced, named_by: Check::Structure, problem: None };
+    let bad = Bad {
+        path: spaced,
+        named_by: Check::Structure,
+        problem: None,
+    };
     readers_answer(&vault.storage(), &bad);
     let results = run_all(&vault.storage(), &Options::fix(today())).unwrap();
-    let structure = results.iter().find(|r| r.check == Check::Structure).unwrap();
+    let structure = results
+        .iter()
+        .find(|r| r.check == Check::Structure)
+        .unwrap();
     assert!(
-        structure.findings.iter().any(|f| f.path.as_deref() == Some(spaced) && f.message.contains("2026-01-01-f-my-note-research.md")),
+        structure
+            .findings
+            .iter()
+            .any(|f| f.path.as_deref() == Some(spaced)
+                && f.message.contains("2026-01-01-f-my-note-research.md")),
         "the finding names a valid name: {structure:#?}"
     );
     assert_eq!(structure.fixed_count, 0, "nothing claims a fix");
@@ -68,7 +96,15 @@ fn a_name_with_spaces_is_reported_with_a_valid_name_and_not_renamed() {
     assert!(after.contains_key(spaced), "the file keeps its name");
     for path in [ADR, INDEX] {
         let text = String::from_utf8_lossy(&after[path]).into_owned();
-        assert!(text.contains("'[[2026-01-01-f My Note]]'"), "{path} keeps its link: {text}");
+        assert!(
+            text.contains("'[[2026-01-01-f My Note]]'"),
+            "{path} keeps its link: {text}"
+        );
     }
-    fix_keeps(&vault.storage(), &after, || vault.files(), &[spaced, ADR, INDEX]);
+    fix_keeps(
+        &vault.storage(),
+        &after,
+        || vault.files(),
+        &[spaced, ADR, INDEX],
+    );
 }

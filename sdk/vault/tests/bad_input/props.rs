@@ -7,8 +7,8 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
-use vaultspec_vault::checks::{Options, run_all};
 use vaultspec_vault::MemStorage;
+use vaultspec_vault::checks::{Options, run_all};
 
 use super::vault::today;
 
@@ -39,7 +39,11 @@ fn bad() -> impl Strategy<Value = Bad> {
 /// One generated document: how it goes bad, its type, and the documents
 /// (by index, or past the end: a target that does not exist) it links to.
 fn spec() -> impl Strategy<Value = (Bad, bool, Vec<usize>)> {
-    (bad(), any::<bool>(), prop::collection::vec(0usize..10, 0..4))
+    (
+        bad(),
+        any::<bool>(),
+        prop::collection::vec(0usize..10, 0..4),
+    )
 }
 
 fn stem(i: usize, bad: Bad, adr: bool) -> String {
@@ -52,12 +56,21 @@ fn stem(i: usize, bad: Bad, adr: bool) -> String {
 
 fn write_vault(specs: &[(Bad, bool, Vec<usize>)]) -> MemStorage {
     let s = MemStorage::new();
-    let stems: Vec<String> = specs.iter().enumerate().map(|(i, (b, adr, _))| stem(i, *b, *adr)).collect();
+    let stems: Vec<String> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, (b, adr, _))| stem(i, *b, *adr))
+        .collect();
     for (i, (bad, adr, links)) in specs.iter().enumerate() {
         let kind = if *adr { "adr" } else { "research" };
         let targets: Vec<String> = links
             .iter()
-            .map(|&j| stems.get(j).cloned().unwrap_or_else(|| format!("2026-02-01-f-gone{j}-research")))
+            .map(|&j| {
+                stems
+                    .get(j)
+                    .cloned()
+                    .unwrap_or_else(|| format!("2026-02-01-f-gone{j}-research"))
+            })
             .collect();
         let related: String = targets.iter().map(|t| format!("  - '[[{t}]]'\n")).collect();
         let (tags, fence) = match bad {
@@ -66,7 +79,11 @@ fn write_vault(specs: &[(Bad, bool, Vec<usize>)]) -> MemStorage {
             Bad::UnclosedFence => (format!("tags:\n  - '#{kind}'\n  - '#f'\n"), ""),
             _ => (format!("tags:\n  - '#{kind}'\n  - '#f'\n"), "---\n"),
         };
-        let related = if related.is_empty() { "related: []\n".to_string() } else { format!("related:\n{related}") };
+        let related = if related.is_empty() {
+            "related: []\n".to_string()
+        } else {
+            format!("related:\n{related}")
+        };
         let mut bytes = format!("---\n{tags}date: '2026-01-0{}'\n{related}{fence}\n# `f` {kind}: `topic{i}`\n\nWords.\n", i % 9 + 1).into_bytes();
         match bad {
             Bad::NotUtf8 => bytes.extend_from_slice(b"\xff\xfe\n"),
@@ -91,8 +108,15 @@ fn live_links(s: &MemStorage) -> BTreeSet<(String, String)> {
     for (path, bytes) in &files {
         let text = String::from_utf8_lossy(bytes);
         for part in text.split("[[").skip(1) {
-            let Some((target, _)) = part.split_once("]]") else { continue };
-            let target = target.split('|').next().unwrap_or(target).trim().to_lowercase();
+            let Some((target, _)) = part.split_once("]]") else {
+                continue;
+            };
+            let target = target
+                .split('|')
+                .next()
+                .unwrap_or(target)
+                .trim()
+                .to_lowercase();
             if stems.contains(&target) {
                 out.insert((path.clone(), target));
             }

@@ -29,7 +29,10 @@ pub fn readers_answer(storage: &dyn Storage, bad: &Bad<'_>) {
     for sound in [ADR, INDEX, OTHER] {
         assert!(rows.iter().any(|r| r.path == sound), "{sound} is listed");
     }
-    let row = rows.iter().find(|r| r.path == bad.path).unwrap_or_else(|| panic!("{} is listed", bad.path));
+    let row = rows
+        .iter()
+        .find(|r| r.path == bad.path)
+        .unwrap_or_else(|| panic!("{} is listed", bad.path));
     let problem = serde_json::to_value(row).expect("a row serialises")["problem"].clone();
     match bad.problem {
         Some(text) => assert!(
@@ -39,18 +42,43 @@ pub fn readers_answer(storage: &dyn Storage, bad: &Bad<'_>) {
         ),
         None => assert!(problem.is_null(), "{problem}"),
     }
-    assert_eq!(graph.stats(DocSelect::All, None, None).total_docs, 4, "the bad file is counted");
+    assert_eq!(
+        graph.stats(DocSelect::All, None, None).total_docs,
+        4,
+        "the bad file is counted"
+    );
 
     let research = ["research".to_string()];
-    let found = graph.find_documents(&FindQuery { types: &research, text: Some("note"), limit: 20, ..FindQuery::default() });
-    assert!(found.iter().any(|r| r.path == bad.path), "find names {}", bad.path);
+    let found = graph.find_documents(&FindQuery {
+        types: &research,
+        text: Some("note"),
+        limit: 20,
+        ..FindQuery::default()
+    });
+    assert!(
+        found.iter().any(|r| r.path == bad.path),
+        "find names {}",
+        bad.path
+    );
 
     let (docs, _) = read_corpus(storage).expect("search reads the vault");
     let index = SearchIndex::build(&docs);
-    let query = SearchQuery { text: "marmalade", types: &[], feature: None, date: None, limit: 4 };
+    let query = SearchQuery {
+        text: "marmalade",
+        types: &[],
+        feature: None,
+        date: None,
+        limit: 4,
+    };
     let hits = index.search(&docs, &query);
-    assert!(hits.iter().any(|h| h.path == OTHER), "search answers from the rest of the vault");
-    assert!(docs.iter().any(|d| d.path == bad.path), "search knows the bad file is there");
+    assert!(
+        hits.iter().any(|h| h.path == OTHER),
+        "search answers from the rest of the vault"
+    );
+    assert!(
+        docs.iter().any(|d| d.path == bad.path),
+        "search knows the bad file is there"
+    );
 
     vaultspec_vault::status::rollup(storage, &graph, 10);
 
@@ -60,18 +88,45 @@ pub fn readers_answer(storage: &dyn Storage, bad: &Bad<'_>) {
         .filter(|r| r.check == bad.named_by)
         .flat_map(|r| &r.findings)
         .any(|f| f.path.as_deref() == Some(bad.path));
-    assert!(named, "{} names {}: {results:#?}", bad.named_by.as_str(), bad.path);
-    let dangling: Vec<_> = results.iter().filter(|r| r.check == Check::Dangling).flat_map(|r| &r.findings).collect();
-    assert!(dangling.is_empty(), "links to the bad file do not dangle: {dangling:#?}");
+    assert!(
+        named,
+        "{} names {}: {results:#?}",
+        bad.named_by.as_str(),
+        bad.path
+    );
+    let dangling: Vec<_> = results
+        .iter()
+        .filter(|r| r.check == Check::Dangling)
+        .flat_map(|r| &r.findings)
+        .collect();
+    assert!(
+        dangling.is_empty(),
+        "links to the bad file do not dangle: {dangling:#?}"
+    );
+    let ungrounded = results
+        .iter()
+        .flat_map(|r| &r.findings)
+        .any(|f| f.path.as_deref() == Some(ADR) && f.message.contains("grounding"));
+    assert!(
+        !ungrounded,
+        "the research note the ADR cites still grounds it"
+    );
 }
 
 /// `check all --fix` over `storage` leaves `kept` files exactly as `before`.
-pub fn fix_keeps(storage: &dyn Storage, before: &BTreeMap<String, Vec<u8>>, after: impl Fn() -> BTreeMap<String, Vec<u8>>, kept: &[&str]) {
+pub fn fix_keeps(
+    storage: &dyn Storage,
+    before: &BTreeMap<String, Vec<u8>>,
+    after: impl Fn() -> BTreeMap<String, Vec<u8>>,
+    kept: &[&str],
+) {
     run_all(storage, &Options::fix(today())).expect("check all --fix runs");
     let after = after();
     for path in kept {
         let was = String::from_utf8_lossy(&before[*path]);
-        let now = after.get(*path).map(|b| String::from_utf8_lossy(b).into_owned());
+        let now = after
+            .get(*path)
+            .map(|b| String::from_utf8_lossy(b).into_owned());
         assert_eq!(now.as_deref(), Some(&*was), "{path} is left byte for byte");
     }
 }

@@ -13,11 +13,19 @@ use super::vault::{ADR, INDEX, NOTE, Vault};
 fn on_disk(bytes: Vec<u8>, problem: &str, named_by: Check) {
     let vault = Vault::new();
     vault.write(NOTE, &bytes);
-    let bad = Bad { path: NOTE, named_by, problem: Some(problem) };
+    let bad = Bad {
+        path: NOTE,
+        named_by,
+        problem: Some(problem),
+    };
     readers_answer(&vault.storage(), &bad);
     let before = vault.files();
     fix_keeps(&vault.storage(), &before, || vault.files(), &[ADR, INDEX]);
-    assert_eq!(std::fs::read(vault.root().join(NOTE)).unwrap(), bytes, "the bad file itself is untouched");
+    assert_eq!(
+        std::fs::read(vault.root().join(NOTE)).unwrap(),
+        bytes,
+        "the bad file itself is untouched"
+    );
 }
 
 #[test]
@@ -37,12 +45,24 @@ fn a_file_over_the_limit_is_a_listed_document_and_links_to_it_are_kept() {
 fn through_double(message: &str) {
     let vault = Vault::new();
     std::fs::remove_file(vault.root().join(NOTE)).unwrap();
-    let storage = Failing { inner: vault.storage(), path: NOTE.to_string(), message: message.to_string() };
-    let bad = Bad { path: NOTE, named_by: Check::Encoding, problem: Some(message) };
+    let storage = Failing {
+        inner: vault.storage(),
+        path: NOTE.to_string(),
+        message: message.to_string(),
+    };
+    let bad = Bad {
+        path: NOTE,
+        named_by: Check::Encoding,
+        problem: Some(message),
+    };
     readers_answer(&storage, &bad);
     let files = || {
         let s = vault.storage();
-        s.list(".vault").unwrap().into_iter().map(|e| (e.path.clone(), s.read(&e.path).unwrap())).collect()
+        s.list(".vault")
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.path.clone(), s.read(&e.path).unwrap()))
+            .collect()
     };
     let before = files();
     fix_keeps(&storage, &before, files, &[ADR, INDEX]);
@@ -66,11 +86,18 @@ fn repair_keeps_every_link_to_an_undecodable_note() {
     vault.write(NOTE, &bytes);
     let before = vault.files();
     let storage = vault.storage();
-    vaultspec_vault::checks::repair(&storage, &vaultspec_vault::checks::RepairOptions::new(super::vault::today())).expect("repair runs");
+    vaultspec_vault::checks::repair(
+        &storage,
+        &vaultspec_vault::checks::RepairOptions::new(super::vault::today()),
+    )
+    .expect("repair runs");
     let after = vault.files();
     for path in [ADR, INDEX] {
         let text = String::from_utf8_lossy(&after[path]).into_owned();
-        assert!(text.contains("[[2026-01-01-f-note-research]]"), "{path} keeps its link: {text}");
+        assert!(
+            text.contains("[[2026-01-01-f-note-research]]"),
+            "{path} keeps its link: {text}"
+        );
         assert_eq!(after[path], before[path], "{path} is left byte for byte");
     }
 }
