@@ -1,6 +1,7 @@
 //! End-to-end tests: hostile components in the sandbox, and the real binary
 //! at the command line.
 
+mod bad_input;
 mod catalog;
 mod containment_catalog;
 mod containment_limits;

@@ -3,7 +3,7 @@
 //! its bytes would change.
 
 use crate::date::Date;
-use crate::doc::{Corpus, DocType, Document, name};
+use crate::doc::{Corpus, DocType, Document, frontmatter_problem, name, stem_of};
 use crate::frontmatter::render::{Quote, list_lines};
 use crate::hash;
 use crate::ops::Change;
@@ -76,6 +76,10 @@ pub fn render(feature: &str, members: &[&Document], created: Date, modified: Dat
 /// when the feature has no members or the index is already current. The
 /// creation date of an existing index is kept; `modified` becomes `today`
 /// only when something else changed.
+///
+/// An index that links to a document the corpus could not read, or whose
+/// frontmatter does not parse, is left alone: its membership cannot be
+/// known, and regenerating would drop the link (the reference does).
 pub fn plan_index(corpus: &Corpus, feature: &str, today: Date) -> Option<(String, Change)> {
     let members = members(corpus, feature);
     if members.is_empty() {
@@ -83,6 +87,9 @@ pub fn plan_index(corpus: &Corpus, feature: &str, today: Date) -> Option<(String
     }
     let path = name::index_path(feature);
     let existing = corpus.by_path(&path);
+    if existing.is_some_and(|old| links_unseen(corpus, old)) {
+        return None;
+    }
     let created = existing.and_then(Document::date).unwrap_or(today);
     if let Some(old) = existing {
         let old_modified = old
@@ -103,6 +110,22 @@ pub fn plan_index(corpus: &Corpus, feature: &str, today: Date) -> Option<(String
             bytes: text.into_bytes(),
         },
     ))
+}
+
+/// Whether `doc` links to a document whose feature cannot be known: one
+/// the corpus skipped, or one with malformed frontmatter.
+fn links_unseen(corpus: &Corpus, doc: &Document) -> bool {
+    doc.related_stems().into_iter().any(|stem| {
+        let skipped = corpus
+            .skipped
+            .iter()
+            .any(|s| stem_of(&s.path).eq_ignore_ascii_case(stem));
+        skipped
+            || corpus
+                .by_stem(stem)
+                .iter()
+                .any(|d| frontmatter_problem(&d.text).is_some())
+    })
 }
 
 /// Every feature that has at least one non-index member, sorted.

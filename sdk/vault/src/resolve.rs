@@ -32,15 +32,28 @@ fn resolve_one<'c>(corpus: &'c Corpus, input: &str) -> Option<&'c Document> {
         .find_map(|c| corpus.by_stem(c).into_iter().next())
 }
 
+/// The stem one reference resolves to: a readable document's, or that of a
+/// corpus file that could not be read (it is still a document, so a link to
+/// it is not dangling).
+pub fn resolve_stem(corpus: &Corpus, input: &str) -> Option<String> {
+    if let Some(d) = resolve_one(corpus, input) {
+        return Some(d.stem.clone());
+    }
+    candidates(input)
+        .iter()
+        .find_map(|c| corpus.skipped_stem(c))
+        .map(str::to_string)
+}
+
 /// Resolves every reference to `[[stem]]` items, deduplicated in input order;
 /// all failures are reported together.
 pub fn resolve_links(corpus: &Corpus, inputs: &[String]) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     let mut failed = Vec::new();
     for input in inputs {
-        match resolve_one(corpus, input) {
-            Some(d) => {
-                let link = format!("[[{}]]", d.stem);
+        match resolve_stem(corpus, input) {
+            Some(stem) => {
+                let link = format!("[[{stem}]]");
                 if !out.contains(&link) {
                     out.push(link);
                 }
@@ -85,6 +98,17 @@ mod tests {
             .map(|s| Document::from_text(&format!(".vault/x/{s}.md"), "x".into()))
             .collect();
         Corpus::from_docs(docs, vec![])
+    }
+
+    #[test]
+    fn a_file_that_could_not_be_read_still_resolves_as_a_link_target() {
+        let skipped = crate::doc::Skipped {
+            path: ".vault/research/2026-01-03-c-research.md".into(),
+            reason: "not UTF-8".into(),
+        };
+        let c = Corpus::from_docs(Vec::new(), vec![skipped]);
+        let links = resolve_links(&c, &["2026-01-03-C-research".into()]).unwrap();
+        assert_eq!(links, ["[[2026-01-03-c-research]]"]);
     }
 
     #[test]

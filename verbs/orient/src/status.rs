@@ -62,6 +62,9 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
 fn print_rollup(data: &Value) {
     let t = &data["totals"];
     println!("{} documents, {} features", t["total_docs"], t["total_features"]);
+    for p in data["problems"].as_array().into_iter().flatten() {
+        println!("  problem: {} ({})", p["path"].as_str().unwrap_or(""), p["problem"].as_str().unwrap_or(""));
+    }
     let s = |v: &Value| v.as_str().unwrap_or("-").to_owned();
     println!("\nactive features:");
     for f in data["active_features"].as_array().into_iter().flatten() {

@@ -56,7 +56,10 @@ pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
         for row in &rows {
             let date = row.date.as_deref().unwrap_or("-");
             let feature = row.feature.as_deref().unwrap_or("-");
-            println!("{date}  {:<9}  {feature:<20}  {}", row.doc_type, row.path);
+            match &row.problem {
+                Some(problem) => println!("{date}  {:<9}  {feature:<20}  {}  ({problem})", row.doc_type, row.path),
+                None => println!("{date}  {:<9}  {feature:<20}  {}", row.doc_type, row.path),
+            }
         }
         match next {
             Some(n) => println!("{} of {total} documents (next: --offset {n})", rows.len()),

@@ -40,7 +40,14 @@ pub fn search(options: SearchOptions, query: &str) -> u8 {
         limit,
     };
     let hits = index.search(&docs, &q);
-    let data = json!({
+    // What the ranking could not look inside is named, never silently
+    // missing from the hits.
+    let unreadable: Vec<_> = docs
+        .iter()
+        .filter(|d| !d.has_text())
+        .map(|d| json!({"path": d.path, "problem": d.problem.as_ref().map(ToString::to_string)}))
+        .collect();
+    let mut data = json!({
         "status": "ok",
         "answered": !hits.is_empty(),
         "verdict": if hits.is_empty() { "nothing_answers" } else { "answered" },
@@ -49,7 +56,13 @@ pub fn search(options: SearchOptions, query: &str) -> u8 {
         "total": hits.len(),
         "truncated": false,
     });
+    if !unreadable.is_empty() {
+        data["unreadable"] = json!(unreadable);
+    }
     done(json, "vaultspec.vault.search.v1", data, || {
+        for u in &unreadable {
+            println!("not searched: {} ({})", u["path"].as_str().unwrap_or(""), u["problem"].as_str().unwrap_or(""));
+        }
         if hits.is_empty() {
             println!("nothing in the vault answers `{query}`");
             return;

@@ -70,7 +70,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         return Err(Refusal::tool("a draft body requires one ADR, without sweep options"));
     }
     let storage = context.storage()?;
-    let (graph, _) = graph::load_graph_lenient(&storage)?;
+    let graph = graph::load_graph(&storage)?;
     let index = AdrIndex::build(graph.docs())?;
     let adr_stems: Vec<String> = index.records().iter().map(|r| r.stem.clone()).collect();
 

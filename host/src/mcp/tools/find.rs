@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use vaultspec_vault::storage::{CALL_READ_BUDGET, MAX_FILE_BYTES};
+use vaultspec_vault::storage::MAX_FILE_BYTES;
 use vaultspec_vault::{Storage, StorageError};
 use vaultspec_vault::graph::{self, FindQuery, Graph};
 use vaultspec_vault::hash::blob_oid;
@@ -66,7 +66,16 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         let words = if args.json { loaded.plans(&storage).lifecycle_words() } else { BTreeMap::new() };
         feature_rows(&words, graph, &args)
     } else { document_rows(context, &storage, graph, &args) };
-    Ok(Reply { summary: plural(rows.len(), "row"), structured: json!({ "result": rows }) })
+    // Documents the vault cannot read or parse are named beside the answer
+    // (the reference fails the whole call on a file over its budget).
+    let problems = graph.problem_rows();
+    let mut summary = plural(rows.len(), "row");
+    let mut structured = json!({ "result": rows });
+    if !problems.is_empty() {
+        summary.push_str(&format!("; {} with a problem: {}", plural(problems.len(), "document"), problems[0].path));
+        structured["problems"] = json!(problems);
+    }
+    Ok(Reply { summary, structured })
 }
 
 fn feature_rows(status: &BTreeMap<String, String>, graph: &Graph, args: &Args) -> Vec<Value> {
@@ -113,6 +122,9 @@ fn document_rows(context: &Context, storage: &dyn Storage, graph: &Graph, args: 
                 value.insert("date".into(), json!(date));
             }
             value.insert("path".into(), json!(row.path));
+            if let Some(problem) = &row.problem {
+                value.insert("problem".into(), json!(problem));
+            }
             let bytes = storage.read(&row.path).ok();
             if let Some(bytes) = &bytes {
                 value.insert("blob_hash".into(), json!(blob_oid(bytes)));
@@ -136,15 +148,14 @@ fn document_rows(context: &Context, storage: &dyn Storage, graph: &Graph, args: 
         .collect()
 }
 
-/// The reference's wording for a read over the per-file or per-call budget.
+/// The reference's wording for a read over the per-call budget, naming the
+/// file whose read crossed it. (A file over the per-file limit is not an
+/// error: it is a document with a problem, named beside the answer.)
 fn budget_refusal(err: graph::LoadError) -> Refusal {
     let graph::LoadError::Storage(storage) = &err;
     match storage {
-        StorageError::TooLarge { limit, .. } => Refusal::tool(format!(
-            "find document byte budget exceeded (file limit {limit}, remaining {CALL_READ_BUDGET})"
-        )),
-        StorageError::BudgetExceeded { .. } => Refusal::tool(format!(
-            "find document byte budget exceeded (file limit {MAX_FILE_BYTES}, remaining 0)"
+        StorageError::BudgetExceeded { path, budget } => Refusal::tool(format!(
+            "find document byte budget exceeded (file limit {MAX_FILE_BYTES}, remaining 0): reading `{path}` would take this call past its {budget}-byte budget"
         )),
         _ => Refusal::tool(err.to_string()),
     }

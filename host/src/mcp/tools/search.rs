@@ -40,7 +40,7 @@ fn four() -> usize {
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
-    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph_lenient(&storage).map(|(g, _)| g))?;
+    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph(&storage))?;
     let docs = loaded.graph.docs();
     let index = loaded.index();
     let query = SearchQuery {
@@ -71,8 +71,8 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     let returned = hits.len();
     let truncated = returned < total;
     let counted = if truncated { format!("{returned} of {total} hits") } else { plural(returned, "hit") };
-    let summary = format!("{counted}, ranked locally");
-    let value = json!({
+    let mut summary = format!("{counted}, ranked locally");
+    let mut value = json!({
         "status": "ok",
         "answered": false,
         "ranking": RANKING,
@@ -81,5 +81,12 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         "total": total,
         "truncated": truncated,
     });
+    // What the ranking could not look inside is named, never silently
+    // missing from the hits.
+    let unreadable = loaded.graph.unreadable_rows();
+    if !unreadable.is_empty() {
+        summary.push_str(&format!("; {} not searched: {}", plural(unreadable.len(), "unreadable document"), unreadable[0].path));
+        value["unreadable"] = json!(unreadable);
+    }
     Ok(Reply { summary, structured: value })
 }

@@ -25,7 +25,7 @@ fn hosted_search() -> Value {
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
-    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph_lenient(&storage).map(|(g, _)| g))?;
+    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph(&storage))?;
     let graph = &loaded.graph;
     match args.target.filter(|t| !t.trim().is_empty()) {
         None => {
@@ -42,6 +42,10 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
             value["kind"] = json!("rollup");
             value["plans"] = json!([]);
             value["hosted_search"] = hosted_search();
+            let problems = graph.problem_rows();
+            if !problems.is_empty() {
+                value["problems"] = json!(problems);
+            }
             Ok(Reply { summary, structured: value })
         }
         Some(target) => {

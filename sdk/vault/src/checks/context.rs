@@ -2,14 +2,17 @@
 //! one [`Document`] per readable file, the run options, and the one writer
 //! the fixers share (which keeps a file's BOM and line-ending convention).
 //!
-//! Unlike [`crate::graph::load_graph`], loading never fails on one bad file:
-//! a file that cannot be read is recorded for the `encoding` check and left
-//! out of the snapshot, as the reference does.
+//! Loading never fails on one bad file: a file that cannot be read, is not
+//! UTF-8 or has malformed frontmatter is a graph node with its
+//! [`DocProblem`] (so links to it resolve) but has no [`Document`], so no
+//! checker reads it and no fixer writes it. The reference leaves unreadable
+//! files out of its snapshot, so links to them look dangling and its
+//! `dangling` fixer deletes them; we keep them.
 
 use crate::date::Date;
-use crate::doc::{DocType, Document, is_excluded};
+use crate::doc::{DocProblem, DocType, Document};
 use crate::error::Result;
-use crate::graph::{Graph, GraphDoc, NodeId};
+use crate::graph::{Graph, LoadError, NodeId, default_threads, read_vault};
 use crate::storage::{FileEntry, Storage};
 use crate::text;
 
@@ -52,97 +55,52 @@ impl Options {
     }
 }
 
-/// A corpus file that could not be read as text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unreadable {
-    /// Workspace-relative path.
-    pub path: String,
-    /// Byte offset of the first invalid UTF-8 sequence; `None` when the file
-    /// could not be read at all.
-    pub offset: Option<usize>,
-    /// Why.
-    pub reason: String,
-}
-
 /// The vault as the checkers see it.
 pub struct Snapshot<'s> {
     /// Where the vault lives.
     pub storage: &'s dyn Storage,
-    /// The document graph (one node per readable corpus file).
+    /// The document graph: one node per corpus file, those with a problem
+    /// included, so links to them resolve and nothing reports them missing.
     pub graph: Graph,
-    /// `docs[i]` is the document of graph node `i` (`None` when not UTF-8),
-    /// over the graph's normalised text: no BOM, `\n` newlines only.
+    /// `docs[i]` is the document of graph node `i`, over the graph's
+    /// normalised text (no BOM, `\n` newlines only); `None` when the file
+    /// has a [`DocProblem`], so no per-document checker or fixer sees it.
     pub docs: Vec<Option<Document>>,
-    /// Corpus files left out of the snapshot.
-    pub unreadable: Vec<Unreadable>,
     /// Every file under `.vault/` as listed when the snapshot was read, so
     /// the checkers that walk the tree do not list it again.
     pub listing: Vec<FileEntry>,
 }
 
-// NOTE(lead): move to graph/load.rs as a non-failing `read_corpus` variant.
 impl<'s> Snapshot<'s> {
-    /// Reads the corpus of `storage` and builds its graph.
+    /// Reads the corpus of `storage` (one read per file) and builds its
+    /// graph. Only a failing listing or an exhausted read budget fails.
     pub fn load(storage: &'s dyn Storage) -> Result<Snapshot<'s>> {
-        let mut gdocs = Vec::new();
-        let mut archived = Vec::new();
-        let mut unreadable = Vec::new();
-        let listing = storage.list(crate::doc::VAULT_DIR)?;
-        let mut corpus = Vec::new();
-        for entry in &listing {
-            let Some(rel) = entry.path.strip_prefix(".vault/") else {
-                continue;
-            };
-            if !rel.ends_with(".md") {
-                continue;
-            }
-            if is_excluded(&entry.path) {
-                let dirs: Vec<&str> = rel.split('/').collect();
-                let dirs = &dirs[..dirs.len() - 1];
-                if dirs.first() == Some(&"_archive")
-                    && !dirs.iter().any(|d| *d == ".obsidian" || *d == ".trash")
-                {
-                    archived.push(rel["_archive/".len()..].to_string());
-                }
-                continue;
-            }
-            corpus.push(entry.path.as_str());
-        }
-        storage.read_batches(&corpus, &mut |offset, reads| {
-            for (&path, read) in corpus[offset..].iter().zip(reads) {
-                match read {
-                    Ok(bytes) => match std::str::from_utf8(&bytes) {
-                        Ok(_) => gdocs.push(GraphDoc::from_vec(path, bytes)),
-                        Err(e) => unreadable.push(Unreadable {
-                            path: path.to_owned(),
-                            offset: Some(e.valid_up_to()),
-                            reason: match e.error_len() {
-                                Some(n) => format!("invalid sequence of {n} byte(s)"),
-                                None => "truncated sequence at end of file".to_string(),
-                            },
-                        }),
-                    },
-                    Err(e) => unreadable.push(Unreadable {
-                        path: path.to_owned(),
-                        offset: None,
-                        reason: e.to_string(),
-                    }),
-                }
-            }
-        });
-        let graph = Graph::build(gdocs, &archived);
+        let read = read_vault(storage, default_threads()).map_err(|LoadError::Storage(e)| e)?;
+        let graph = Graph::build(read.docs, &read.archived);
         let docs = graph
             .docs()
             .iter()
-            .map(|g| (!g.encoding_issue).then(|| Document::from_text(&g.path, g.text.clone())))
+            .map(|g| {
+                g.problem
+                    .is_none()
+                    .then(|| Document::from_text(&g.path, g.text.clone()))
+            })
             .collect();
         Ok(Snapshot {
             storage,
             graph,
             docs,
-            unreadable,
-            listing,
+            listing: read.listing,
         })
+    }
+
+    /// The corpus files that are documents with a problem, with it, in path
+    /// order.
+    pub fn problems(&self) -> impl Iterator<Item = (&str, &DocProblem)> {
+        self.graph
+            .docs()
+            .iter()
+            .filter_map(|g| g.problem.as_ref().map(|p| (g.path.as_str(), p)))
     }
 
     /// Every readable document, in path order.
@@ -163,6 +121,19 @@ impl<'s> Snapshot<'s> {
             Some(d) => opts.feature.as_deref().is_none_or(|f| d.has_feature_tag(f)),
             None => false,
         }
+    }
+
+    /// Whether the corpus file at `path` is inside the run's scope, judged
+    /// by the tags the graph read (leniently) for a file with a problem.
+    pub fn path_in_scope(&self, path: &str, opts: &Options) -> bool {
+        let Some(feature) = opts.feature.as_deref() else {
+            return true;
+        };
+        self.graph
+            .docs()
+            .iter()
+            .find(|g| g.path == path)
+            .is_some_and(|g| g.tags.iter().any(|t| t.strip_prefix('#') == Some(feature)))
     }
 
     /// The document of graph node `id`.

@@ -5,13 +5,19 @@
 //!
 //! Severity follows the reference: a missing required field (tags, directory
 //! tag, feature tag, date) is an ERROR, every format problem a WARNING.
+//!
+//! Frontmatter that cannot be parsed (a fence never closed, broken YAML) is
+//! one ERROR naming the line, and the file is left byte for byte. The
+//! reference reads such YAML through its naive `key: value` fallback and its
+//! fixers then rewrite the block from that guess (quoting a `related:` link,
+//! dropping a tag, deleting `related: []`); a fixer here never guesses.
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use crate::date::Date;
-use crate::doc::Document;
+use crate::doc::{DocProblem, Document};
 use crate::error::Result;
 use crate::frontmatter::edit::key_blocks;
 use crate::frontmatter::render::{Quote, list_lines, single};
@@ -150,6 +156,18 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
 /// Runs the checker (and its fixer under `opts.fix`).
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut result = CheckResult::new(Check::Frontmatter);
+    for (path, problem) in snap.problems() {
+        if let DocProblem::Malformed { line, message } = problem
+            && snap.path_in_scope(path, opts)
+        {
+            result.findings.push(Finding::new(
+                NAME,
+                Severity::Error,
+                Some(path),
+                format!("Malformed frontmatter at line {line}: {message}; no fixer touches this file until it is repaired by hand"),
+            ));
+        }
+    }
     for doc in snap.scoped(opts) {
         let found = validate(doc);
         if found.is_empty() {

@@ -49,9 +49,10 @@ pub mod report;
 mod run;
 pub mod schema;
 pub mod structure;
+mod unseen;
 mod view;
 
-pub use context::{Options, Snapshot, Unreadable};
+pub use context::{Options, Snapshot};
 pub use gate::{GateReport, commit_gate};
 pub use model::{Check, CheckResult, Finding, Severity, UnknownCheck};
 pub use prewrite::{body_links, frontmatter, prewrite, prose};

@@ -47,11 +47,12 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
         };
         match doc.doc_type {
             Some(DocType::Adr) => {
-                let grounded = targets(snap, id).any(|t| {
-                    matches!(
-                        t.doc_type,
-                        Some(DocType::Research | DocType::Reference | DocType::Audit)
-                    )
+                // By the linked file's folder, so a research note that
+                // cannot be read still grounds the ADR that cites it.
+                let grounded = snap.graph.out_links(id).any(|t| {
+                    snap.graph.doc(t).is_some_and(|g| {
+                        matches!(g.type_name(), "research" | "reference" | "audit")
+                    })
                 });
                 if !grounded {
                     result.findings.push(

@@ -3,6 +3,11 @@
 //! renames a misnamed document in up to three steps (type suffix, date
 //! prefix, lowercase), refuses to overwrite an existing file, and re-points
 //! the `related:` links of every other document to the new stem.
+//!
+//! Unlike the reference, the fixer renames only when the result is a valid
+//! name (a name with spaces stays an ERROR, with a valid name suggested),
+//! never renames a document it cannot parse, and never renames a document
+//! that a file it cannot parse may link to (that link could not be updated).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
@@ -17,6 +22,7 @@ use crate::ops::rename::repoint_related;
 
 use super::context::{Options, Snapshot, read_text, write_if_changed};
 use super::model::{Check, CheckResult, Finding, Severity};
+use super::unseen::unseen_referrer;
 
 const NAME: &str = "structure";
 const AUXILIARY: [&str; 3] = ["data", "logs", "_archive"];
@@ -65,6 +71,26 @@ pub fn rename_steps(name: &str, t: DocType, today: Date) -> Vec<String> {
     let lower = current.to_lowercase();
     push(lower, &mut current);
     steps
+}
+
+/// A valid name for a file the fixer's steps cannot repair (spaces or other
+/// characters outside kebab-case): the stem lowercased with every run of
+/// such characters turned into one `-`, then the fixer's steps; `None` when
+/// even that is not a valid name.
+pub fn valid_name(name: &str, t: DocType, today: Date) -> Option<String> {
+    let mut kebab = String::new();
+    for c in stem_of(name).to_lowercase().chars() {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            kebab.push(c);
+        } else if !kebab.is_empty() && !kebab.ends_with('-') {
+            kebab.push('-');
+        }
+    }
+    let candidate = format!("{}.md", kebab.trim_end_matches('-'));
+    let named = rename_steps(&candidate, t, today)
+        .pop()
+        .unwrap_or(candidate);
+    filename_problem(&named, t).is_none().then_some(named)
 }
 
 fn folder(path: &str) -> &str {
@@ -136,6 +162,35 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
             result.findings.push(original);
             continue;
         };
+        if let Some(still) = filename_problem(last, t) {
+            let advice = match valid_name(name, t, opts.today) {
+                Some(valid) => format!("rename it by hand, for example to `{valid}`"),
+                None => {
+                    "rename it by hand to `yyyy-mm-dd-<feature>[-<topic>]-<type>.md` in kebab-case"
+                        .to_string()
+                }
+            };
+            result.findings.push(Finding::new(
+                NAME,
+                Severity::Error,
+                Some(&entry.path),
+                format!("Vault violation: {problem}; not renamed, since the fixer's name would still be invalid ({still}): {advice}"),
+            ));
+            continue;
+        }
+        if let Some(p) = snap
+            .problems()
+            .find(|(p, _)| *p == entry.path)
+            .map(|(_, p)| p)
+        {
+            result.findings.push(Finding::new(
+                NAME,
+                Severity::Error,
+                Some(&entry.path),
+                format!("Vault violation: {problem}; not renamed, since the document {p}: rename it by hand to `{last}`"),
+            ));
+            continue;
+        }
         if !opts.fix {
             result
                 .findings
@@ -146,6 +201,16 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
         // A rename that only changes case must not see the file itself as
         // the existing target on a case-insensitive file system.
         let case_only = target.to_lowercase() == entry.path.to_lowercase();
+        if let Some(referrer) = unseen_referrer(snap, stem_of(name))? {
+            result.findings.push(Finding::new(
+                NAME,
+                Severity::Error,
+                Some(&entry.path),
+                format!("Cannot rename to {last}: `{referrer}` cannot be parsed and may link to this document, and its link could not be updated; repair that file first"),
+            ));
+            result.findings.push(original);
+            continue;
+        }
         if !case_only && snap.storage.exists(&target)? {
             result.findings.push(Finding::new(
                 NAME,
@@ -237,5 +302,14 @@ mod tests {
             ["2026-11-30-x-notes.md", "2026-11-30-x-notes-research.md"]
         );
         assert!(r("2026-01-05-x-research.md", DocType::Research).is_empty());
+    }
+
+    #[test]
+    fn a_name_with_spaces_gets_a_valid_suggestion() {
+        let today = Date::new(2026, 11, 30).unwrap();
+        assert_eq!(
+            valid_name("2026-01-05-My Notes.md", DocType::Research, today).as_deref(),
+            Some("2026-01-05-my-notes-research.md")
+        );
     }
 }

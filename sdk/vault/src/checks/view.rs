@@ -29,7 +29,7 @@ impl<'a, 's> SnapshotStorage<'a, 's> {
         let docs = self.snap.graph.docs();
         let i = docs.binary_search_by(|d| d.path.as_str().cmp(path)).ok()?;
         let d = &docs[i];
-        (!d.encoding_issue && !d.normalized).then_some(d.text.as_bytes())
+        (d.has_text() && !d.normalized).then_some(d.text.as_bytes())
     }
 
     /// Whether the listing of `.vault/` holds `path`.

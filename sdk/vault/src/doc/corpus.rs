@@ -74,6 +74,15 @@ impl Corpus {
             .unwrap_or_default()
     }
 
+    /// The stem of a corpus file that could not be read whose stem equals
+    /// `stem` case-insensitively: still a document, so links to it resolve.
+    pub fn skipped_stem(&self, stem: &str) -> Option<&str> {
+        self.skipped
+            .iter()
+            .map(|s| super::stem_of(&s.path))
+            .find(|s| s.eq_ignore_ascii_case(stem))
+    }
+
     /// The document at `path`, if it is in the corpus.
     pub fn by_path(&self, path: &str) -> Option<&Document> {
         self.docs

@@ -9,9 +9,11 @@
 mod corpus;
 mod document;
 pub mod name;
+mod problem;
 
 pub use corpus::{Corpus, Skipped};
 pub use document::{Document, first_h1, wiki_target};
+pub use problem::{DocProblem, frontmatter_problem};
 
 use std::fmt;
 use std::str::FromStr;

@@ -249,14 +249,18 @@ mod tests {
     }
 
     #[test]
-    fn an_undecodable_file_is_a_node_but_not_listed() {
+    fn an_undecodable_file_is_a_node_and_listed_with_its_problem() {
         let bad = GraphDoc::from_bytes(".vault/adr/bad.md", b"\xff\xfe");
         let g = Graph::build(vec![bad, doc(".vault/adr/b.md", &["bad"], "")], &[]);
         let bad = g.node_id("bad").unwrap();
         assert!(!g.node(bad).is_phantom(), "the link resolves to the real node");
         assert!(g.dangling_links().is_empty());
-        let listed: Vec<String> = g.list_documents(crate::graph::DocSelect::All, None, None).into_iter().map(|r| r.name).collect();
-        assert_eq!(listed, ["b"]);
+        let listed: Vec<(String, bool)> = g
+            .list_documents(crate::graph::DocSelect::All, None, None)
+            .into_iter()
+            .map(|r| (r.name, r.problem.is_some_and(|p| p.contains("not valid UTF-8"))))
+            .collect();
+        assert_eq!(listed, [("b".to_string(), false), ("bad".to_string(), true)]);
     }
 
     #[test]

@@ -69,7 +69,7 @@ impl Graph {
     pub fn feature_list(&self, filter: &FeatureFilter) -> Vec<FeatureRow> {
         let mut by_feature: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (id, doc) in self.docs.iter().enumerate() {
-            if doc.encoding_issue {
+            if !doc.has_text() {
                 continue;
             }
             if let Some(f) = doc.listing_feature() {

@@ -44,6 +44,12 @@ pub struct DocRow {
     pub feature: Option<String>,
     /// `date:` or the filename's date prefix, if any.
     pub date: Option<String>,
+    /// Why the document cannot be used as text (unreadable, not UTF-8,
+    /// malformed frontmatter); absent for a sound document. The reference
+    /// leaves unreadable files out of the listing; we list them so nothing
+    /// in the vault goes unseen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
     /// The filename stem (not in the JSON of `vault list`).
     #[serde(skip)]
     pub name: String,
@@ -145,7 +151,8 @@ impl Graph {
 
     /// The documents of `vault list` (and of `vault stats`): in path order,
     /// selected by type or pseudo type, exact listing feature (a leading `#`
-    /// ignored) and exact listing date. Undecodable files are left out.
+    /// ignored) and exact listing date. A document with a problem is listed
+    /// with it (its feature and `date:` unknown when it has no text).
     pub fn list_documents(&self, select: DocSelect<'_>, feature: Option<&str>, date: Option<&str>) -> Vec<DocRow> {
         let feature = feature.map(|f| f.trim_start_matches('#')).filter(|f| !f.is_empty());
         let date = date.filter(|d| !d.is_empty());
@@ -158,8 +165,7 @@ impl Graph {
             .iter()
             .enumerate()
             .filter(|(id, doc)| {
-                !doc.encoding_issue
-                    && keep.as_ref().is_none_or(|k| k.contains(id))
+                keep.as_ref().is_none_or(|k| k.contains(id))
                     && match select {
                         DocSelect::Type(t) => doc.type_name() == t,
                         _ => true,
@@ -170,6 +176,7 @@ impl Graph {
                 doc_type: doc.type_name().to_owned(),
                 feature: doc.listing_feature(),
                 date: doc.listing_date().map(str::to_owned),
+                problem: doc.problem.as_ref().map(ToString::to_string),
                 name: doc.stem.clone(),
                 node: id,
             })

@@ -8,6 +8,8 @@
 use std::ops::Range;
 
 use super::markdown;
+use crate::doc::{DocProblem, frontmatter_problem};
+use crate::storage::StorageError;
 
 /// The seven document types, which are also the directory tags (`#adr` ...).
 pub const DOC_TYPES: [&str; 7] = ["adr", "audit", "exec", "index", "plan", "reference", "research"];
@@ -44,8 +46,10 @@ pub struct GraphDoc {
     pub frontmatter: Range<usize>,
     /// Where the body starts in `text` (spec/vault-format.md §5.1).
     pub body_start: usize,
-    /// The file was not valid UTF-8: it still gets a node, with no frontmatter.
-    pub encoding_issue: bool,
+    /// Why the file is not a usable document (unreadable, not UTF-8, or
+    /// malformed frontmatter). It still gets a node; without text it has no
+    /// frontmatter, body or links.
+    pub problem: Option<DocProblem>,
     /// `text` differs from the file's bytes (a BOM or `\r` was normalised).
     pub normalized: bool,
 }
@@ -56,7 +60,7 @@ impl GraphDoc {
         let mut doc = GraphDoc::bare(path);
         match std::str::from_utf8(bytes) {
             Ok(text) => doc.set_text(text),
-            Err(_) => doc.encoding_issue = true,
+            Err(e) => doc.problem = Some(DocProblem::from_utf8(&e)),
         }
         doc
     }
@@ -72,8 +76,20 @@ impl GraphDoc {
                 doc
             }
             Ok(text) => GraphDoc::from_text(path, &text),
-            Err(_) => GraphDoc { encoding_issue: true, ..GraphDoc::bare(path) },
+            Err(e) => GraphDoc { problem: Some(DocProblem::from_utf8(&e.utf8_error())), ..GraphDoc::bare(path) },
         }
+    }
+
+    /// The document of a corpus file whose read failed: known by its path
+    /// (type, stem, date prefix), with the failure as its problem.
+    pub fn unreadable(path: &str, err: &StorageError) -> GraphDoc {
+        GraphDoc { problem: Some(DocProblem::from_read(err)), ..GraphDoc::bare(path) }
+    }
+
+    /// Whether the document has text (it was read and is UTF-8); its
+    /// frontmatter may still be malformed.
+    pub fn has_text(&self) -> bool {
+        self.problem.as_ref().is_none_or(|p| !p.no_text())
     }
 
     /// Read a document from text already decoded.
@@ -112,6 +128,7 @@ impl GraphDoc {
         self.body_start = body_start;
         let text = std::mem::take(&mut self.text);
         scan_frontmatter(&text[yaml], self);
+        self.problem = frontmatter_problem(&text);
         self.text = text;
     }
 
@@ -175,7 +192,7 @@ impl GraphDoc {
     /// The git blob id of the file, when the text is still its exact bytes
     /// (no BOM or `\r` was normalised away); `None` means: hash the raw bytes.
     pub fn blob_oid(&self) -> Option<String> {
-        (!self.encoding_issue && !self.normalized).then(|| crate::hash::blob_oid(self.text.as_bytes()))
+        (self.has_text() && !self.normalized).then(|| crate::hash::blob_oid(self.text.as_bytes()))
     }
 
     /// The text of the first non-empty level-1 heading outside fenced code.
@@ -350,7 +367,7 @@ mod tests {
     #[test]
     fn undecodable_bytes_still_make_a_document() {
         let doc = GraphDoc::from_bytes(".vault/adr/x.md", b"---\ntags: [\xff]\n---\n");
-        assert!(doc.encoding_issue);
+        assert!(matches!(doc.problem, Some(DocProblem::NotUtf8 { offset: 11, .. })), "{:?}", doc.problem);
         assert!(doc.tags.is_empty());
     }
 

@@ -10,10 +10,14 @@ use crate::storage::{FileEntry, Storage, StorageError};
 
 use super::{Graph, GraphDoc};
 
-/// Why the vault could not be loaded.
+/// Why the vault could not be loaded: the listing failed, or the call's read
+/// budget ran out (the error names the file whose read crossed it). A file
+/// that cannot be read on its own never fails the load: it is a document
+/// with a [`DocProblem`](crate::doc::DocProblem).
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// Listing or reading a file failed (the error names the path).
+    /// Listing the vault failed, or reading the named file would exceed the
+    /// call's read budget.
     #[error("cannot load the vault: {0}")]
     Storage(#[from] StorageError),
 }
@@ -22,6 +26,20 @@ const EXCLUDED: [&str; 3] = [".obsidian", ".trash", "_archive"];
 
 pub use crate::parallel::default_threads;
 
+/// The vault as read from storage: every corpus document in path order (a
+/// file that could not be read or decoded is a document with a problem),
+/// the archive-relative paths of archived files, and the listing of
+/// `.vault/` the corpus was taken from.
+#[derive(Debug, Default)]
+pub struct VaultRead {
+    /// The corpus, in path order.
+    pub docs: Vec<GraphDoc>,
+    /// Files under `.vault/_archive/`, archive-relative (`adr/x.md`).
+    pub archived: Vec<String>,
+    /// Every file under `.vault/`, as listed.
+    pub listing: Vec<FileEntry>,
+}
+
 /// The corpus documents and the archive-relative paths of archived files.
 pub fn read_corpus(storage: &dyn Storage) -> Result<(Vec<GraphDoc>, Vec<String>), LoadError> {
     read_corpus_with(storage, default_threads())
@@ -29,19 +47,17 @@ pub fn read_corpus(storage: &dyn Storage) -> Result<(Vec<GraphDoc>, Vec<String>)
 
 /// [`read_corpus`] on `threads` threads (1: on the calling thread).
 pub fn read_corpus_with(storage: &dyn Storage, threads: usize) -> Result<(Vec<GraphDoc>, Vec<String>), LoadError> {
-    let (docs, archived) = read_entries(storage, threads)?;
-    Ok((docs.into_iter().collect::<Result<_, _>>()?, archived))
+    let read = read_vault(storage, threads)?;
+    Ok((read.docs, read.archived))
 }
 
-/// Every corpus file read (in path order), each a document or the error
-/// that refused it, and the archive-relative paths of archived files.
-type Entries = (Vec<Result<GraphDoc, StorageError>>, Vec<String>);
-
-fn read_entries(storage: &dyn Storage, threads: usize) -> Result<Entries, LoadError> {
-    let entries = storage.list(".vault")?;
-    let mut corpus: Vec<&FileEntry> = Vec::with_capacity(entries.len());
+/// Lists `.vault/` once and reads every corpus file (one read per file, on
+/// `threads` threads natively).
+pub fn read_vault(storage: &dyn Storage, threads: usize) -> Result<VaultRead, LoadError> {
+    let listing = storage.list(".vault")?;
+    let mut corpus: Vec<&FileEntry> = Vec::with_capacity(listing.len());
     let mut archived = Vec::new();
-    for entry in &entries {
+    for entry in &listing {
         let Some(rel) = entry.path.strip_prefix(".vault/") else { continue };
         if !rel.ends_with(".md") {
             continue;
@@ -56,36 +72,27 @@ fn read_entries(storage: &dyn Storage, threads: usize) -> Result<Entries, LoadEr
         }
         corpus.push(entry);
     }
-    Ok((read_all(storage, &corpus, threads), archived))
+    let docs = read_all(storage, &corpus, threads).into_iter().collect::<Result<_, _>>()?;
+    Ok(VaultRead { docs, archived, listing })
 }
 
-/// Load the vault of `storage` and build its graph. Any file that cannot be
-/// read (over the 1 MiB file limit or the call's read budget, I/O) fails the
-/// load, as MCP `find` requires; the first such file in path order is named.
+/// Load the vault of `storage` and build its graph. Files that cannot be
+/// read are nodes with a problem ([`Graph::problems`]); only a failing
+/// listing or an exhausted read budget fails the load.
 pub fn load_graph(storage: &dyn Storage) -> Result<Graph, LoadError> {
     let (docs, archived) = read_corpus(storage)?;
     Ok(Graph::build(docs, &archived))
 }
 
-/// Load the vault, leaving out files that cannot be read and returning their
-/// errors (for verbs that report what they could, like `vault stats`). Only
-/// a failing listing is fatal.
-pub fn load_graph_lenient(storage: &dyn Storage) -> Result<(Graph, Vec<StorageError>), LoadError> {
-    let (read, archived) = read_entries(storage, default_threads())?;
-    let mut docs = Vec::with_capacity(read.len());
-    let mut unreadable = Vec::new();
-    for result in read {
-        match result {
-            Ok(doc) => docs.push(doc),
-            Err(e) => unreadable.push(e),
-        }
+/// One read made a document: its bytes parsed, or its failure kept as the
+/// document's problem. Only the call's read budget running out is an error:
+/// the files after it could not be read either.
+fn to_doc(path: &str, read: Result<Vec<u8>, StorageError>) -> Result<GraphDoc, StorageError> {
+    match read {
+        Ok(bytes) => Ok(GraphDoc::from_vec(path, bytes)),
+        Err(e @ StorageError::BudgetExceeded { .. }) => Err(e),
+        Err(e) => Ok(GraphDoc::unreadable(path, &e)),
     }
-    Ok((Graph::build(docs, &archived), unreadable))
-}
-
-fn read_one(storage: &dyn Storage, entry: &FileEntry) -> Result<GraphDoc, StorageError> {
-    let bytes = storage.read(&entry.path)?;
-    Ok(GraphDoc::from_vec(&entry.path, bytes))
 }
 
 /// Reads every entry (in parallel where the storage can) and parses each
@@ -98,11 +105,11 @@ fn read_all(storage: &dyn Storage, entries: &[&FileEntry], threads: usize) -> Ve
         let paths: Vec<&str> = entries.iter().map(|e| e.path.as_str()).collect();
         let mut docs = Vec::with_capacity(entries.len());
         storage.read_batches(&paths, &mut |offset, reads| {
-            docs.extend(paths[offset..].iter().zip(reads).map(|(path, r)| r.map(|bytes| GraphDoc::from_vec(path, bytes))));
+            docs.extend(paths[offset..].iter().zip(reads).map(|(path, r)| to_doc(path, r)));
         });
         return docs;
     }
-    parallel::map(entries, threads, |e| read_one(storage, e))
+    parallel::map(entries, threads, |e| to_doc(&e.path, storage.read(&e.path)))
 }
 
 #[cfg(test)]
@@ -128,19 +135,30 @@ mod tests {
     }
 
     #[test]
-    fn many_files_load_in_path_order_and_a_read_error_names_the_file() {
+    fn many_files_load_in_path_order_and_an_unreadable_one_is_a_document_with_its_problem() {
         let s = MemStorage::new();
         for i in 0..200 {
-            s.insert(&format!(".vault/adr/{i:03}.md"), "---\ntags: ['#adr', '#f']\n---\n");
+            s.insert(&format!(".vault/adr/{i:03}.md"), "---\ntags: ['#adr', '#f']\n---\n[[big]]\n");
         }
         let g = load_graph(&s).unwrap();
         assert!(g.docs().windows(2).all(|w| w[0].path < w[1].path));
+        assert_eq!(g.dangling_links().len(), 200);
         s.insert(".vault/adr/big.md", vec![b'x'; 2 * 1024 * 1024]);
+        let g = load_graph(&s).unwrap();
+        assert_eq!(g.docs().len(), 201);
+        assert!(g.dangling_links().is_empty(), "links to an unreadable document resolve");
+        let problems: Vec<_> = g.problems().map(|d| d.path.as_str()).collect();
+        assert_eq!(problems, [".vault/adr/big.md"]);
+        let reason = g.docs()[200].problem.as_ref().unwrap().to_string();
+        assert!(reason.contains("big.md") && reason.contains("limit"), "{reason}");
+    }
+
+    #[test]
+    fn an_exhausted_read_budget_fails_the_load_naming_the_file() {
+        let s = MemStorage::new().with_read_budget(100);
+        s.insert(".vault/adr/a.md", vec![b'x'; 60]);
+        s.insert(".vault/adr/b.md", vec![b'x'; 60]);
         let err = load_graph(&s).unwrap_err().to_string();
-        assert!(err.contains("big.md"), "{err}");
-        let (g, unreadable) = load_graph_lenient(&s).unwrap();
-        assert_eq!(g.docs().len(), 200);
-        assert_eq!(unreadable.len(), 1);
-        assert_eq!(unreadable[0].path(), ".vault/adr/big.md");
+        assert!(err.contains(".vault/adr/b.md") && err.contains("budget"), "{err}");
     }
 }

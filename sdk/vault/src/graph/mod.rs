@@ -38,6 +38,7 @@ mod load;
 pub(crate) mod markdown;
 pub mod metrics;
 mod pagerank;
+mod problems;
 
 use fxhash::FxMap;
 
@@ -48,8 +49,9 @@ pub use features::{FeatureFilter, FeatureRow, FindFeatureRow};
 pub use figures::{DocRow, DocSelect, Stats};
 pub use find::{FIND_DEFAULT_TYPES, FindQuery};
 pub use input::{DOC_TYPES, GraphDoc, is_directory_tag};
-pub use load::{LoadError, default_threads, load_graph, load_graph_lenient, read_corpus, read_corpus_with};
+pub use load::{LoadError, VaultRead, default_threads, load_graph, read_corpus, read_corpus_with, read_vault};
 pub use metrics::{GraphMetrics, Scope};
+pub use problems::ProblemRow;
 
 /// Index of a node in [`Graph::nodes`].
 pub type NodeId = usize;
@@ -142,6 +144,12 @@ impl Graph {
     /// The corpus documents, in path order (`docs[i]` is node `i`).
     pub fn docs(&self) -> &[GraphDoc] {
         &self.docs
+    }
+
+    /// The documents with a problem (unreadable, not UTF-8, malformed
+    /// frontmatter), in path order.
+    pub fn problems(&self) -> impl Iterator<Item = &GraphDoc> {
+        self.docs.iter().filter(|d| d.problem.is_some())
     }
 
     /// Every node: documents first (path order), then phantoms.

@@ -7,13 +7,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::Serialize;
 
 use crate::plan::{PLAN_DIR, Plan, Severity, list_plans, load_plan};
-use crate::storage::Storage;
+use crate::storage::{Storage, StorageError};
 
 use super::error::LedgerError;
 use super::evidence::{exec_meta, steps_of};
 use super::log::is_ledger_stem;
 use super::row::{Op, RowKind};
-use super::section::section_rows;
+use super::section::{malformed_rows, section_rows, unclosed_fence};
 
 /// One finding of the exec-mapping check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -84,6 +84,20 @@ fn parent<'p>(
     Ok(Parent::Missing(first.unwrap_or_default()))
 }
 
+/// What in a ledger `vault exec log` would refuse to append to, found
+/// before the next log does: a code fence never closed, and every item of
+/// `## Changes` that is not a row with a Step cell.
+fn unparsable(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    if let Some(line) = unclosed_fence(text) {
+        out.push((line, "this code fence is never closed, so the rows after it cannot be read; close it with a matching fence line".to_string()));
+    }
+    for (line, row) in malformed_rows(text) {
+        out.push((line, format!("`{row}` is not a ledger row (expected `- `S##` `OP` `path``, `- `S##` verify: ...` or `- `S##` by: ...`); `vault exec log` refuses this ledger until it is fixed by hand")));
+    }
+    out
+}
+
 /// Runs the check over `.vault/exec/` and `.vault/plan/`, optionally for
 /// one feature.
 pub fn exec_mapping(
@@ -105,7 +119,13 @@ pub fn exec_mapping(
         if !entry.path.ends_with(".md") {
             continue;
         }
-        let Ok(text) = String::from_utf8(storage.read(&entry.path)?) else {
+        // A ledger that cannot be read or decoded is reported by `encoding`.
+        let bytes = match storage.read(&entry.path) {
+            Ok(bytes) => bytes,
+            Err(e @ StorageError::BudgetExceeded { .. }) => return Err(e.into()),
+            Err(_) => continue,
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
             continue;
         };
         let meta = exec_meta(&text);
@@ -113,6 +133,11 @@ pub fn exec_mapping(
             continue;
         }
         let ledger = is_ledger_stem(stem_of(&entry.path));
+        if ledger {
+            for (line, message) in unparsable(&text) {
+                push(Severity::Error, &entry.path, format!("line {line}: {message}"));
+            }
+        }
         let rows = if ledger { section_rows(&text) } else { Vec::new() };
         let steps: Vec<String> = if ledger {
             steps_of(&rows)

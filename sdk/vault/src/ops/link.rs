@@ -60,10 +60,10 @@ pub fn list(corpus: &Corpus, src: Option<&str>, feature: Option<&str>) -> Result
 }
 
 fn target_stem(corpus: &Corpus, dst: &str, force: bool) -> Result<String> {
-    match resolve::resolve(corpus, dst) {
-        Ok(d) => Ok(d.stem.clone()),
-        Err(e) if !force => Err(e),
-        Err(_) => {
+    match resolve::resolve_stem(corpus, dst) {
+        Some(stem) => Ok(stem),
+        None if !force => Err(crate::Error::Unresolved(vec![resolve::unresolved(corpus, dst)])),
+        None => {
             let t = dst.trim();
             let t = crate::doc::wiki_target(t).unwrap_or(t);
             Ok(crate::doc::stem_of(t.rsplit(['/', '\\']).next().unwrap_or(t)).to_string())

@@ -83,7 +83,7 @@ impl AdrIndex {
         let adrs: Vec<&GraphDoc> = docs
             .iter()
             .filter(|d| {
-                !d.encoding_issue
+                d.has_text()
                     && d.path.strip_prefix(".vault/adr/").is_some_and(|f| !f.contains('/') && f.ends_with(".md"))
             })
             .collect();

@@ -116,7 +116,7 @@ impl SearchIndex {
             });
             let date = doc.listing_date().map(Box::from);
             index.docs.push(DocMeta { doc_type, feature, date });
-            if doc_type.is_none() || doc.encoding_issue {
+            if doc_type.is_none() || !doc.has_text() {
                 continue;
             }
             let first = index.blocks.len();

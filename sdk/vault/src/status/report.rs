@@ -76,7 +76,7 @@ pub fn rollup_report(graph: &Graph, statuses: &PlanStatuses, options: &ReportOpt
         .filter(|v| cutoff.is_none_or(|c| v["modified"].as_str().is_some_and(|m| m >= c)))
         .take(limit)
         .collect();
-    json!({
+    let mut report = json!({
         "hosted_search": { "configured": false, "source": null },
         "active_features": active,
         "active_features_total": roll.features_total,
@@ -88,7 +88,13 @@ pub fn rollup_report(graph: &Graph, statuses: &PlanStatuses, options: &ReportOpt
         "totals": roll.totals,
         "limit": limit,
         "since_days": options.since_days,
-    })
+    });
+    // Documents the vault cannot read or parse are named, not just counted.
+    let problems = graph.problem_rows();
+    if !problems.is_empty() {
+        report["problems"] = json!(problems);
+    }
+    report
 }
 
 /// The newest documents of each type (by `modified`, else `date`), at most
