@@ -86,8 +86,10 @@ pub trait Storage: Send + Sync {
         }
     }
 
-    /// Every regular file under `dir` (recursively), sorted by path. A missing
-    /// `dir` lists nothing. Symlinked folders are not followed.
+    /// Every file under `dir` (recursively), sorted by path: regular files,
+    /// and FIFOs, sockets or devices, listed so that a reader reports them
+    /// (reading one is refused at once). A missing `dir` lists nothing.
+    /// Symlinked folders are not followed.
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError>;
 
     /// Whether a regular file exists at `path`.

@@ -105,6 +105,10 @@ impl CapStorage {
                 {
                     out.push(FileEntry { path: display(&path), size: meta.len() });
                 }
+            } else {
+                // A FIFO, socket or device where a file should be is listed,
+                // so a reader reports it by name: its read is refused at once.
+                out.push(FileEntry { path: display(&path), size: 0 });
             }
         }
         Ok(())
@@ -117,8 +121,9 @@ impl CapStorage {
 }
 
 /// Refuse to change `name` in `dir` (the last component of `path`) when it
-/// is a symlink or has more than one hard link. `Ok(None)`: nothing there.
-fn changeable(dir: BorrowedFd<'_>, name: &str, path: &str, what: &str) -> Result<Option<FileType>, StorageError> {
+/// is a symlink or has more than one hard link; else its type and
+/// permission bits. `Ok(None)`: nothing there.
+fn changeable(dir: BorrowedFd<'_>, name: &str, path: &str, what: &str) -> Result<Option<(FileType, u32)>, StorageError> {
     let st = match lstat(dir, name) {
         Ok(st) => st,
         Err(Errno::NOENT) => return Ok(None),
@@ -135,7 +140,7 @@ fn changeable(dir: BorrowedFd<'_>, name: &str, path: &str, what: &str) -> Result
             st.st_nlink
         )));
     }
-    Ok(Some(file_type))
+    Ok(Some((file_type, st.st_mode & 0o7777)))
 }
 
 /// Refuse a file read when it is not a regular file, or has more than one
@@ -241,9 +246,27 @@ impl Storage for CapStorage {
         let folders = self.folders(&parts, path, true)?;
         let dir = folders.last();
         let name = parts[parts.len() - 1];
-        changeable(dir, name, path, "replace")?;
+        // A read-only file is the user's word that it should not change:
+        // refused, never swapped for a writable copy. Any other file keeps
+        // its permissions through the replacement.
+        let mode = match changeable(dir, name, path, "replace")? {
+            Some((FileType::RegularFile, mode)) if mode & 0o200 == 0 => {
+                return Err(StorageError::Denied {
+                    path: path.to_owned(),
+                    reason: format!(
+                        "it is read-only (mode {mode:04o}); vaultspec leaves read-only files as they are \
+                         (make it writable, `chmod u+w`, to let it change)"
+                    ),
+                });
+            }
+            Some((_, mode)) => Some(mode),
+            None => None,
+        };
         let (temp, fd) = temp::create(dir, name).map_err(|e| map_io(e, "writing", path))?;
         let written = (|| {
+            if let Some(mode) = mode {
+                rustix::fs::fchmod(&fd, rustix::fs::Mode::from_raw_mode(mode))?;
+            }
             let mut file = std::fs::File::from(fd);
             file.write_all(bytes)?;
             file.sync_data()?;
@@ -271,8 +294,8 @@ impl Storage for CapStorage {
         let from_folders = self.folders(&from_parts, from, false)?;
         let from_name = from_parts[from_parts.len() - 1];
         match changeable(from_folders.last(), from_name, from, "move")? {
-            Some(FileType::RegularFile) => {}
-            Some(other) => {
+            Some((FileType::RegularFile, _)) => {}
+            Some((other, _)) => {
                 return Err(StorageError::Denied {
                     path: from.to_owned(),
                     reason: format!("it is {}; vaultspec only moves regular files", describe(other)),
@@ -485,6 +508,42 @@ mod tests {
         // to the same file, so a hard link outside the vault is refused too.
         std::fs::hard_link(dir.path().join("outside.txt"), dir.path().join("twin.txt")).unwrap();
         assert!(storage.read("twin.txt").unwrap_err().to_string().contains("has 2 hard links"));
+    }
+
+    #[test]
+    fn a_read_only_file_is_not_replaced_and_others_keep_their_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let (dir, storage) = workspace();
+        let locked = dir.path().join(".vault/adr/a.md");
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let err = storage.write(".vault/adr/a.md", b"changed").unwrap_err();
+        assert!(err.to_string().contains("read-only (mode 0444)"), "{err}");
+        assert_eq!(std::fs::read(&locked).unwrap(), b"alpha");
+        assert_eq!(std::fs::metadata(&locked).unwrap().permissions().mode() & 0o7777, 0o444);
+
+        let private = dir.path().join(".vault/adr/private.md");
+        std::fs::write(&private, "mine").unwrap();
+        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
+        storage.write(".vault/adr/private.md", b"still mine").unwrap();
+        assert_eq!(std::fs::read(&private).unwrap(), b"still mine");
+        assert_eq!(std::fs::metadata(&private).unwrap().permissions().mode() & 0o7777, 0o600);
+    }
+
+    #[test]
+    fn a_fifo_is_listed_so_its_reader_can_report_it() {
+        let (dir, storage) = workspace();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            dir.path().join(".vault/adr/pipe.md"),
+            FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o644),
+            0,
+        )
+        .unwrap();
+        let listed: Vec<_> = storage.list(".vault").unwrap().into_iter().map(|e| e.path).collect();
+        assert_eq!(listed, [".vault/adr/a.md", ".vault/adr/pipe.md"]);
+        let err = storage.read(".vault/adr/pipe.md").unwrap_err();
+        assert!(err.to_string().contains("a FIFO"), "{err}");
     }
 
     #[test]
