@@ -60,8 +60,14 @@ fn sample() -> TestVault {
     vault
 }
 
+/// A file's bytes; for a FIFO or other special file, its kind (reading it
+/// would wait for a writer).
 fn bytes(vault: &TestVault, path: &str) -> Vec<u8> {
-    std::fs::read(vault.root().join(path)).unwrap_or_default()
+    let path = vault.root().join(path);
+    match std::fs::symlink_metadata(&path) {
+        Ok(meta) if !meta.is_file() => format!("<{:?}>", meta.file_type()).into_bytes(),
+        _ => std::fs::read(path).unwrap_or_default(),
+    }
 }
 
 /// Everything the issue asks of one bad file at `bad`, whose problem
@@ -192,6 +198,15 @@ fn a_file_over_the_limit_is_listed_searched_around_and_kept() -> anyhow::Result<
     b.extend(std::iter::repeat_n(b'x', 1024 * 1024));
     std::fs::write(vault.root().join(NOTE), b)?;
     answers_and_keeps(&vault, NOTE, Some("limit"), true)
+}
+
+#[test]
+fn a_fifo_is_listed_searched_around_and_kept() -> anyhow::Result<()> {
+    let vault = sample();
+    std::fs::remove_file(vault.root().join(NOTE))?;
+    let made = std::process::Command::new("mkfifo").arg(vault.root().join(NOTE)).status()?;
+    assert!(made.success(), "mkfifo failed");
+    answers_and_keeps(&vault, NOTE, Some("FIFO"), true)
 }
 
 #[test]

@@ -94,9 +94,10 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
 
 /// Rolls back a batch of changes a killed earlier call left half-applied
 /// (`vaultspec_vault::ops::journal`), so no tool reads a half-changed vault.
-/// A failure is logged, not fatal: every write tool recovers again first.
+/// A failure is logged, not fatal: every write tool recovers again first,
+/// so the start waits only briefly for a writer that holds the lock.
 fn recover_interrupted(workspace: &Workspace) {
-    let recovered = workspace.lock_writes_blocking().and_then(|_lock| {
+    let recovered = workspace.lock_writes_blocking(std::time::Duration::from_secs(5)).and_then(|_lock| {
         let storage = vaultspec_vault::CapStorage::from_dir(workspace.dir().try_clone()?);
         Ok(vaultspec_vault::ops::recover(&storage)?)
     });

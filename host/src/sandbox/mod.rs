@@ -19,24 +19,59 @@
 //!
 //! A trap, a panic or a limit ends that call only; the next call starts clean.
 //!
-//! # Threat model (limits)
+//! # Threat model
 //!
-//! The attacker is the verb component — a third-party one the user trusted
-//! to run, or a builtin fed a hostile vault — and the MCP client that can
-//! call `invoke` as often and as concurrently as it likes. The host must
-//! answer the next call whatever they do. So every call has one deadline,
-//! enforced from outside (the call future is dropped) as well as inside (the
-//! epoch interrupt for a guest that never yields); each call's memories and
-//! tables share one ceiling and the count of instances, memories and tables
-//! is capped, so no component can take the host's memory; what the host
-//! keeps for a guest between host calls (`read-ahead` handles, paths, error
-//! texts, file contents) is capped per call and freed with the store; and no
-//! component holds more than half of a pool's slots, so a flood of one verb
-//! leaves room for the others. A call that writes nothing creates nothing:
-//! the docs-domain sentinel is created only at a first write. Out of scope:
-//! CPU time of the host itself between calls, a kernel or wasmtime escape,
-//! and a client that floods every component at once (each still gets its
-//! share of slots, and every call its deadline).
+//! **Who attacks.** Four parties may be hostile, alone or together:
+//!
+//! - *a verb component*: a third-party one a person trusted by digest (the
+//!   trust covers its bytes, not its intent), or a builtin steered by
+//!   crafted input. It runs any wasm it likes and calls every host function
+//!   it imports, in any order, with any arguments, as often as it likes;
+//! - *the workspace's files*: a cloned repository, or anyone who could write
+//!   the folder before us, can leave symlinks (to `..`, `/`, `~`), hard
+//!   links, FIFOs, sockets, huge or sparse files, and names carrying
+//!   terminal escapes;
+//! - *an MCP client*: it floods `invoke`, asks for the longest timeouts and
+//!   the dearest verbs, and sends arguments meant to smuggle flags;
+//! - *another local user* who can write a shared cache folder.
+//!
+//! **What they want.** To write or read outside `.vault/` and `.vaultspec/`
+//! (source, `.git/config`, the home folder); to change what runs or what is
+//! trusted (`.vaultspec/verbs/`, MCP definitions, hooks, triggers, the
+//! compile cache); to stop the host from serving the next call (memory,
+//! threads, pool slots, time); to write to a person's terminal.
+//!
+//! **What stops each.**
+//!
+//! | attack | defence | where |
+//! |---|---|---|
+//! | a path out of the workspace (`..`, absolute, a symlink out) | paths checked by component, then resolved beneath the root | `vaultspec_vault::storage` |
+//! | a write through a symlinked folder (`.vault/up -> ..`), a symlinked `.vault` | every change walks its folders one component at a time without following a link, and acts on the last folder's handle | `CapStorage` |
+//! | a link planted at the atomic write's temp name | temp files made exclusively under a random name; the rename replaces the name | `CapStorage` |
+//! | a hard link to a file elsewhere | a file with more than one link is neither read nor changed | `CapStorage` |
+//! | a FIFO, socket or device where a file should be | opened non-blocking, its type checked before reading | `CapStorage` |
+//! | rewriting what runs or is trusted | `.vaultspec/verbs/`, `mcps/`, `hooks/`, `triggers/`, `workspace.json` and `.env` are outside every write scope | `WriteScope` |
+//! | bulk reads and writes | a read budget and a write budget (bytes, files) per call | `CapStorage` |
+//! | a verb that never returns, or makes the host wait | one deadline per call, enforced from outside it (the call future is dropped) and inside (the epoch interrupt): lock, sentinel and pool-slot waits are bounded by it | [`Sandbox::call`] |
+//! | memory | one ceiling per call over all memories and tables; counts of instances, memories and tables; read-ahead handles capped, the bytes the host keeps for a call charged, all freed with the store | `limiter`, `workspace` |
+//! | a flood of one verb | a component holds at most half of the pool's slots; the rest wait under their own deadlines | `slots` |
+//! | output | 1 MiB of stdout and stderr together, at the CLI as over MCP | [`output`], `host_stdout` |
+//! | a call that only reads changing the workspace | the workspace lock creates nothing; the sentinel that does is made at the first write | `write_guard` |
+//! | a planted `.cwasm` (it is native code) | the cache folder and each entry must be the user's own and writable by nobody else; entries are opened without following links | [`CompileCache`] |
+//! | a huge, linked or special file among the components | no links, a size cap checked on the handle before reading, full validation before anything parses it | `crate::catalog` |
+//! | escapes in names, docs and file names | control and bidi characters escaped wherever the host prints them; verb output to a terminal filtered | `crate::display`, `host_stdout` |
+//! | temp files a killed writer left | a server start removes those whose process is gone | `CapStorage::sweep_stale_temps` |
+//!
+//! **Out of scope.** A person who can already write the workspace can
+//! change anything in it; we only make sure that what they plant cannot
+//! turn *our* writes into writes elsewhere, or our reads into reads of
+//! files outside. Bugs in wasmtime, cranelift or the kernel, and timing
+//! side channels between calls, are wasmtime's to defend (its defaults are
+//! kept). A trusted component may damage what its scope allows, the vault:
+//! trust is a person's decision; its writes are still atomic and reported
+//! in `changed`. The host's own CPU time between calls, and a client that
+//! keeps every component busy at once (each still gets its share of slots
+//! and every call its deadline), are served as ordinary heavy work.
 
 mod cache;
 mod engine;

@@ -40,6 +40,9 @@ impl WritableWorkspace {
 
 fn convert(err: FsError) -> StorageError {
     let FsError { kind, path, message } = err;
+    // The host's message is a whole sentence; a reason carried inside our
+    // own error would repeat its opening.
+    let reason = |opening: String| message.strip_prefix(&opening).map_or(message.clone(), str::to_owned);
     match kind {
         ErrorKind::NotFound => StorageError::NotFound { path },
         ErrorKind::TooLarge | ErrorKind::BudgetExceeded | ErrorKind::Io => StorageError::Io {
@@ -47,9 +50,15 @@ fn convert(err: FsError) -> StorageError {
             path,
             message,
         },
-        ErrorKind::InvalidPath => StorageError::InvalidPath { path, reason: message },
+        ErrorKind::InvalidPath => {
+            let reason = reason(format!("`{path}` is not a valid workspace path: "));
+            StorageError::InvalidPath { path, reason }
+        }
         ErrorKind::Outside => StorageError::Outside { path },
-        ErrorKind::Denied => StorageError::Denied { path, reason: message },
+        ErrorKind::Denied => {
+            let reason = reason(format!("writing `{path}` is not allowed: "));
+            StorageError::Denied { path, reason }
+        }
         ErrorKind::AlreadyExists => StorageError::AlreadyExists { path },
     }
 }
