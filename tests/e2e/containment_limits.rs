@@ -21,7 +21,7 @@ use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::{TestVault, cache_dir, guests};
 
 use crate::mcp::{Session, text};
-use crate::support::{call, load, quick, sandbox, stdout};
+use crate::support::{assert_host_still_serves, call, load, quick, sandbox, stdout};
 
 /// Tests that measure the process's resident memory run one at a time.
 static MEASURED: Mutex<()> = Mutex::new(());
@@ -41,15 +41,6 @@ fn resident() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
     let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
     line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
-}
-
-/// After a hostile call, an ordinary read must still work on the same host.
-fn assert_host_still_serves(vault: &TestVault) -> anyhow::Result<()> {
-    let probe = load(guests::PROBE)?;
-    vault.write(".vault/ok.md", "fine");
-    let outcome = call(&probe, "probe read", &[".vault/ok.md"], vault, quick())?;
-    assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
-    Ok(())
 }
 
 /// [`call`] on the workspace at `root`, for a call made on another thread.

@@ -7,18 +7,7 @@ use std::time::{Duration, Instant};
 
 use vaultspec_test_support::{TestVault, guests};
 
-use crate::support::{call, load, quick, stdout};
-
-/// After a hostile call, an ordinary write and read must still work on the
-/// same host.
-fn assert_host_still_serves(vault: &TestVault) -> anyhow::Result<()> {
-    let probe = load(guests::PROBE)?;
-    let outcome = call(&probe, "probe write", &[".vault/notes/ok.md", "fine"], vault, quick())?;
-    assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
-    let outcome = call(&probe, "probe read", &[".vault/notes/ok.md"], vault, quick())?;
-    assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
-    Ok(())
-}
+use crate::support::{assert_host_still_serves, call, load, quick, stdout};
 
 /// A folder beside the workspace holding a file the attack aims at.
 fn outside_file(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use vaultspec_host::sandbox::{CallOptions, FailureKind, OUTPUT_LIMIT};
 use vaultspec_test_support::{TestVault, guests};
 
-use crate::support::{call, load, quick, stdout};
+use crate::support::{assert_host_still_serves, call, load, quick, stdout};
 
 fn vault_with_outside_file() -> (tempfile::TempDir, TestVault) {
     let vault = TestVault::new();
@@ -15,15 +15,6 @@ fn vault_with_outside_file() -> (tempfile::TempDir, TestVault) {
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(outside.path().join("secret.txt"), "secret").unwrap();
     (outside, vault)
-}
-
-/// After a hostile call, an ordinary read must still work on the same host.
-fn assert_host_still_serves(vault: &TestVault) -> anyhow::Result<()> {
-    let probe = load(guests::PROBE)?;
-    vault.write(".vault/ok.md", "fine");
-    let outcome = call(&probe, "probe read", &[".vault/ok.md"], vault, quick())?;
-    assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
-    Ok(())
 }
 
 #[test]

@@ -53,3 +53,14 @@ pub fn quick() -> CallOptions {
 pub fn stdout(outcome: &Outcome) -> String {
     String::from_utf8_lossy(&outcome.stdout).into_owned()
 }
+
+/// After a hostile call, an ordinary write and read must still work on the
+/// same host.
+pub fn assert_host_still_serves(vault: &TestVault) -> anyhow::Result<()> {
+    let probe = load(vaultspec_test_support::guests::PROBE)?;
+    let outcome = call(&probe, "probe write", &[".vault/notes/ok.md", "fine"], vault, quick())?;
+    assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
+    let outcome = call(&probe, "probe read", &[".vault/notes/ok.md"], vault, quick())?;
+    assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
+    Ok(())
+}
