@@ -88,6 +88,8 @@ impl fmt::Display for DocProblem {
 /// the subset the vault reads is not a problem).
 pub fn frontmatter_problem(text: &str) -> Option<DocProblem> {
     match frontmatter::split(text) {
+        // The usual shapes skip the strict parser, which builds a value tree.
+        Some(s) if frontmatter::plain::is_plain(s.yaml(text)) => None,
         Some(s) => match yaml::parse_strict(s.yaml(text)) {
             Err(e) if !e.unsupported => Some(DocProblem::Malformed {
                 line: s.first_yaml_line(text) + e.line - 1,

@@ -7,6 +7,7 @@
 //! format-preserving edits in [`edit`].
 
 pub mod edit;
+pub mod plain;
 pub mod render;
 pub mod scan;
 pub mod yaml;
