@@ -3,11 +3,10 @@
 use std::fs;
 use std::path::Path;
 
-use vaultspec_vault::ops::feature;
 use vaultspec_vault::{CapStorage, Storage};
 
-use crate::common::{Vector, golden_today};
-use crate::harness::{Files, Vault, exercise};
+use crate::common::Vector;
+use crate::harness::{Files, Vault, exercise, rename_cache_layer};
 
 struct Disk {
     dir: tempfile::TempDir,
@@ -61,17 +60,7 @@ fn feature_rename_on_disk_is_all_or_nothing() {
         "31-feature-rename on disk",
         &v.before_storage().snapshot(),
         &make,
-        &|s| {
-            feature::rename_feature(
-                s,
-                "cache-layer",
-                "entry-store",
-                false,
-                false,
-                golden_today(),
-            )
-            .map(drop)
-        },
+        &rename_cache_layer,
     );
     assert!(changes >= 2);
 }

@@ -6,7 +6,7 @@ use vaultspec_vault::ops::{archive, feature, rename};
 use vaultspec_vault::{MemStorage, Storage, adr};
 
 use crate::common::{Vector, golden_today};
-use crate::harness::{Files, Op, Vault, exercise};
+use crate::harness::{Files, Op, Vault, exercise, rename_cache_layer};
 
 impl Vault for MemStorage {
     fn storage(&self) -> &dyn Storage {
@@ -54,17 +54,7 @@ fn vault_rename_is_all_or_nothing() {
 
 #[test]
 fn feature_rename_is_all_or_nothing() {
-    on_vector("31-feature-rename", &|s| {
-        feature::rename_feature(
-            s,
-            "cache-layer",
-            "entry-store",
-            false,
-            false,
-            golden_today(),
-        )
-        .map(drop)
-    });
+    on_vector("31-feature-rename", &rename_cache_layer);
 }
 
 #[test]

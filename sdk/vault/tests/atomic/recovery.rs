@@ -3,24 +3,12 @@
 
 use vaultspec_vault::checks::{Options, run_all};
 use vaultspec_vault::ops::journal::{JOURNAL_FILE, pending};
-use vaultspec_vault::ops::{Change, apply, feature};
-use vaultspec_vault::{Error, MemStorage, Storage};
+use vaultspec_vault::ops::{Change, apply};
+use vaultspec_vault::{Error, MemStorage};
 
 use crate::common::{Vector, golden_today};
 use crate::faults::{Fault, Faulty};
-use crate::harness::Files;
-
-fn rename_feature(s: &dyn Storage) -> vaultspec_vault::Result<()> {
-    feature::rename_feature(
-        s,
-        "cache-layer",
-        "entry-store",
-        false,
-        false,
-        golden_today(),
-    )
-    .map(drop)
-}
+use crate::harness::{Files, rename_cache_layer};
 
 fn storage(files: &Files) -> MemStorage {
     let s = MemStorage::new();
@@ -37,15 +25,15 @@ fn killed_half_way() -> Option<(Files, Files, Files)> {
         .before_storage()
         .snapshot();
     let clean = storage(&before);
-    rename_feature(&clean).expect("a clean feature rename");
+    rename_cache_layer(&clean).expect("a clean feature rename");
     let s = storage(&before);
     let total = {
         let c = storage(&before);
         let f = Faulty::counting(&c);
-        rename_feature(&f).expect("a clean feature rename");
+        rename_cache_layer(&f).expect("a clean feature rename");
         f.changes()
     };
-    assert!(rename_feature(&Faulty::new(&s, total / 2 + 1, Fault::Kill)).is_err());
+    assert!(rename_cache_layer(&Faulty::new(&s, total / 2 + 1, Fault::Kill)).is_err());
     let killed = s.snapshot();
     assert!(
         killed.contains_key(JOURNAL_FILE),
@@ -61,7 +49,7 @@ fn the_next_write_command_rolls_back_first_then_runs() {
         return;
     };
     let s = storage(&killed);
-    rename_feature(&s).expect("the rerun recovers, then renames");
+    rename_cache_layer(&s).expect("the rerun recovers, then renames");
     assert_eq!(s.snapshot(), after);
 }
 
@@ -112,7 +100,7 @@ fn a_journal_this_build_cannot_read_stops_every_write() {
         r#"{"version": 99, "moves": [], "restore": []}"#,
     );
     let before = s.snapshot();
-    let err = rename_feature(&s).unwrap_err();
+    let err = rename_cache_layer(&s).unwrap_err();
     assert!(matches!(err, Error::Journal { .. }), "{err}");
     assert!(err.to_string().contains(JOURNAL_FILE), "{err}");
     assert_eq!(s.snapshot(), before);
