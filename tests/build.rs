@@ -4,8 +4,14 @@ use std::path::PathBuf;
 
 fn main() {
     let guests = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap()).join("guests");
-    println!("cargo:rerun-if-changed={}", guests.join("../../wit").display());
-    println!("cargo:rerun-if-changed={}", guests.join("../../sdk/verb/src").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        guests.join("../../wit").display()
+    );
+    println!(
+        "cargo:rerun-if-changed={}",
+        guests.join("../../sdk/verb/src").display()
+    );
     let mut consts = String::new();
     for guest in vaultspec_guest_build::build(&guests, &guests) {
         let short = guest.name.strip_prefix("guest-").unwrap_or(&guest.name);

@@ -37,7 +37,12 @@ const SAMPLES: usize = 9;
 /// Names an older `vaultspec` binary to time `invoke` against.
 const BASELINE: &str = "VAULTSPEC_BENCH_BASELINE";
 
-const QUERIES: [&str; 4] = ["list the documents", "check a plan step done", "rename a feature", "find dangling links"];
+const QUERIES: [&str; 4] = [
+    "list the documents",
+    "check a plan step done",
+    "rename a feature",
+    "find dangling links",
+];
 
 fn timed(mut f: impl FnMut() -> anyhow::Result<()>) -> anyhow::Result<Duration> {
     let mut samples = Vec::with_capacity(SAMPLES);
@@ -56,12 +61,18 @@ fn discover_bench(root: &Path, cache: &Path) -> anyhow::Result<()> {
         for query in QUERIES {
             let start = Instant::now();
             let ranked = discover::rank(&catalog, query, 10);
-            let schemas: Vec<Value> = ranked.iter().map(|(s, e)| discover::schema(&e.spec, *s, catalog.trust(e))).collect();
+            let schemas: Vec<Value> = ranked
+                .iter()
+                .map(|(s, e)| discover::schema(&e.spec, *s, catalog.trust(e)))
+                .collect();
             std::hint::black_box(schemas);
             samples.push(start.elapsed());
         }
     }
-    println!("| discover, ranking and schemas in process (p50 of 800) | {} |", ms(median(samples)));
+    println!(
+        "| discover, ranking and schemas in process (p50 of 800) | {} |",
+        ms(median(samples))
+    );
     let (mut server, _) = Server::spawn(root, cache)?;
     let mut samples = Vec::new();
     for _ in 0..25 {
@@ -69,7 +80,10 @@ fn discover_bench(root: &Path, cache: &Path) -> anyhow::Result<()> {
             samples.push(server.call("discover", json!({"query": query}))?);
         }
     }
-    println!("| discover over MCP, round trip (p50 of 100) | {} |", ms(median(samples)));
+    println!(
+        "| discover over MCP, round trip (p50 of 100) | {} |",
+        ms(median(samples))
+    );
     Ok(())
 }
 
@@ -95,7 +109,12 @@ fn versus(
     } else {
         "— | —".to_owned()
     };
-    println!("| {label} | {} | {} | {:.2}x | {one} |", ms(invoke), ms(threaded), ratio(threaded));
+    println!(
+        "| {label} | {} | {} | {:.2}x | {one} |",
+        ms(invoke),
+        ms(threaded),
+        ratio(threaded)
+    );
     Ok(())
 }
 
@@ -121,13 +140,18 @@ impl Servers {
         let baseline = match std::env::var_os(BASELINE) {
             Some(binary) => {
                 // A cache of its own: the key covers the host version, not its build.
-                let (mut server, _) = Server::spawn_binary(Path::new(&binary), root, &cache.join("baseline"))?;
+                let (mut server, _) =
+                    Server::spawn_binary(Path::new(&binary), root, &cache.join("baseline"))?;
                 server.call("invoke", json!({"verb": "vault stats"}))?;
                 Some(server)
             }
             None => None,
         };
-        Ok(Self { current, baseline, compared: Vec::new() })
+        Ok(Self {
+            current,
+            baseline,
+            compared: Vec::new(),
+        })
     }
 
     /// The median time of `invoke` of `verb` on the server under test; with
@@ -147,7 +171,8 @@ impl Servers {
         }
         let current = median(current);
         if !baseline.is_empty() {
-            self.compared.push((label.to_owned(), median(baseline), current));
+            self.compared
+                .push((label.to_owned(), median(baseline), current));
         }
         Ok(current)
     }
@@ -160,7 +185,11 @@ impl Servers {
         println!("\n| invoke | baseline | this build | change |\n|---|---:|---:|---:|");
         for (label, before, after) in &self.compared {
             let change = (after.as_secs_f64() / before.as_secs_f64() - 1.0) * 100.0;
-            println!("| {label} | {} | {} | {change:+.1} % |", ms(*before), ms(*after));
+            println!(
+                "| {label} | {} | {} | {change:+.1} % |",
+                ms(*before),
+                ms(*after)
+            );
         }
     }
 }
@@ -170,21 +199,54 @@ fn invoke_bench(docs: usize, cache: &Path) -> anyhow::Result<()> {
     let root = dir.path();
     let mut servers = Servers::spawn(root, cache)?;
     println!("\n## {docs} documents\n");
-    println!("| operation | invoke | native | ratio | native, 1 thread | ratio |\n|---|---:|---:|---:|---:|---:|");
+    println!(
+        "| operation | invoke | native | ratio | native, 1 thread | ratio |\n|---|---:|---:|---:|---:|---:|"
+    );
     // A page of 200 rows: the whole listing would pass the 128 KiB reply cap.
-    versus(&mut servers, "vault list --limit 200", json!({"verb": "vault list", "arguments": {"limit": 200}}), true, |threads| {
-        let rows = graph(root, threads)?.list_documents(DocSelect::All, None, None);
-        Ok(serde_json::to_string(&json!({"documents": &rows[..200.min(rows.len())], "total": rows.len()}))?)
-    })?;
-    versus(&mut servers, "vault stats", json!({"verb": "vault stats"}), true, |threads| {
-        Ok(serde_json::to_string(&graph(root, threads)?.stats(DocSelect::All, None, None))?)
-    })?;
-    versus(&mut servers, "status", json!({"verb": "status"}), false, |_| {
-        let storage = CapStorage::open(root)?;
-        let graph = load_graph(&storage)?;
-        let options = status::ReportOptions { limit: status::DEFAULT_FEATURE_LIMIT, ..Default::default() };
-        Ok(serde_json::to_string(&status::rollup_report(&graph, &status::PlanStatuses::read(&storage), &options))?)
-    })?;
+    versus(
+        &mut servers,
+        "vault list --limit 200",
+        json!({"verb": "vault list", "arguments": {"limit": 200}}),
+        true,
+        |threads| {
+            let rows = graph(root, threads)?.list_documents(DocSelect::All, None, None);
+            Ok(serde_json::to_string(
+                &json!({"documents": &rows[..200.min(rows.len())], "total": rows.len()}),
+            )?)
+        },
+    )?;
+    versus(
+        &mut servers,
+        "vault stats",
+        json!({"verb": "vault stats"}),
+        true,
+        |threads| {
+            Ok(serde_json::to_string(&graph(root, threads)?.stats(
+                DocSelect::All,
+                None,
+                None,
+            ))?)
+        },
+    )?;
+    versus(
+        &mut servers,
+        "status",
+        json!({"verb": "status"}),
+        false,
+        |_| {
+            let storage = CapStorage::open(root)?;
+            let graph = load_graph(&storage)?;
+            let options = status::ReportOptions {
+                limit: status::DEFAULT_FEATURE_LIMIT,
+                ..Default::default()
+            };
+            Ok(serde_json::to_string(&status::rollup_report(
+                &graph,
+                &status::PlanStatuses::read(&storage),
+                &options,
+            ))?)
+        },
+    )?;
     if docs >= 10_000 {
         println!("\n| through invoke | median (n={SAMPLES}) |\n|---|---:|");
         // Its report of every finding passes the 128 KiB reply cap; the
@@ -206,11 +268,29 @@ fn plan_bench(cache: &Path) -> anyhow::Result<()> {
     let mut flip = false;
     let step = timed(|| {
         flip = !flip;
-        let verb = if flip { "vault plan step check" } else { "vault plan step uncheck" };
-        server.call("invoke", json!({"verb": verb, "positionals": [stem, "S500"]})).map(drop)
+        let verb = if flip {
+            "vault plan step check"
+        } else {
+            "vault plan step uncheck"
+        };
+        server
+            .call(
+                "invoke",
+                json!({"verb": verb, "positionals": [stem, "S500"]}),
+            )
+            .map(drop)
     })?;
-    let status = timed(|| server.call("invoke", json!({"verb": "vault plan status", "positionals": [stem]})).map(drop))?;
-    println!("\n## A plan of 1,000 steps, through invoke\n\n| operation | median (n={SAMPLES}) |\n|---|---:|");
+    let status = timed(|| {
+        server
+            .call(
+                "invoke",
+                json!({"verb": "vault plan status", "positionals": [stem]}),
+            )
+            .map(drop)
+    })?;
+    println!(
+        "\n## A plan of 1,000 steps, through invoke\n\n| operation | median (n={SAMPLES}) |\n|---|---:|"
+    );
     println!("| vault plan step check / uncheck | {} |", ms(step));
     println!("| vault plan status | {} |", ms(status));
     Ok(())

@@ -20,7 +20,9 @@ fn main() -> anyhow::Result<()> {
     let mut rows: Vec<(String, Vec<String>)> = Vec::new();
     for docs in [2_000, 10_000] {
         let dir = support::vault(docs)?;
-        let inits: Vec<Duration> = (0..5).map(|_| Server::spawn(dir.path(), cache.path()).map(|s| s.1)).collect::<Result<_, _>>()?;
+        let inits: Vec<Duration> = (0..5)
+            .map(|_| Server::spawn(dir.path(), cache.path()).map(|s| s.1))
+            .collect::<Result<_, _>>()?;
         // A fresh server loads the vault (graph, plans) as it starts: a first
         // call made at once waits for that load, one made a moment later
         // (as an agent's first call is) finds it done.
@@ -31,20 +33,39 @@ fn main() -> anyhow::Result<()> {
         };
         let now = Duration::ZERO;
         let later = Duration::from_millis(500);
-        let firsts = [first("find", now)?, first("status", now)?, first("find", later)?, first("status", later)?];
+        let firsts = [
+            first("find", now)?,
+            first("status", now)?,
+            first("find", later)?,
+            first("status", later)?,
+        ];
         let (mut server, _) = Server::spawn(dir.path(), cache.path())?;
         let measures: [(&str, &str, Value); 6] = [
             ("find, listing mode", "find", json!({})),
-            ("find, search mode (type adr, text)", "find", json!({"type": ["adr"], "text": "feature-1", "limit": 20})),
+            (
+                "find, search mode (type adr, text)",
+                "find",
+                json!({"type": ["adr"], "text": "feature-1", "limit": 20}),
+            ),
             ("status rollup", "status", json!({})),
             ("check (no fix)", "check", json!({})),
-            ("search", "search", json!({"query": "how are conflicts merged offline"})),
-            ("search, warm (same query again)", "search", json!({"query": "how are conflicts merged offline"})),
+            (
+                "search",
+                "search",
+                json!({"query": "how are conflicts merged offline"}),
+            ),
+            (
+                "search, warm (same query again)",
+                "search",
+                json!({"query": "how are conflicts merged offline"}),
+            ),
         ];
         let mut column = vec![ms(median(inits))];
         column.extend(firsts.iter().map(|d| ms(*d)));
         for (_, tool, args) in &measures {
-            let samples: Vec<Duration> = (0..5).map(|_| server.call(tool, args.clone())).collect::<Result<_, _>>()?;
+            let samples: Vec<Duration> = (0..5)
+                .map(|_| server.call(tool, args.clone()))
+                .collect::<Result<_, _>>()?;
             column.push(ms(median(samples)));
         }
         if rows.is_empty() {

@@ -30,10 +30,17 @@ fn warm_call() -> anyhow::Result<()> {
     let sandbox = Sandbox::new(CompileCache::new(Some(cache.path().to_owned())))?;
     let bytes = std::fs::read(guests::ECHO)?;
     let echo = VerbComponent::load("echo", Origin::File(guests::ECHO.into()), bytes.into())?;
-    let noop = echo.verbs.iter().find(|v| v.path_string() == "noop").unwrap().clone();
+    let noop = echo
+        .verbs
+        .iter()
+        .find(|v| v.path_string() == "noop")
+        .unwrap()
+        .clone();
     let vault = TestVault::new();
     let workspace = Workspace::open(vault.root())?;
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     let options = CallOptions::default();
     let invocation = Invocation::default();
 
@@ -43,14 +50,27 @@ fn warm_call() -> anyhow::Result<()> {
     let mut samples = Vec::new();
     for _ in 0..2000 {
         let start = Instant::now();
-        let outcome = runtime.block_on(sandbox.call(&echo, &noop, &invocation, &workspace, &options))?;
+        let outcome =
+            runtime.block_on(sandbox.call(&echo, &noop, &invocation, &workspace, &options))?;
         samples.push(start.elapsed());
         assert_eq!(outcome.exit_code, Some(0));
     }
-    println!("| first prepare of the echo guest (compile + verify) | {} |", ms(compile));
-    println!("| warm call of `noop`, p50 (n=2000) | {} |", ms(percentile(&mut samples, 0.5)));
-    println!("| warm call of `noop`, p90 | {} |", ms(percentile(&mut samples, 0.9)));
-    println!("| warm call of `noop`, p99 | {} |", ms(percentile(&mut samples, 0.99)));
+    println!(
+        "| first prepare of the echo guest (compile + verify) | {} |",
+        ms(compile)
+    );
+    println!(
+        "| warm call of `noop`, p50 (n=2000) | {} |",
+        ms(percentile(&mut samples, 0.5))
+    );
+    println!(
+        "| warm call of `noop`, p90 | {} |",
+        ms(percentile(&mut samples, 0.9))
+    );
+    println!(
+        "| warm call of `noop`, p99 | {} |",
+        ms(percentile(&mut samples, 0.99))
+    );
     Ok(())
 }
 
@@ -62,7 +82,10 @@ fn catalog_load() -> anyhow::Result<()> {
         samples.push(start.elapsed());
         std::hint::black_box(catalog);
     }
-    println!("| catalog of every builtin, p50 (n=200) | {} |", ms(percentile(&mut samples, 0.5)));
+    println!(
+        "| catalog of every builtin, p50 (n=200) | {} |",
+        ms(percentile(&mut samples, 0.5))
+    );
     Ok(())
 }
 
@@ -86,7 +109,11 @@ fn process(binary: &Path, vault: &TestVault, cache: &Path) -> anyhow::Result<Dur
         .env("VAULTSPEC_CACHE_DIR", cache)
         .output()?;
     let elapsed = start.elapsed();
-    anyhow::ensure!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    anyhow::ensure!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     Ok(elapsed)
 }
 
@@ -100,8 +127,14 @@ fn whole_process() -> anyhow::Result<()> {
     for _ in 0..30 {
         samples.push(process(binary, &vault, cache.path())?);
     }
-    println!("| `vaultspec vault list --json`, 2,000 docs, empty cache | {} |", ms(cold));
-    println!("| `vaultspec vault list --json`, 2,000 docs, warm cache, p50 (n=30) | {} |", ms(percentile(&mut samples, 0.5)));
+    println!(
+        "| `vaultspec vault list --json`, 2,000 docs, empty cache | {} |",
+        ms(cold)
+    );
+    println!(
+        "| `vaultspec vault list --json`, 2,000 docs, warm cache, p50 (n=30) | {} |",
+        ms(percentile(&mut samples, 0.5))
+    );
     println!("| same, p90 | {} |", ms(percentile(&mut samples, 0.9)));
     Ok(())
 }

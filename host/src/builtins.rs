@@ -17,9 +17,12 @@ pub fn catalog() -> anyhow::Result<Catalog> {
     let mut catalog = Catalog::new();
     for &(name, bytes, digest) in BUILTINS {
         let bytes = Bytes::from_static(bytes);
-        let component = VerbComponent::load_digested(name, Origin::Builtin, bytes, digest.to_owned())
-            .with_context(|| format!("loading the builtin verbs `{name}`"))?;
-        catalog.add(component).with_context(|| format!("adding the builtin verbs `{name}`"))?;
+        let component =
+            VerbComponent::load_digested(name, Origin::Builtin, bytes, digest.to_owned())
+                .with_context(|| format!("loading the builtin verbs `{name}`"))?;
+        catalog
+            .add(component)
+            .with_context(|| format!("adding the builtin verbs `{name}`"))?;
     }
     Ok(catalog)
 }

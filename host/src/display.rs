@@ -42,12 +42,18 @@ pub struct Escaped<'a> {
 impl<'a> Escaped<'a> {
     /// One-line text (a name, a path): every control escaped, `\n` too.
     pub fn new(text: &'a str) -> Self {
-        Self { text, keep_lines: false }
+        Self {
+            text,
+            keep_lines: false,
+        }
     }
 
     /// Multi-line text (a message, docs): `\n` and `\t` kept as they are.
     pub fn text(text: &'a str) -> Self {
-        Self { text, keep_lines: true }
+        Self {
+            text,
+            keep_lines: true,
+        }
     }
 }
 
@@ -59,7 +65,9 @@ pub fn escaped(text: &str) -> Escaped<'_> {
 impl fmt::Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut rest = self.text;
-        while let Some(at) = rest.find(|c: char| is_unsafe(c) && !(self.keep_lines && matches!(c, '\n' | '\t'))) {
+        while let Some(at) =
+            rest.find(|c: char| is_unsafe(c) && !(self.keep_lines && matches!(c, '\n' | '\t')))
+        {
             f.write_str(&rest[..at])?;
             let c = rest[at..].chars().next().expect("found a character here");
             write_escape(f, c)?;
@@ -70,7 +78,11 @@ impl fmt::Display for Escaped<'_> {
 }
 
 fn write_escape(out: &mut impl Write, c: char) -> fmt::Result {
-    if (c as u32) < 0x80 { write!(out, "\\x{:02x}", c as u32) } else { write!(out, "\\u{{{:x}}}", c as u32) }
+    if (c as u32) < 0x80 {
+        write!(out, "\\x{:02x}", c as u32)
+    } else {
+        write!(out, "\\u{{{:x}}}", c as u32)
+    }
 }
 
 /// `text` with unsafe characters escaped, `\n` and `\t` kept: for text that
@@ -120,9 +132,10 @@ impl TerminalFilter {
                 b'\n' | b'\t' => None,
                 b'\r' if bytes[i + 1] == b'\n' => None,
                 0x00..=0x1f | 0x7f => Some((b as char, 1)),
-                0xc2 if (0x80..=0x9f).contains(&bytes[i + 1]) => {
-                    Some((char::from_u32(u32::from(bytes[i + 1])).expect("a C1 control"), 2))
-                }
+                0xc2 if (0x80..=0x9f).contains(&bytes[i + 1]) => Some((
+                    char::from_u32(u32::from(bytes[i + 1])).expect("a C1 control"),
+                    2,
+                )),
                 0xd8 | 0xe2 => std::str::from_utf8(&bytes[i..i + need])
                     .ok()
                     .and_then(|s| s.chars().next())
@@ -151,7 +164,11 @@ impl TerminalFilter {
         let held = std::mem::take(&mut self.held);
         // A lone `\r` at the end cannot redraw anything that follows from the
         // same writer, but escape it all the same.
-        if held == b"\r" { b"\\x0d".to_vec() } else { held }
+        if held == b"\r" {
+            b"\\x0d".to_vec()
+        } else {
+            held
+        }
     }
 }
 
@@ -178,7 +195,10 @@ mod tests {
         out.extend(filter.filter(b"\xaeend \xc2"));
         out.extend(filter.filter(b"\x9b \xc3\xa9 \xe2\x82\xac\r"));
         out.extend(filter.finish());
-        assert_eq!(String::from_utf8(out).unwrap(), "red \\x1b[31m x\r\ny\\x0dz \\u{202e}end \\u{9b} é €\\x0d");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "red \\x1b[31m x\r\ny\\x0dz \\u{202e}end \\u{9b} é €\\x0d"
+        );
     }
 
     #[test]

@@ -139,15 +139,18 @@ fn options_record(spec: &VerbSpec, invocation: &Invocation) -> Result<Val, ArgEr
             }
             (_, Some(FlagValue::Switch(_))) => return Err(shape_error("needs a value")),
             (FlagShape::Required(_), None) => {
-                return Err(ArgError::MissingFlag { verb: spec.path_string(), flag: name.clone() });
+                return Err(ArgError::MissingFlag {
+                    verb: spec.path_string(),
+                    flag: name.clone(),
+                });
             }
             (FlagShape::Required(scalar), Some(FlagValue::Values(values))) => {
                 scalar_val(name, scalar, single(name, values)?)?
             }
             (FlagShape::Optional(_), None) => Val::Option(None),
-            (FlagShape::Optional(scalar), Some(FlagValue::Values(values))) => {
-                Val::Option(Some(Box::new(scalar_val(name, scalar, single(name, values)?)?)))
-            }
+            (FlagShape::Optional(scalar), Some(FlagValue::Values(values))) => Val::Option(Some(
+                Box::new(scalar_val(name, scalar, single(name, values)?)?),
+            )),
             (FlagShape::Repeated(_), None) => Val::List(Vec::new()),
             (FlagShape::Repeated(scalar), Some(FlagValue::Values(values))) => Val::List(
                 values
@@ -164,7 +167,10 @@ fn options_record(spec: &VerbSpec, invocation: &Invocation) -> Result<Val, ArgEr
 fn single<'a>(flag: &str, values: &'a [String]) -> Result<&'a str, ArgError> {
     match values {
         [one] => Ok(one),
-        [] => Err(ArgError::Shape { flag: flag.to_owned(), problem: "needs a value".into() }),
+        [] => Err(ArgError::Shape {
+            flag: flag.to_owned(),
+            problem: "needs a value".into(),
+        }),
         _ => Err(ArgError::Shape {
             flag: flag.to_owned(),
             problem: "may be given only once".into(),
@@ -190,8 +196,12 @@ pub fn scalar_val(flag: &str, scalar: &Scalar, value: &str) -> Result<Val, ArgEr
         Scalar::Signed(16) => Val::S16(trimmed.parse().map_err(|_| bad())?),
         Scalar::Signed(32) => Val::S32(trimmed.parse().map_err(|_| bad())?),
         Scalar::Signed(_) => Val::S64(trimmed.parse().map_err(|_| bad())?),
-        Scalar::Float(32) => Val::Float32(finite(trimmed.parse().map_err(|_| bad())?).ok_or_else(bad)?),
-        Scalar::Float(_) => Val::Float64(finite(trimmed.parse().map_err(|_| bad())?).ok_or_else(bad)?),
+        Scalar::Float(32) => {
+            Val::Float32(finite(trimmed.parse().map_err(|_| bad())?).ok_or_else(bad)?)
+        }
+        Scalar::Float(_) => {
+            Val::Float64(finite(trimmed.parse().map_err(|_| bad())?).ok_or_else(bad)?)
+        }
         Scalar::Choice(choices) => {
             let choice = choices
                 .iter()
@@ -274,7 +284,10 @@ world w { export vault; }
 
     fn invocation(flags: &[(&str, FlagValue)], operands: &[&str]) -> Invocation {
         Invocation {
-            flags: flags.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+            flags: flags
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
             operands: operands.iter().map(|s| s.to_string()).collect(),
             json: true,
         }
@@ -287,14 +300,26 @@ world w { export vault; }
     #[test]
     fn flags_and_operands_become_the_record_and_parameters() {
         let inv = invocation(
-            &[("feature", values(&["cache"])), ("related", values(&["a", "b"])), ("tier", values(&["L2"]))],
+            &[
+                ("feature", values(&["cache"])),
+                ("related", values(&["a", "b"])),
+                ("tier", values(&["L2"])),
+            ],
             &["adr"],
         );
         let args = arguments(&spec(), &inv).unwrap();
-        let Val::Record(fields) = &args[0] else { panic!("not a record") };
+        let Val::Record(fields) = &args[0] else {
+            panic!("not a record")
+        };
         assert_eq!(fields[0], ("feature".into(), Val::String("cache".into())));
-        assert_eq!(fields[1].1, Val::List(vec![Val::String("a".into()), Val::String("b".into())]));
-        assert_eq!(fields[2].1, Val::Option(Some(Box::new(Val::Enum("l2".into())))));
+        assert_eq!(
+            fields[1].1,
+            Val::List(vec![Val::String("a".into()), Val::String("b".into())])
+        );
+        assert_eq!(
+            fields[2].1,
+            Val::Option(Some(Box::new(Val::Enum("l2".into()))))
+        );
         assert_eq!(fields[5], ("json".into(), Val::Bool(true)));
         assert_eq!(args[1], Val::String("adr".into()));
         assert_eq!(args[2], Val::Option(None));
@@ -304,13 +329,32 @@ world w { export vault; }
     fn each_bad_argument_is_named() {
         let spec = spec();
         let feature = ("feature", values(&["x"]));
-        let err = arguments(&spec, &invocation(&[feature.clone(), ("featur", values(&["x"]))], &["adr"]));
-        assert!(err.unwrap_err().to_string().contains("did you mean `--feature`"));
+        let err = arguments(
+            &spec,
+            &invocation(&[feature.clone(), ("featur", values(&["x"]))], &["adr"]),
+        );
+        assert!(
+            err.unwrap_err()
+                .to_string()
+                .contains("did you mean `--feature`")
+        );
         let err = arguments(&spec, &invocation(&[], &["adr"])).unwrap_err();
-        assert_eq!(err, ArgError::MissingFlag { verb: "vault add".into(), flag: "feature".into() });
-        let err = arguments(&spec, &invocation(&[feature.clone(), ("limit", values(&["-3"]))], &["adr"]));
+        assert_eq!(
+            err,
+            ArgError::MissingFlag {
+                verb: "vault add".into(),
+                flag: "feature".into()
+            }
+        );
+        let err = arguments(
+            &spec,
+            &invocation(&[feature.clone(), ("limit", values(&["-3"]))], &["adr"]),
+        );
         assert!(matches!(err, Err(ArgError::BadValue { flag, .. }) if flag == "limit"));
-        let err = arguments(&spec, &invocation(&[feature.clone(), ("tier", values(&["l9"]))], &["adr"]));
+        let err = arguments(
+            &spec,
+            &invocation(&[feature.clone(), ("tier", values(&["l9"]))], &["adr"]),
+        );
         assert!(err.unwrap_err().to_string().contains("one of l1, l2"));
         let err = arguments(&spec, &invocation(&[feature.clone()], &[])).unwrap_err();
         assert!(err.to_string().contains("DOC-TYPE"));

@@ -50,13 +50,21 @@ pub fn init(default: &str) -> anyhow::Result<()> {
     let chosen = match std::env::var(env::LOG_LEVEL) {
         Ok(word) if !word.trim().is_empty() => match level(&word) {
             Some(level) => level,
-            None => bail!("`{}` is `{word}`; use one of DEBUG, INFO, WARNING, ERROR, CRITICAL", env::LOG_LEVEL),
+            None => bail!(
+                "`{}` is `{word}`; use one of DEBUG, INFO, WARNING, ERROR, CRITICAL",
+                env::LOG_LEVEL
+            ),
         },
         _ => default,
     };
-    let filter = EnvFilter::new(format!("warn,vaultspec_host={chosen},vaultspec_vault={chosen}"));
-    let _ =
-        tracing_subscriber::fmt().with_writer(|| EscapingStderr).with_ansi(false).with_env_filter(filter).try_init();
+    let filter = EnvFilter::new(format!(
+        "warn,vaultspec_host={chosen},vaultspec_vault={chosen}"
+    ));
+    let _ = tracing_subscriber::fmt()
+        .with_writer(|| EscapingStderr)
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init();
     Ok(())
 }
 

@@ -42,7 +42,10 @@ pub struct Sentinel {
 /// under `.vault/`): the SHA-1 of its path relative to `.vault/`.
 pub fn document_path(path: &str) -> String {
     let relative = path.strip_prefix(".vault/").unwrap_or(path);
-    format!("{LOCKS_DIR}/{}.lock", hex::encode(Sha1::digest(relative.as_bytes())))
+    format!(
+        "{LOCKS_DIR}/{}.lock",
+        hex::encode(Sha1::digest(relative.as_bytes()))
+    )
 }
 
 /// Hold the sentinel of one vault document (`None` without a `.vault/`).
@@ -56,9 +59,17 @@ pub fn document(dir: &Dir, path: &str) -> anyhow::Result<Option<Sentinel>> {
 pub fn feature_index_path(feature: &str) -> Option<String> {
     let name = feature.trim_start_matches('#');
     let kebab = !name.is_empty()
-        && name.split('-').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        });
     let reserved = matches!(name, "con" | "prn" | "aux" | "nul")
-        || ["com", "lpt"].iter().any(|p| name.strip_prefix(p).is_some_and(|n| n.len() == 1 && n != "0" && n.bytes().all(|b| b.is_ascii_digit())));
+        || ["com", "lpt"].iter().any(|p| {
+            name.strip_prefix(p)
+                .is_some_and(|n| n.len() == 1 && n != "0" && n.bytes().all(|b| b.is_ascii_digit()))
+        });
     (kebab && !reserved).then(|| format!("{INDEX_DIR}/{name}.lock"))
 }
 
@@ -81,7 +92,9 @@ pub fn docs_domain(dir: &Dir) -> anyhow::Result<Option<Sentinel>> {
 /// sentinel is left missing (`None`): a call takes it then only at its
 /// first write, so a call that writes nothing creates nothing.
 pub async fn docs_domain_async(dir: &Dir, open: Open) -> anyhow::Result<Option<Sentinel>> {
-    let Some(file) = open_sentinel(dir, DOCS_DOMAIN, open)? else { return Ok(None) };
+    let Some(file) = open_sentinel(dir, DOCS_DOMAIN, open)? else {
+        return Ok(None);
+    };
     let budget = budget();
     let start = Instant::now();
     loop {
@@ -124,7 +137,8 @@ fn open_sentinel(dir: &Dir, sentinel: &str, open: Open) -> anyhow::Result<Option
     }
     let create = open == Open::Create;
     if create && let Some(parent) = Path::new(sentinel).parent() {
-        dir.create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
+        dir.create_dir_all(parent)
+            .with_context(|| format!("creating `{}`", parent.display()))?;
     }
     let mut options = OpenOptions::new();
     options.create(create).read(true).write(true);
@@ -140,14 +154,18 @@ fn try_take(file: &std::fs::File, sentinel: &str) -> anyhow::Result<bool> {
     match file.try_lock() {
         Ok(()) => Ok(true),
         Err(std::fs::TryLockError::WouldBlock) => Ok(false),
-        Err(std::fs::TryLockError::Error(e)) => Err(e).with_context(|| format!("locking `{sentinel}`")),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("locking `{sentinel}`"))
+        }
     }
 }
 
 /// Lock `sentinel`, creating it and its folders under `.vault/`, waiting on
 /// this thread (the native tools run on blocking threads).
 fn acquire(dir: &Dir, sentinel: &str, budget: Duration) -> anyhow::Result<Option<Sentinel>> {
-    let Some(file) = open_sentinel(dir, sentinel, Open::Create)? else { return Ok(None) };
+    let Some(file) = open_sentinel(dir, sentinel, Open::Create)? else {
+        return Ok(None);
+    };
     let start = Instant::now();
     loop {
         if try_take(&file, sentinel)? {
@@ -194,9 +212,25 @@ mod tests {
 
     #[test]
     fn a_feature_index_sentinel_needs_a_kebab_case_name_windows_allows() {
-        assert_eq!(feature_index_path("#cache-layer").as_deref(), Some(".vault/data/index/cache-layer.lock"));
-        assert_eq!(feature_index_path("v2").as_deref(), Some(".vault/data/index/v2.lock"));
-        for refused in ["", "Cache", "cache--layer", "-cache", "cache_layer", "../x", "con", "com1", "lpt9"] {
+        assert_eq!(
+            feature_index_path("#cache-layer").as_deref(),
+            Some(".vault/data/index/cache-layer.lock")
+        );
+        assert_eq!(
+            feature_index_path("v2").as_deref(),
+            Some(".vault/data/index/v2.lock")
+        );
+        for refused in [
+            "",
+            "Cache",
+            "cache--layer",
+            "-cache",
+            "cache_layer",
+            "../x",
+            "con",
+            "com1",
+            "lpt9",
+        ] {
             assert_eq!(feature_index_path(refused), None, "{refused}");
         }
         assert!(feature_index_path("com10").is_some() && feature_index_path("console").is_some());
@@ -206,7 +240,11 @@ mod tests {
     fn without_a_vault_nothing_is_locked_or_created() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = Dir::open_ambient_dir(tmp.path(), cap_std::ambient_authority()).unwrap();
-        assert!(acquire(&dir, DOCS_DOMAIN, Duration::from_secs(1)).unwrap().is_none());
+        assert!(
+            acquire(&dir, DOCS_DOMAIN, Duration::from_secs(1))
+                .unwrap()
+                .is_none()
+        );
         assert!(!tmp.path().join(".vault").exists());
     }
 
@@ -214,7 +252,10 @@ mod tests {
     fn a_held_sentinel_makes_the_next_writer_wait_then_time_out() {
         let (tmp, dir) = workspace();
         let held = acquire(&dir, DOCS_DOMAIN, Duration::from_secs(1)).unwrap();
-        assert!(tmp.path().join(DOCS_DOMAIN).is_file(), "the sentinel is left on disk");
+        assert!(
+            tmp.path().join(DOCS_DOMAIN).is_file(),
+            "the sentinel is left on disk"
+        );
         let start = Instant::now();
         let err = acquire(&dir, DOCS_DOMAIN, Duration::from_millis(120)).unwrap_err();
         assert!(start.elapsed() >= Duration::from_millis(120));

@@ -36,7 +36,10 @@ impl Workspace {
     /// Open `root` (which must hold `.vaultspec/`).
     pub fn open(root: &Path) -> anyhow::Result<Self> {
         if !root.is_dir() {
-            bail!("the workspace root `{}` does not exist or is not a folder", root.display());
+            bail!(
+                "the workspace root `{}` does not exist or is not a folder",
+                root.display()
+            );
         }
         if !root.join(".vaultspec").is_dir() {
             bail!(
@@ -46,7 +49,10 @@ impl Workspace {
         }
         let dir = Dir::open_ambient_dir(root, ambient_authority())
             .with_context(|| format!("opening the workspace `{}`", root.display()))?;
-        Ok(Self { root: root.to_owned(), dir: Arc::new(dir) })
+        Ok(Self {
+            root: root.to_owned(),
+            dir: Arc::new(dir),
+        })
     }
 
     /// Resolve the root from `--target`, the environment or the current
@@ -102,7 +108,8 @@ impl Workspace {
 
     fn open_root(&self) -> anyhow::Result<std::fs::File> {
         let root = &self.root;
-        std::fs::File::open(root).with_context(|| format!("opening `{}` to lock it", root.display()))
+        std::fs::File::open(root)
+            .with_context(|| format!("opening `{}` to lock it", root.display()))
     }
 
     /// Try once to lock the opened root: `false` while another writer has it.
@@ -122,11 +129,17 @@ pub fn resolve_root(target: Option<&Path>, cwd: &Path) -> anyhow::Result<PathBuf
     if let Some(target) = target {
         return Ok(cwd.join(target));
     }
-    if let Some(value) = std::env::var_os(env::TARGET_DIR).filter(|v| !v.to_string_lossy().trim().is_empty()) {
+    if let Some(value) =
+        std::env::var_os(env::TARGET_DIR).filter(|v| !v.to_string_lossy().trim().is_empty())
+    {
         let path = expand_home(&PathBuf::from(value));
         let path = cwd.join(path);
         if !path.is_dir() {
-            bail!("`{}` names `{}`, which is not an existing folder", env::TARGET_DIR, path.display());
+            bail!(
+                "`{}` names `{}`, which is not an existing folder",
+                env::TARGET_DIR,
+                path.display()
+            );
         }
         return Ok(path);
     }
@@ -134,7 +147,9 @@ pub fn resolve_root(target: Option<&Path>, cwd: &Path) -> anyhow::Result<PathBuf
 }
 
 fn expand_home(path: &Path) -> PathBuf {
-    let Ok(rest) = path.strip_prefix("~") else { return path.to_owned() };
+    let Ok(rest) = path.strip_prefix("~") else {
+        return path.to_owned();
+    };
     match std::env::home_dir() {
         Some(home) => home.join(rest),
         None => path.to_owned(),
@@ -161,19 +176,25 @@ fn discover(cwd: &Path) -> PathBuf {
 
 /// The root for a linked worktree whose `.git` is a `gitdir:` pointer.
 fn worktree_root(dir: &Path, git_file: &Path) -> PathBuf {
-    let Ok(text) = std::fs::read_to_string(git_file) else { return dir.to_owned() };
+    let Ok(text) = std::fs::read_to_string(git_file) else {
+        return dir.to_owned();
+    };
     let Some(pointer) = text.lines().find_map(|l| l.strip_prefix("gitdir:")) else {
         return dir.to_owned();
     };
     let gitdir = dir.join(pointer.trim());
-    if let Some(container) = gitdir.ancestors().find(|d| d.file_name().is_some_and(|n| n == ".gt")) {
+    if let Some(container) = gitdir
+        .ancestors()
+        .find(|d| d.file_name().is_some_and(|n| n == ".gt"))
+    {
         return container.parent().unwrap_or(dir).to_owned();
     }
     // `<repo>/.git/worktrees/<name>` → `<repo>`.
     let parts: Vec<_> = gitdir.components().collect();
     if parts.len() >= 3 {
         let n = parts.len();
-        let is_worktrees = parts[n - 2].as_os_str() == "worktrees" && parts[n - 3].as_os_str() == ".git";
+        let is_worktrees =
+            parts[n - 2].as_os_str() == "worktrees" && parts[n - 3].as_os_str() == ".git";
         if is_worktrees {
             return gitdir.ancestors().nth(3).unwrap_or(dir).to_owned();
         }
@@ -200,7 +221,10 @@ mod tests {
         std::fs::create_dir_all(repo.join(".git/worktrees/feature")).unwrap();
         let worktree = tmp.path().join("feature");
         std::fs::create_dir_all(&worktree).unwrap();
-        let pointer = format!("gitdir: {}\n", repo.join(".git/worktrees/feature").display());
+        let pointer = format!(
+            "gitdir: {}\n",
+            repo.join(".git/worktrees/feature").display()
+        );
         std::fs::write(worktree.join(".git"), pointer).unwrap();
         assert_eq!(discover(&worktree), repo);
     }

@@ -204,7 +204,9 @@ fn a_file_over_the_limit_is_listed_searched_around_and_kept() -> anyhow::Result<
 fn a_fifo_is_listed_searched_around_and_kept() -> anyhow::Result<()> {
     let vault = sample();
     std::fs::remove_file(vault.root().join(NOTE))?;
-    let made = std::process::Command::new("mkfifo").arg(vault.root().join(NOTE)).status()?;
+    let made = std::process::Command::new("mkfifo")
+        .arg(vault.root().join(NOTE))
+        .status()?;
     assert!(made.success(), "mkfifo failed");
     answers_and_keeps(&vault, NOTE, Some("FIFO"), true)
 }

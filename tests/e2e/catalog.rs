@@ -10,33 +10,55 @@ use crate::support::{load, sandbox};
 #[test]
 fn a_component_importing_sockets_is_refused_at_load() {
     let refusal = load(guests::SOCKETS).unwrap_err();
-    assert!(matches!(&refusal.reason, Reason::ImportNotGranted(i) if i.starts_with("wasi:sockets/")), "{refusal}");
+    assert!(
+        matches!(&refusal.reason, Reason::ImportNotGranted(i) if i.starts_with("wasi:sockets/")),
+        "{refusal}"
+    );
     assert!(refusal.to_string().contains("guest_sockets"));
 }
 
 #[test]
 fn a_component_importing_the_wasi_filesystem_is_refused_at_load() {
     let refusal = load(guests::FSREAD).unwrap_err();
-    assert!(matches!(&refusal.reason, Reason::ImportNotGranted(i) if i.starts_with("wasi:filesystem/")), "{refusal}");
+    assert!(
+        matches!(&refusal.reason, Reason::ImportNotGranted(i) if i.starts_with("wasi:filesystem/")),
+        "{refusal}"
+    );
 }
 
 #[test]
 fn a_declaration_that_lies_about_its_types_is_refused_before_it_runs() {
     let liar = load(guests::LIAR).expect("the declaration itself is well formed");
     let refusal = sandbox().prepare(&liar).unwrap_err();
-    assert!(matches!(refusal.reason, Reason::DeclarationMismatch(_)), "{refusal}");
-    assert!(refusal.to_string().contains("vault plan step check"), "{refusal}");
+    assert!(
+        matches!(refusal.reason, Reason::DeclarationMismatch(_)),
+        "{refusal}"
+    );
+    assert!(
+        refusal.to_string().contains("vault plan step check"),
+        "{refusal}"
+    );
 }
 
 #[test]
 fn flags_and_operands_are_read_from_the_declaration() {
     let echo = load(guests::ECHO).unwrap();
-    let say = echo.verbs.iter().find(|v| v.path_string() == "echo say").unwrap();
-    assert_eq!(say.summary(), "Print the operands and flags back, as text or as JSON.");
+    let say = echo
+        .verbs
+        .iter()
+        .find(|v| v.path_string() == "echo say")
+        .unwrap();
+    assert_eq!(
+        say.summary(),
+        "Print the operands and flags back, as text or as JSON."
+    );
     assert!(say.supports_json);
     let word = say.flag("word").unwrap();
     assert_eq!((word.short, word.repeatable()), (Some('w'), true));
-    assert_eq!(say.flag("mood").unwrap().shape, FlagShape::Optional(Scalar::Choice(vec!["calm".into(), "loud".into()])));
+    assert_eq!(
+        say.flag("mood").unwrap().shape,
+        FlagShape::Optional(Scalar::Choice(vec!["calm".into(), "loud".into()]))
+    );
     assert!(echo.verbs.iter().any(|v| v.path_string() == "noop"));
 }
 
@@ -44,11 +66,18 @@ fn flags_and_operands_are_read_from_the_declaration() {
 fn typed_values_reach_the_guest_intact() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let echo = load(guests::ECHO)?;
-    let say = echo.verbs.iter().find(|v| v.path_string() == "echo say").unwrap();
+    let say = echo
+        .verbs
+        .iter()
+        .find(|v| v.path_string() == "echo say")
+        .unwrap();
     let invocation = Invocation {
         flags: [
             ("times".to_owned(), FlagValue::Values(vec!["3".into()])),
-            ("word".to_owned(), FlagValue::Values(vec!["a b".into(), "c".into()])),
+            (
+                "word".to_owned(),
+                FlagValue::Values(vec!["a b".into(), "c".into()]),
+            ),
             ("mood".to_owned(), FlagValue::Values(vec!["LOUD".into()])),
             ("shout".to_owned(), FlagValue::Switch(true)),
         ]
@@ -57,8 +86,16 @@ fn typed_values_reach_the_guest_intact() -> anyhow::Result<()> {
         json: true,
     };
     let workspace = Workspace::open(vault.root())?;
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let outcome = runtime.block_on(sandbox().call(&echo, say, &invocation, &workspace, &Default::default()))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let outcome = runtime.block_on(sandbox().call(
+        &echo,
+        say,
+        &invocation,
+        &workspace,
+        &Default::default(),
+    ))?;
     let envelope: serde_json::Value = serde_json::from_slice(&outcome.stdout)?;
     assert_eq!(envelope["schema"], "vaultspec.echo.say.v1");
     let data = &envelope["data"];

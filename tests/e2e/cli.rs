@@ -9,7 +9,10 @@ fn vaultspec(vault: &TestVault, args: &[&str]) -> Output {
         .args(args)
         .arg("--target")
         .arg(vault.root())
-        .env("VAULTSPEC_CACHE_DIR", cache_dir().parent().unwrap().join("test-cli-cache"))
+        .env(
+            "VAULTSPEC_CACHE_DIR",
+            cache_dir().parent().unwrap().join("test-cli-cache"),
+        )
         .env_remove("VAULTSPEC_TARGET_DIR")
         .output()
         .expect("running vaultspec")
@@ -33,9 +36,15 @@ fn vault_list_prints_every_document_by_type_then_name() {
     let out = vaultspec(&vault, &["vault", "list"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    let adr = stdout.find("2026-03-02-cache-layer-use-lru-adr.md").expect("the adr is listed");
-    let plan = stdout.find("2026-03-03-search-plan.md").expect("the plan is listed");
-    let research = stdout.find("2026-03-01-cache-layer-eviction-research.md").expect("the research is listed");
+    let adr = stdout
+        .find("2026-03-02-cache-layer-use-lru-adr.md")
+        .expect("the adr is listed");
+    let plan = stdout
+        .find("2026-03-03-search-plan.md")
+        .expect("the plan is listed");
+    let research = stdout
+        .find("2026-03-01-cache-layer-eviction-research.md")
+        .expect("the research is listed");
     assert!(adr < plan && plan < research, "{stdout}");
 }
 
@@ -48,7 +57,10 @@ fn vault_list_json_is_one_envelope() -> anyhow::Result<()> {
     assert_eq!(envelope["schema"], "vaultspec.vault.list.v2");
     assert_eq!(envelope["status"], "unchanged");
     assert_eq!(envelope["data"]["total"], 3);
-    assert_eq!(envelope["data"]["documents"][0]["path"], ".vault/adr/2026-03-02-cache-layer-use-lru-adr.md");
+    assert_eq!(
+        envelope["data"]["documents"][0]["path"],
+        ".vault/adr/2026-03-02-cache-layer-use-lru-adr.md"
+    );
     assert_eq!(envelope["data"]["documents"][0]["doc_type"], "adr");
     Ok(())
 }
@@ -71,7 +83,10 @@ fn an_unknown_flag_is_a_usage_error_with_a_suggestion() {
     let out = vaultspec(&vault, &["vault", "list", "--featur", "x"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("--featur") && stderr.contains("--feature"), "{stderr}");
+    assert!(
+        stderr.contains("--featur") && stderr.contains("--feature"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -117,7 +132,10 @@ fn a_missing_operand_is_a_usage_error_naming_it() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(stderr.to_uppercase().contains("DOC"), "{stderr}");
-    assert!(vault.read(".vault/research").is_none(), "nothing was written");
+    assert!(
+        vault.read(".vault/research").is_none(),
+        "nothing was written"
+    );
 }
 
 #[test]
@@ -130,17 +148,30 @@ fn a_reader_that_stops_early_ends_the_listing_quietly() {
     // still printing when the reader goes away (as with `| head -1`).
     let vault = TestVault::new();
     let storage = vaultspec_vault::CapStorage::open(vault.root()).unwrap();
-    generate(&storage, &GenSpec { docs: 1500, features: 10, seed: 3 }).unwrap();
+    generate(
+        &storage,
+        &GenSpec {
+            docs: 1500,
+            features: 10,
+            seed: 3,
+        },
+    )
+    .unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
         .args(["vault", "list", "--target"])
         .arg(vault.root())
-        .env("VAULTSPEC_CACHE_DIR", cache_dir().parent().unwrap().join("test-cli-cache"))
+        .env(
+            "VAULTSPEC_CACHE_DIR",
+            cache_dir().parent().unwrap().join("test-cli-cache"),
+        )
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("running vaultspec");
     let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
     assert!(first.contains(".md"), "{first}");
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -36,7 +36,10 @@ impl User {
     }
 
     fn with_cache(cache: &Path) -> Self {
-        Self { cache: cache.to_owned(), ..Self::new() }
+        Self {
+            cache: cache.to_owned(),
+            ..Self::new()
+        }
     }
 
     fn command(&self, vault: &TestVault, args: &[&str]) -> Command {
@@ -55,8 +58,12 @@ impl User {
 
     /// `vaultspec ARGS --target VAULT`, stopped and failed after 60 s.
     fn run(&self, vault: &TestVault, args: &[&str]) -> Output {
-        let child =
-            self.command(vault, args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("running vaultspec");
+        let child = self
+            .command(vault, args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("running vaultspec");
         let pid = child.id();
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || send.send(child.wait_with_output()));
@@ -149,9 +156,14 @@ fn is_bidi(c: char) -> bool {
 /// No raw terminal control (but line breaks) and no bidirectional
 /// character in `shown`.
 fn assert_no_raw_controls(shown: &str) {
-    let raw: Vec<char> =
-        shown.chars().filter(|&c| (c.is_control() && !matches!(c, '\n' | '\r' | '\t')) || is_bidi(c)).collect();
-    assert!(raw.is_empty(), "raw control or bidi characters {raw:?} reached the output:\n{shown:?}");
+    let raw: Vec<char> = shown
+        .chars()
+        .filter(|&c| (c.is_control() && !matches!(c, '\n' | '\r' | '\t')) || is_bidi(c))
+        .collect();
+    assert!(
+        raw.is_empty(),
+        "raw control or bidi characters {raw:?} reached the output:\n{shown:?}"
+    );
 }
 
 /// The next commands on the workspace still work: a builtin verb, and the
@@ -160,8 +172,14 @@ fn assert_still_works(user: &User, vault: &TestVault) {
     vault.doc("adr", "2026-03-02", "still", Some("works"));
     let out = user.run(vault, &["vault", "list", "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let envelope: Value = serde_json::from_slice(&out.stdout).expect("`vault list --json` prints JSON");
-    assert!(envelope["data"]["documents"].to_string().contains("2026-03-02-still-works-adr.md"), "{envelope}");
+    let envelope: Value =
+        serde_json::from_slice(&out.stdout).expect("`vault list --json` prints JSON");
+    assert!(
+        envelope["data"]["documents"]
+            .to_string()
+            .contains("2026-03-02-still-works-adr.md"),
+        "{envelope}"
+    );
     let out = user.run(vault, &["verbs", "list"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
@@ -179,7 +197,10 @@ fn catalog_files_are_read_without_links_past_a_cap_and_never_block() -> anyhow::
     std::os::unix::fs::symlink(outside.path().join("far.wasm"), dir.join("far.wasm"))?;
     // A valid component behind a link is refused too: links never leave.
     std::fs::copy(guests::ECHO, outside.path().join("echo.wasm"))?;
-    std::os::unix::fs::symlink(outside.path().join("echo.wasm"), dir.join("linked-echo.wasm"))?;
+    std::os::unix::fs::symlink(
+        outside.path().join("echo.wasm"),
+        dir.join("linked-echo.wasm"),
+    )?;
     // A FIFO nobody writes: opening it for reading would block forever.
     let fifo = std::ffi::CString::new(dir.join("fifo.wasm").as_os_str().as_encoded_bytes())?;
     // SAFETY: a valid NUL-terminated path.
@@ -199,18 +220,27 @@ fn catalog_files_are_read_without_links_past_a_cap_and_never_block() -> anyhow::
             .join("; ")
     };
     let huge = refused("huge");
-    assert!(huge.contains("3221225472 bytes") && huge.contains("cap"), "the size is checked first: {listed}");
+    assert!(
+        huge.contains("3221225472 bytes") && huge.contains("cap"),
+        "the size is checked first: {listed}"
+    );
     assert!(refused("far").contains("symbolic link"), "{listed}");
     assert!(refused("linked-echo").contains("symbolic link"), "{listed}");
     assert!(refused("fifo").contains("not a regular file"), "{listed}");
     let components = listed["data"]["components"].to_string();
-    assert!(!components.contains("linked-echo"), "a linked component joined the catalog: {components}");
+    assert!(
+        !components.contains("linked-echo"),
+        "a linked component joined the catalog: {components}"
+    );
 
     // Every refusal is a warning of any other command too, which runs.
     let out = user.run(&vault, &["vault", "list"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("`huge` refused") && stderr.contains("`far` refused"), "{stderr}");
+    assert!(
+        stderr.contains("`huge` refused") && stderr.contains("`far` refused"),
+        "{stderr}"
+    );
     assert_still_works(&user, &vault);
     Ok(())
 }
@@ -231,7 +261,10 @@ fn a_linked_verbs_folder_is_not_read() -> anyhow::Result<()> {
         text(&out.stdout)
     );
     let stderr = text(&out.stderr);
-    assert!(stderr.contains(".vaultspec/verbs`") && stderr.contains("symbolic link"), "{stderr}");
+    assert!(
+        stderr.contains(".vaultspec/verbs`") && stderr.contains("symbolic link"),
+        "{stderr}"
+    );
     assert_still_works(&user, &vault);
     Ok(())
 }
@@ -248,7 +281,10 @@ fn echo_patched(from: &str, to: &str) -> Vec<u8> {
     let mut bytes = std::fs::read(guests::ECHO).unwrap();
     let mut found = false;
     let mut at = 0;
-    while let Some(offset) = bytes[at..].windows(from.len()).position(|w| w == from.as_bytes()) {
+    while let Some(offset) = bytes[at..]
+        .windows(from.len())
+        .position(|w| w == from.as_bytes())
+    {
         bytes[at + offset..at + offset + from.len()].copy_from_slice(to.as_bytes());
         at += offset + from.len();
         found = true;
@@ -262,13 +298,27 @@ fn names_imports_and_docs_reach_the_terminal_escaped() -> anyhow::Result<()> {
     let user = User::new();
     let vault = TestVault::new();
     // An import name carrying OSC 52.
-    install(&vault, &echo_patched("wasi:cli/environment@", "wasi:cli/\x1b]52;c;aGk\x07@"), "osc-import");
+    install(
+        &vault,
+        &echo_patched("wasi:cli/environment@", "wasi:cli/\x1b]52;c;aGk\x07@"),
+        "osc-import",
+    );
     // A declaration whose source carries ESC (the WIT parser quotes it).
-    install(&vault, &echo_patched("/// Do nothing, quickly.", &pad("/// \x1b]52;c;aGk\x07", 24)), "osc-docs");
+    install(
+        &vault,
+        &echo_patched(
+            "/// Do nothing, quickly.",
+            &pad("/// \x1b]52;c;aGk\x07", 24),
+        ),
+        "osc-docs",
+    );
     // Docs the WIT parser accepts but a terminal acts on: a carriage return
     // that redraws the line, and a right-to-left mark.
     let original = "/// Print the operands and flags back, as text or as JSON.";
-    let redraw = pad("/// Print back.\r\u{200f}capabilities  none", original.len());
+    let redraw = pad(
+        "/// Print back.\r\u{200f}capabilities  none",
+        original.len(),
+    );
     install(&vault, &echo_patched(original, &redraw), "redraw");
     // A file name carrying OSC 52 and a right-to-left override, on a
     // component that may write.
@@ -279,18 +329,36 @@ fn names_imports_and_docs_reach_the_terminal_escaped() -> anyhow::Result<()> {
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     for shown in [&stdout, &stderr] {
         assert_no_raw_controls(shown);
-        assert!(!shown.contains("back.\r"), "a carriage return reached the output: {shown:?}");
+        assert!(
+            !shown.contains("back.\r"),
+            "a carriage return reached the output: {shown:?}"
+        );
     }
-    assert!(stdout.contains("  osc-import: ") && stdout.contains("  osc-docs: "), "{stdout}");
-    assert!(stdout.contains("\\x1b]52;c;aGk\\x07"), "the escape is shown written out: {stdout}");
+    assert!(
+        stdout.contains("  osc-import: ") && stdout.contains("  osc-docs: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\\x1b]52;c;aGk\\x07"),
+        "the escape is shown written out: {stdout}"
+    );
     // Any other command warns of the same refusals on stderr.
     let out = user.run(&vault, &["vault", "list"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
     assert_no_raw_controls(&stderr);
-    assert!(stderr.contains("`osc-import` refused") && stderr.contains("`osc-docs` refused"), "{stderr}");
-    assert!(stdout.contains("evil\\x1b]52;c;aGk=\\x07\\u{202e}kcol"), "{stdout}");
-    assert!(stdout.contains("Print back.\\x0d\\u{200f}capabilities"), "{stdout}");
+    assert!(
+        stderr.contains("`osc-import` refused") && stderr.contains("`osc-docs` refused"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("evil\\x1b]52;c;aGk=\\x07\\u{202e}kcol"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Print back.\\x0d\\u{200f}capabilities"),
+        "{stdout}"
+    );
 
     let hostile = verbs_dir(&vault).join(format!("{HOSTILE_STEM}.wasm"));
     let out = user.run(&vault, &["verbs", "inspect", hostile.to_str().unwrap()]);
@@ -301,8 +369,14 @@ fn names_imports_and_docs_reach_the_terminal_escaped() -> anyhow::Result<()> {
     // The trust prompt, at a terminal: what it shows cannot be redrawn.
     let shown = user.run_at_terminal(&vault, &["verbs", "trust"], "n\nn\n");
     assert_no_raw_controls(&shown);
-    assert!(shown.contains("trust `evil\\x1b]52;c;aGk=\\x07\\u{202e}kcol`"), "{shown:?}");
-    assert!(shown.contains("Print back.\\x0d\\u{200f}capabilities"), "{shown:?}");
+    assert!(
+        shown.contains("trust `evil\\x1b]52;c;aGk=\\x07\\u{202e}kcol`"),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains("Print back.\\x0d\\u{200f}capabilities"),
+        "{shown:?}"
+    );
     assert!(!shown.contains("back.\r"), "{shown:?}");
     assert_still_works(&user, &vault);
     Ok(())
@@ -318,11 +392,18 @@ fn verb_output_to_a_terminal_is_escaped_and_to_a_pipe_is_not() -> anyhow::Result
 
     let shown = user.run_at_terminal(&vault, &["echo", "say", hostile], "");
     assert_no_raw_controls(&shown);
-    assert!(shown.contains("\\x1b]52;c;aGk=\\x07\\x1b[2J\\u{202e}done"), "{shown:?}");
+    assert!(
+        shown.contains("\\x1b]52;c;aGk=\\x07\\x1b[2J\\u{202e}done"),
+        "{shown:?}"
+    );
 
     let out = user.run(&vault, &["echo", "say", hostile]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), format!("{hostile} \n"), "a pipe gets the bytes as they are");
+    assert_eq!(
+        text(&out.stdout),
+        format!("{hostile} \n"),
+        "a pipe gets the bytes as they are"
+    );
     assert_still_works(&user, &vault);
     Ok(())
 }
@@ -335,10 +416,21 @@ fn a_verb_run_at_the_command_line_has_the_output_cap_of_invoke() -> anyhow::Resu
     user.trust(&vault, &probe);
 
     let out = user.run(&vault, &["probe", "flood"]);
-    assert_eq!(out.status.code(), Some(1), "a flood past the cap fails the run");
-    assert!(out.stdout.len() <= 1024 * 1024, "{} bytes passed the 1 MiB cap", out.stdout.len());
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a flood past the cap fails the run"
+    );
+    assert!(
+        out.stdout.len() <= 1024 * 1024,
+        "{} bytes passed the 1 MiB cap",
+        out.stdout.len()
+    );
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("OutputLimit") && stderr.contains("1 MiB"), "{stderr}");
+    assert!(
+        stderr.contains("OutputLimit") && stderr.contains("1 MiB"),
+        "{stderr}"
+    );
     assert_still_works(&user, &vault);
     Ok(())
 }
@@ -346,7 +438,12 @@ fn a_verb_run_at_the_command_line_has_the_output_cap_of_invoke() -> anyhow::Resu
 /// The `.cwasm` files of a cache folder.
 fn entries(cache: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(cache.join("components"))
-        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "cwasm")).collect())
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "cwasm"))
+                .collect()
+        })
         .unwrap_or_default();
     found.sort();
     found
@@ -358,16 +455,28 @@ fn a_compile_cache_others_may_write_is_not_loaded() -> anyhow::Result<()> {
     let vault = TestVault::new();
     vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
     let (first, second) = (tempfile::tempdir()?, tempfile::tempdir()?);
-    let (user, other) = (User::with_cache(first.path()), User::with_cache(second.path()));
+    let (user, other) = (
+        User::with_cache(first.path()),
+        User::with_cache(second.path()),
+    );
 
     // Compile `vault list` into one cache and `status` into another.
-    ensure!(user.run(&vault, &["vault", "list", "--json"]).status.success());
+    ensure!(
+        user.run(&vault, &["vault", "list", "--json"])
+            .status
+            .success()
+    );
     let out = other.run(&vault, &["status"]);
     ensure!(out.status.success(), "{}", text(&out.stderr));
     let ours = entries(first.path());
-    let theirs: Vec<PathBuf> =
-        entries(second.path()).into_iter().filter(|p| !ours.iter().any(|o| o.file_name() == p.file_name())).collect();
-    ensure!(!ours.is_empty() && !theirs.is_empty(), "both runs cached a component: {ours:?} {theirs:?}");
+    let theirs: Vec<PathBuf> = entries(second.path())
+        .into_iter()
+        .filter(|p| !ours.iter().any(|o| o.file_name() == p.file_name()))
+        .collect();
+    ensure!(
+        !ours.is_empty() && !theirs.is_empty(),
+        "both runs cached a component: {ours:?} {theirs:?}"
+    );
 
     // Plant the other component's code under our key, in a folder anyone
     // may write: loading it would run the wrong code.
@@ -377,11 +486,18 @@ fn a_compile_cache_others_may_write_is_not_loaded() -> anyhow::Result<()> {
     let folder = first.path().join("components");
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o777))?;
     let out = user.run(&vault, &["vault", "list", "--json"]);
-    assert!(out.status.success(), "the planted entry ran: {}", text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the planted entry ran: {}",
+        text(&out.stderr)
+    );
     let envelope: Value = serde_json::from_slice(&out.stdout)?;
     assert_eq!(envelope["schema"], "vaultspec.vault.list.v2");
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("not using the compiled-component cache") && stderr.contains("777"), "{stderr}");
+    assert!(
+        stderr.contains("not using the compiled-component cache") && stderr.contains("777"),
+        "{stderr}"
+    );
 
     // A private folder, but an entry anyone may write: not loaded either.
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700))?;
@@ -389,14 +505,33 @@ fn a_compile_cache_others_may_write_is_not_loaded() -> anyhow::Result<()> {
         std::fs::set_permissions(entry, std::fs::Permissions::from_mode(0o666))?;
     }
     let out = user.run(&vault, &["vault", "list", "--json"]);
-    assert!(out.status.success(), "the planted entry ran: {}", text(&out.stderr));
-    assert_eq!(serde_json::from_slice::<Value>(&out.stdout)?["schema"], "vaultspec.vault.list.v2");
-    assert!(text(&out.stderr).contains("ignoring the cached component"), "{}", text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the planted entry ran: {}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout)?["schema"],
+        "vaultspec.vault.list.v2"
+    );
+    assert!(
+        text(&out.stderr).contains("ignoring the cached component"),
+        "{}",
+        text(&out.stderr)
+    );
 
     // A folder made by the cache is private to the user.
     let fresh = tempfile::tempdir()?;
-    ensure!(User::with_cache(fresh.path()).run(&vault, &["vault", "list"]).status.success());
-    let mode = std::fs::metadata(fresh.path().join("components"))?.permissions().mode() & 0o777;
+    ensure!(
+        User::with_cache(fresh.path())
+            .run(&vault, &["vault", "list"])
+            .status
+            .success()
+    );
+    let mode = std::fs::metadata(fresh.path().join("components"))?
+        .permissions()
+        .mode()
+        & 0o777;
     assert_eq!(mode, 0o700);
     assert_still_works(&user, &vault);
     Ok(())

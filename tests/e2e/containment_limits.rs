@@ -14,7 +14,9 @@ use serde_json::{Value, json};
 use vaultspec_host::catalog::{Origin, VerbComponent};
 use vaultspec_host::gateway::invoke::{Request, invoke};
 use vaultspec_host::invocation::Invocation;
-use vaultspec_host::sandbox::{Allocation, CallOptions, CompileCache, FailureKind, Outcome, Sandbox};
+use vaultspec_host::sandbox::{
+    Allocation, CallOptions, CompileCache, FailureKind, Outcome, Sandbox,
+};
 use vaultspec_host::sentinel;
 use vaultspec_host::trust::{Grant, TrustStore};
 use vaultspec_host::workspace::Workspace;
@@ -28,28 +30,57 @@ static MEASURED: Mutex<()> = Mutex::new(());
 
 /// Run `f` on a thread of its own; fail if it has not answered within
 /// `limit` (a hung call must fail the test, not hang the suite).
-fn within<T: Send + 'static>(limit: Duration, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+fn within<T: Send + 'static>(
+    limit: Duration,
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
     let (send, receive) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let _ = send.send(f());
     });
-    receive.recv_timeout(limit).unwrap_or_else(|_| panic!("{what}: no answer within {limit:?}"))
+    receive
+        .recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("{what}: no answer within {limit:?}"))
 }
 
 /// The process's resident memory, in bytes.
 fn resident() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
     let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
-    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
+    line.split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse::<u64>()
+        .unwrap()
+        * 1024
 }
 
 /// [`call`] on the workspace at `root`, for a call made on another thread.
-fn call_at(component: &VerbComponent, verb: &str, operands: &[&str], root: &Path, options: CallOptions) -> Outcome {
-    let spec = component.verbs.iter().find(|v| v.path_string() == verb).expect("the verb");
-    let invocation = Invocation { operands: operands.iter().map(|s| s.to_string()).collect(), ..Invocation::default() };
+fn call_at(
+    component: &VerbComponent,
+    verb: &str,
+    operands: &[&str],
+    root: &Path,
+    options: CallOptions,
+) -> Outcome {
+    let spec = component
+        .verbs
+        .iter()
+        .find(|v| v.path_string() == verb)
+        .expect("the verb");
+    let invocation = Invocation {
+        operands: operands.iter().map(|s| s.to_string()).collect(),
+        ..Invocation::default()
+    };
     let workspace = Workspace::open(root).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(sandbox().call(component, spec, &invocation, &workspace, &options)).unwrap()
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(sandbox().call(component, spec, &invocation, &workspace, &options))
+        .unwrap()
 }
 
 fn failure(outcome: &Outcome) -> Option<FailureKind> {
@@ -57,7 +88,10 @@ fn failure(outcome: &Outcome) -> Option<FailureKind> {
 }
 
 fn with_timeout(seconds: f64) -> CallOptions {
-    CallOptions { timeout: Some(Duration::from_secs_f64(seconds)), ..CallOptions::default() }
+    CallOptions {
+        timeout: Some(Duration::from_secs_f64(seconds)),
+        ..CallOptions::default()
+    }
 }
 
 // ---- one deadline per call, over guest code and host waits -------------
@@ -67,9 +101,11 @@ fn a_verb_asleep_in_poll_is_stopped_by_its_deadline() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let hoarder = load(guests::HOARDER)?;
     let root = vault.root().to_owned();
-    let outcome = within(Duration::from_secs(15), "a sleeping verb with a 1 s timeout", move || {
-        call_at(&hoarder, "hoarder sleep", &["60"], &root, with_timeout(1.0))
-    });
+    let outcome = within(
+        Duration::from_secs(15),
+        "a sleeping verb with a 1 s timeout",
+        move || call_at(&hoarder, "hoarder sleep", &["60"], &root, with_timeout(1.0)),
+    );
     assert_eq!(outcome.exit_code, None, "{}", stdout(&outcome));
     assert_eq!(failure(&outcome), Some(FailureKind::Timeout));
     assert_host_still_serves(&vault)
@@ -80,18 +116,39 @@ fn a_writer_waiting_for_the_workspace_lock_is_stopped_by_its_deadline() -> anyho
     let vault = TestVault::new();
     // Another writer (another process, as far as flock knows) holds the lock.
     let held = Workspace::open(vault.root())?;
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     let lock = runtime.block_on(held.lock_writes())?;
     let probe = load(guests::PROBE)?;
     let root = vault.root().to_owned();
-    let outcome = within(Duration::from_secs(15), "a writer behind a held lock", move || {
-        call_at(&probe, "probe write", &[".vault/x.md", "x"], &root, with_timeout(1.0))
-    });
+    let outcome = within(
+        Duration::from_secs(15),
+        "a writer behind a held lock",
+        move || {
+            call_at(
+                &probe,
+                "probe write",
+                &[".vault/x.md", "x"],
+                &root,
+                with_timeout(1.0),
+            )
+        },
+    );
     assert_eq!(failure(&outcome), Some(FailureKind::Timeout), "{outcome:?}");
-    assert!(vault.read(".vault/x.md").is_none(), "the write went ahead under another writer's lock");
+    assert!(
+        vault.read(".vault/x.md").is_none(),
+        "the write went ahead under another writer's lock"
+    );
     drop(lock);
     let probe = load(guests::PROBE)?;
-    let outcome = call(&probe, "probe write", &[".vault/x.md", "x"], &vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe write",
+        &[".vault/x.md", "x"],
+        &vault,
+        quick(),
+    )?;
     assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
     assert_host_still_serves(&vault)
 }
@@ -101,13 +158,28 @@ fn a_writer_waiting_for_a_held_sentinel_is_stopped_by_its_deadline() -> anyhow::
     let vault = TestVault::new();
     let path = vault.root().join(sentinel::DOCS_DOMAIN);
     std::fs::create_dir_all(path.parent().unwrap())?;
-    let held = std::fs::OpenOptions::new().create(true).truncate(false).read(true).write(true).open(&path)?;
+    let held = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&path)?;
     held.lock()?;
     let probe = load(guests::PROBE)?;
     let root = vault.root().to_owned();
-    let outcome = within(Duration::from_secs(15), "a writer behind a held sentinel", move || {
-        call_at(&probe, "probe write", &[".vault/x.md", "x"], &root, with_timeout(1.0))
-    });
+    let outcome = within(
+        Duration::from_secs(15),
+        "a writer behind a held sentinel",
+        move || {
+            call_at(
+                &probe,
+                "probe write",
+                &[".vault/x.md", "x"],
+                &root,
+                with_timeout(1.0),
+            )
+        },
+    );
     assert_eq!(failure(&outcome), Some(FailureKind::Timeout), "{outcome:?}");
     assert!(vault.read(".vault/x.md").is_none());
     drop(held);
@@ -125,29 +197,55 @@ fn a_flood_of_one_sleeping_verb_leaves_pool_slots_for_other_verbs() -> anyhow::R
     let hoarder = std::sync::Arc::new(load(guests::HOARDER)?);
     let probe = load(guests::PROBE)?;
     let workspace = Workspace::open(vault.root())?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
     // Eight sleepers, twice the pool: without a fair share they take every
     // slot until their 20 s deadline, and the read below waits for them.
     let mut sleepers = Vec::new();
     for _ in 0..8 {
         let (pooled, hoarder, workspace) = (pooled.clone(), hoarder.clone(), workspace.clone());
         sleepers.push(runtime.spawn(async move {
-            let spec = hoarder.verbs.iter().find(|v| v.path_string() == "hoarder sleep").unwrap();
-            let invocation = Invocation { operands: vec!["60".into()], ..Invocation::default() };
-            pooled.call(&hoarder, spec, &invocation, &workspace, &with_timeout(20.0)).await
+            let spec = hoarder
+                .verbs
+                .iter()
+                .find(|v| v.path_string() == "hoarder sleep")
+                .unwrap();
+            let invocation = Invocation {
+                operands: vec!["60".into()],
+                ..Invocation::default()
+            };
+            pooled
+                .call(&hoarder, spec, &invocation, &workspace, &with_timeout(20.0))
+                .await
         }));
     }
     runtime.block_on(async { tokio::time::sleep(Duration::from_millis(500)).await });
-    let spec = probe.verbs.iter().find(|v| v.path_string() == "probe read").unwrap().clone();
-    let invocation = Invocation { operands: vec![".vault/ok.md".into()], ..Invocation::default() };
+    let spec = probe
+        .verbs
+        .iter()
+        .find(|v| v.path_string() == "probe read")
+        .unwrap()
+        .clone();
+    let invocation = Invocation {
+        operands: vec![".vault/ok.md".into()],
+        ..Invocation::default()
+    };
     let read = runtime.block_on(async {
-        tokio::time::timeout(Duration::from_secs(10), pooled.call(&probe, &spec, &invocation, &workspace, &quick()))
-            .await
+        tokio::time::timeout(
+            Duration::from_secs(10),
+            pooled.call(&probe, &spec, &invocation, &workspace, &quick()),
+        )
+        .await
     });
     let outcome = read.expect("the read found no slot while one verb flooded the pool")?;
     assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
     for sleeper in &sleepers {
-        assert!(!sleeper.is_finished(), "a sleeper ended before its deadline");
+        assert!(
+            !sleeper.is_finished(),
+            "a sleeper ended before its deadline"
+        );
     }
     runtime.shutdown_background();
     assert_host_still_serves(&vault)
@@ -160,9 +258,15 @@ fn session_trusting_the_hoarder(vault: &TestVault, home: &Path) -> anyhow::Resul
     let installed = vault.root().join(".vaultspec/verbs/hoarder.wasm");
     std::fs::create_dir_all(installed.parent().unwrap())?;
     std::fs::write(&installed, &bytes)?;
-    let digest = VerbComponent::load("hoarder", Origin::File(installed.clone()), bytes.into())?.digest;
-    TrustStore::update(home, |grants| grants.push(Grant::new(vault.root(), &installed, &digest)))?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let digest =
+        VerbComponent::load("hoarder", Origin::File(installed.clone()), bytes.into())?.digest;
+    TrustStore::update(home, |grants| {
+        grants.push(Grant::new(vault.root(), &installed, &digest))
+    })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"));
     command
         .arg("mcp")
@@ -181,7 +285,9 @@ fn session_trusting_the_hoarder(vault: &TestVault, home: &Path) -> anyhow::Resul
 }
 
 fn invoke_params(arguments: Value) -> rmcp::model::CallToolRequestParams {
-    let Value::Object(map) = arguments else { unreachable!() };
+    let Value::Object(map) = arguments else {
+        unreachable!()
+    };
     rmcp::model::CallToolRequestParams::new("invoke").with_arguments(map)
 }
 
@@ -193,7 +299,10 @@ fn sixteen_sleeping_invokes_over_mcp_time_out_and_vault_list_still_answers() -> 
     let session = std::sync::Arc::new(session_trusting_the_hoarder(&vault, home.path())?);
     // Both components compiled and prepared before the flood, so the flood
     // measures waits, not compiles.
-    let warm = session.call("invoke", json!({"verb": "hoarder sleep", "positionals": ["0"]}))?;
+    let warm = session.call(
+        "invoke",
+        json!({"verb": "hoarder sleep", "positionals": ["0"]}),
+    )?;
     assert_eq!(warm.structured_content.unwrap_or(Value::Null)["ok"], true);
     let warm = session.call("invoke", json!({"verb": "vault list"}))?;
     assert_eq!(warm.structured_content.unwrap_or(Value::Null)["ok"], true);
@@ -203,7 +312,9 @@ fn sixteen_sleeping_invokes_over_mcp_time_out_and_vault_list_still_answers() -> 
             let handle = session.runtime.handle().clone();
             let session = session.clone();
             handle.spawn(async move {
-                let params = invoke_params(json!({"verb": "hoarder sleep", "positionals": ["60"], "timeout": 2}));
+                let params = invoke_params(
+                    json!({"verb": "hoarder sleep", "positionals": ["60"], "timeout": 2}),
+                );
                 session.client.call_tool(params).await
             })
         })
@@ -218,12 +329,18 @@ fn sixteen_sleeping_invokes_over_mcp_time_out_and_vault_list_still_answers() -> 
     let reply = list.structured_content.clone().unwrap_or(Value::Null);
     assert_eq!(reply["ok"], true, "{}", text(&list));
     for sleeper in sleepers {
-        let done = runtime.block_on(async { tokio::time::timeout(Duration::from_secs(15), sleeper).await });
-        let result = done.expect("a sleeping invoke with timeout 2 did not answer within 15 s")??;
+        let done = runtime
+            .block_on(async { tokio::time::timeout(Duration::from_secs(15), sleeper).await });
+        let result =
+            done.expect("a sleeping invoke with timeout 2 did not answer within 15 s")??;
         let reply = result.structured_content.clone().unwrap_or(Value::Null);
         assert_eq!(reply["error"]["kind"], "timeout", "{}", text(&result));
     }
-    assert!(start.elapsed() < Duration::from_secs(30), "the flood took {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "the flood took {:?}",
+        start.elapsed()
+    );
     // The next call on the same server still works.
     let again = session.call("invoke", json!({"verb": "vault list"}))?;
     assert_eq!(again.structured_content.unwrap_or(Value::Null)["ok"], true);
@@ -238,7 +355,12 @@ const GREEDY_WIT: &str = "package guests:greedy@0.1.0;\n\nworld greedy {\n    //
 /// A component whose `grab` verb touches every page of `memories` memories
 /// of `pages` 64 KiB pages each, beside `tables` tables of `elements`
 /// elements, all declared by core modules of their own.
-fn greedy(memories: usize, pages: u32, tables: usize, elements: u32) -> anyhow::Result<VerbComponent> {
+fn greedy(
+    memories: usize,
+    pages: u32,
+    tables: usize,
+    elements: u32,
+) -> anyhow::Result<VerbComponent> {
     let mut wat = String::from("(component\n");
     for i in 0..memories {
         wat.push_str(&format!(
@@ -247,7 +369,9 @@ fn greedy(memories: usize, pages: u32, tables: usize, elements: u32) -> anyhow::
         ));
     }
     for i in 0..tables {
-        wat.push_str(&format!("  (core module $tab{i} (table {elements} funcref))\n"));
+        wat.push_str(&format!(
+            "  (core module $tab{i} (table {elements} funcref))\n"
+        ));
     }
     wat.push_str("  (core module $main\n");
     for i in 0..memories {
@@ -258,38 +382,78 @@ fn greedy(memories: usize, pages: u32, tables: usize, elements: u32) -> anyhow::
         wat.push_str(&format!("      call $fill{i}\n"));
     }
     wat.push_str("      i32.const 0)\n");
-    wat.push_str(&format!("    (@custom \"vaultspec-wit\" \"{}\"))\n", GREEDY_WIT.replace('\n', "\\n")));
+    wat.push_str(&format!(
+        "    (@custom \"vaultspec-wit\" \"{}\"))\n",
+        GREEDY_WIT.replace('\n', "\\n")
+    ));
     for i in 0..memories {
         wat.push_str(&format!("  (core instance $m{i} (instantiate $mem{i}))\n"));
     }
     for i in 0..tables {
         wat.push_str(&format!("  (core instance $t{i} (instantiate $tab{i}))\n"));
     }
-    let with: String = (0..memories).map(|i| format!(" (with \"m{i}\" (instance $m{i}))")).collect();
-    wat.push_str(&format!("  (core instance $main (instantiate $main{with}))\n"));
-    wat.push_str("  (func (export \"grab\") (result u8) (canon lift (core func $main \"grab\")))\n)\n");
+    let with: String = (0..memories)
+        .map(|i| format!(" (with \"m{i}\" (instance $m{i}))"))
+        .collect();
+    wat.push_str(&format!(
+        "  (core instance $main (instantiate $main{with}))\n"
+    ));
+    wat.push_str(
+        "  (func (export \"grab\") (result u8) (canon lift (core func $main \"grab\")))\n)\n",
+    );
     let bytes = wat::parse_str(&wat)?;
     let name = format!("greedy-{memories}x{pages}-{tables}x{elements}");
-    Ok(VerbComponent::load(&name, Origin::File(PathBuf::from(format!("{name}.wasm"))), bytes.into())?)
+    Ok(VerbComponent::load(
+        &name,
+        Origin::File(PathBuf::from(format!("{name}.wasm"))),
+        bytes.into(),
+    )?)
 }
 
-fn grab(sandbox: &Sandbox, component: &VerbComponent, vault: &TestVault) -> anyhow::Result<Outcome> {
-    let spec = component.verbs.iter().find(|v| v.path_string() == "grab").expect("the verb `grab`");
+fn grab(
+    sandbox: &Sandbox,
+    component: &VerbComponent,
+    vault: &TestVault,
+) -> anyhow::Result<Outcome> {
+    let spec = component
+        .verbs
+        .iter()
+        .find(|v| v.path_string() == "grab")
+        .expect("the verb `grab`");
     let workspace = Workspace::open(vault.root())?;
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    Ok(runtime.block_on(sandbox.call(component, spec, &Invocation::default(), &workspace, &quick()))?)
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    Ok(runtime.block_on(sandbox.call(
+        component,
+        spec,
+        &Invocation::default(),
+        &workspace,
+        &quick(),
+    ))?)
 }
 
 /// `grab` of `component` fails at the memory limit without the host's
 /// resident memory growing by more than a fraction of what was asked.
-fn assert_refused_within_memory(sandbox: &Sandbox, component: &VerbComponent) -> anyhow::Result<()> {
+fn assert_refused_within_memory(
+    sandbox: &Sandbox,
+    component: &VerbComponent,
+) -> anyhow::Result<()> {
     let _one_at_a_time = MEASURED.lock().unwrap_or_else(|e| e.into_inner());
     let vault = TestVault::new();
     let before = resident();
     let outcome = grab(sandbox, component, &vault)?;
     let grown = resident().saturating_sub(before);
-    assert_eq!(outcome.exit_code, None, "`{}` ran to its end", component.name);
-    assert_eq!(failure(&outcome), Some(FailureKind::MemoryLimit), "{outcome:?}");
+    assert_eq!(
+        outcome.exit_code, None,
+        "`{}` ran to its end",
+        component.name
+    );
+    assert_eq!(
+        failure(&outcome),
+        Some(FailureKind::MemoryLimit),
+        "{outcome:?}"
+    );
     assert!(grown < 200 * 1024 * 1024, "the host grew by {grown} bytes");
     assert_host_still_serves(&vault)
 }
@@ -308,7 +472,10 @@ fn two_memories_each_under_the_ceiling_are_refused_together() -> anyhow::Result<
 
 #[test]
 fn the_pooled_engine_holds_the_same_ceiling() -> anyhow::Result<()> {
-    let pooled = Sandbox::with_allocation(CompileCache::new(Some(cache_dir())), Allocation::Pooled { slots: 2 })?;
+    let pooled = Sandbox::with_allocation(
+        CompileCache::new(Some(cache_dir())),
+        Allocation::Pooled { slots: 2 },
+    )?;
     assert_refused_within_memory(&pooled, &greedy(2, 4800, 0, 0)?)?;
     let outcome = grab(&pooled, &greedy(2, 16, 1, 100)?, &TestVault::new())?;
     assert_eq!(outcome.exit_code, Some(0), "{outcome:?}");
@@ -341,7 +508,11 @@ fn thousands_of_unfinished_read_aheads_are_stopped() -> anyhow::Result<()> {
     assert_eq!(outcome.exit_code, None, "{}", stdout(&outcome));
     let failure = outcome.failure.clone().expect("a failure");
     assert_eq!(failure.kind, FailureKind::Trap);
-    assert!(failure.message.contains("holds 64 unfinished"), "{}", failure.message);
+    assert!(
+        failure.message.contains("holds 64 unfinished"),
+        "{}",
+        failure.message
+    );
     assert!(grown < 200 * 1024 * 1024, "the host grew by {grown} bytes");
     // Within the cap, the same verb runs.
     let outcome = call(&hoarder, "hoarder hoard", &["8"], &vault, quick())?;
@@ -363,12 +534,21 @@ fn snapshot(root: &Path) -> BTreeMap<String, (Option<Vec<u8>>, SystemTime)> {
                 out.insert(relative, (None, meta.modified().unwrap()));
                 walk(root, &path, out);
             } else {
-                out.insert(relative, (Some(std::fs::read(&path).unwrap()), meta.modified().unwrap()));
+                out.insert(
+                    relative,
+                    (
+                        Some(std::fs::read(&path).unwrap()),
+                        meta.modified().unwrap(),
+                    ),
+                );
             }
         }
     }
     let mut out = BTreeMap::new();
-    out.insert(String::new(), (None, std::fs::metadata(root).unwrap().modified().unwrap()));
+    out.insert(
+        String::new(),
+        (None, std::fs::metadata(root).unwrap().modified().unwrap()),
+    );
     walk(root, root, &mut out);
     out
 }
@@ -381,7 +561,11 @@ fn vault_with_documents() -> TestVault {
     vault
 }
 
-fn assert_unchanged(before: &BTreeMap<String, (Option<Vec<u8>>, SystemTime)>, vault: &TestVault, what: &str) {
+fn assert_unchanged(
+    before: &BTreeMap<String, (Option<Vec<u8>>, SystemTime)>,
+    vault: &TestVault,
+    what: &str,
+) {
     let after = snapshot(vault.root());
     let added: Vec<_> = after.keys().filter(|k| !before.contains_key(*k)).collect();
     assert!(added.is_empty(), "{what} created {added:?}");
@@ -394,7 +578,10 @@ fn assert_unchanged(before: &BTreeMap<String, (Option<Vec<u8>>, SystemTime)>, va
 fn checks_without_fix_leave_the_workspace_untouched_at_the_command_line() -> anyhow::Result<()> {
     let vault = vault_with_documents();
     let cache = cache_dir().parent().unwrap().join("test-cli-cache");
-    for args in [&["vault", "check", "all"][..], &["vault", "check", "markdown"]] {
+    for args in [
+        &["vault", "check", "all"][..],
+        &["vault", "check", "markdown"],
+    ] {
         let before = snapshot(vault.root());
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"))
             .args(args)
@@ -409,9 +596,18 @@ fn checks_without_fix_leave_the_workspace_untouched_at_the_command_line() -> any
     }
     // A write still takes the docs-domain sentinel (and so creates it).
     let probe = load(guests::PROBE)?;
-    let outcome = call(&probe, "probe write", &[".vault/notes/new.md", "hello"], &vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe write",
+        &[".vault/notes/new.md", "hello"],
+        &vault,
+        quick(),
+    )?;
     assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
-    assert!(vault.root().join(sentinel::DOCS_DOMAIN).is_file(), "a write took no sentinel");
+    assert!(
+        vault.root().join(sentinel::DOCS_DOMAIN).is_file(),
+        "a write took no sentinel"
+    );
     Ok(())
 }
 
@@ -420,10 +616,16 @@ fn checks_without_fix_leave_the_workspace_untouched_through_invoke() -> anyhow::
     let vault = vault_with_documents();
     let catalog = vaultspec_host::builtins::catalog()?;
     let workspace = Workspace::open(vault.root())?;
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     for verb in ["vault check all", "vault check markdown"] {
         let before = snapshot(vault.root());
-        let request = Request { verb: verb.into(), timeout: Some(30.0), ..Request::default() };
+        let request = Request {
+            verb: verb.into(),
+            timeout: Some(30.0),
+            ..Request::default()
+        };
         let reply = runtime.block_on(invoke(&catalog, sandbox(), &workspace, &request));
         let reply = reply.map_err(anyhow::Error::msg)?;
         assert_ne!(reply["error"]["kind"], "timeout", "{reply}");
@@ -436,7 +638,9 @@ fn checks_without_fix_leave_the_workspace_untouched_through_invoke() -> anyhow::
         timeout: Some(30.0),
         ..Request::default()
     };
-    let reply = runtime.block_on(invoke(&catalog, sandbox(), &workspace, &request)).map_err(anyhow::Error::msg)?;
+    let reply = runtime
+        .block_on(invoke(&catalog, sandbox(), &workspace, &request))
+        .map_err(anyhow::Error::msg)?;
     assert_ne!(reply["error"]["kind"], "timeout", "{reply}");
     assert_host_still_serves(&vault)
 }

@@ -24,7 +24,11 @@ fn a_symlinked_folder_inside_the_vault_is_not_written_through() -> anyhow::Resul
     vault.write("src/lib.rs", "fn main() {}\n");
     std::os::unix::fs::symlink("..", vault.root().join(".vault/up"))?;
     let probe = load(guests::PROBE)?;
-    for path in [".vault/up/src/evil.rs", ".vault/up/src/lib.rs", ".vault/up/.git/config"] {
+    for path in [
+        ".vault/up/src/evil.rs",
+        ".vault/up/src/lib.rs",
+        ".vault/up/.git/config",
+    ] {
         let outcome = call(&probe, "probe write", &[path, "pwned"], &vault, quick())?;
         let said = stdout(&outcome);
         assert_eq!(outcome.exit_code, Some(1), "{path} was written: {said}");
@@ -45,7 +49,13 @@ fn a_symlinked_vault_folder_is_not_written() -> anyhow::Result<()> {
     vault.write("elsewhere/adr/a.md", "alpha");
     std::os::unix::fs::symlink("elsewhere", vault.root().join(".vault"))?;
     let probe = load(guests::PROBE)?;
-    let outcome = call(&probe, "probe write", &[".vault/adr/b.md", "pwned"], &vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe write",
+        &[".vault/adr/b.md", "pwned"],
+        &vault,
+        quick(),
+    )?;
     let said = stdout(&outcome);
     assert_eq!(outcome.exit_code, Some(1), "{said}");
     assert!(said.contains("`.vault` is a symbolic link"), "{said}");
@@ -54,9 +64,18 @@ fn a_symlinked_vault_folder_is_not_written() -> anyhow::Result<()> {
     let outcome = call(&probe, "probe read", &[".vault/adr/a.md"], &vault, quick())?;
     assert_eq!(stdout(&outcome), "read 5 bytes\n");
     // The same for `.vaultspec`.
-    std::fs::rename(vault.root().join(".vaultspec"), vault.root().join("spec-elsewhere"))?;
+    std::fs::rename(
+        vault.root().join(".vaultspec"),
+        vault.root().join("spec-elsewhere"),
+    )?;
     std::os::unix::fs::symlink("spec-elsewhere", vault.root().join(".vaultspec"))?;
-    let outcome = call(&probe, "probe write", &[".vaultspec/templates/x.md", "pwned"], &vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe write",
+        &[".vaultspec/templates/x.md", "pwned"],
+        &vault,
+        quick(),
+    )?;
     let said = stdout(&outcome);
     assert_eq!(outcome.exit_code, Some(1), "{said}");
     assert!(said.contains("`.vaultspec` is a symbolic link"), "{said}");
@@ -71,15 +90,23 @@ fn a_symlinked_vault_folder_is_not_written() -> anyhow::Result<()> {
 /// `rescue` so a reader stuck on it (a host without the defence) is let go
 /// and the test fails instead of hanging.
 fn plant_fifo(path: &Path, rescue: Duration) {
-    rustix::fs::mknodat(rustix::fs::CWD, path, rustix::fs::FileType::Fifo, rustix::fs::Mode::from(0o600), 0)
-        .expect("making a FIFO");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from(0o600),
+        0,
+    )
+    .expect("making a FIFO");
     let path = path.to_owned();
     std::thread::spawn(move || {
         let deadline = Instant::now() + rescue;
         while Instant::now() < deadline {
             let opened = rustix::fs::open(
                 &path,
-                rustix::fs::OFlags::WRONLY | rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::CLOEXEC,
+                rustix::fs::OFlags::WRONLY
+                    | rustix::fs::OFlags::NONBLOCK
+                    | rustix::fs::OFlags::CLOEXEC,
                 rustix::fs::Mode::empty(),
             );
             if opened.is_ok() {
@@ -94,14 +121,25 @@ fn plant_fifo(path: &Path, rescue: Duration) {
 fn a_fifo_is_refused_at_once_instead_of_hanging_the_call() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let probe = load(guests::PROBE)?;
-    for path in [".vault/x.md", ".vaultspec/config.toml", ".vaultspec/body-schema-baseline.json"] {
+    for path in [
+        ".vault/x.md",
+        ".vaultspec/config.toml",
+        ".vaultspec/body-schema-baseline.json",
+    ] {
         plant_fifo(&vault.root().join(path), Duration::from_secs(12));
         let started = Instant::now();
         let outcome = call(&probe, "probe read", &[path], &vault, quick())?;
         let said = stdout(&outcome);
-        assert!(started.elapsed() < Duration::from_secs(10), "reading {path} took {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "reading {path} took {:?}",
+            started.elapsed()
+        );
         assert_eq!(outcome.exit_code, Some(1), "{path}: {said}");
-        assert!(said.contains(path) && said.contains("is a FIFO, not a regular file"), "{said}");
+        assert!(
+            said.contains(path) && said.contains("is a FIFO, not a regular file"),
+            "{said}"
+        );
     }
     assert_host_still_serves(&vault)
 }
@@ -117,9 +155,13 @@ fn links_planted_at_the_old_temp_names_do_not_redirect_a_write() -> anyhow::Resu
     // being this process (the sandbox runs in it) and the counter small.
     let pid = std::process::id();
     for counter in 0..1500 {
-        let hard = vault.root().join(format!(".vault/.target.md.vs-{pid}-{counter}.tmp"));
+        let hard = vault
+            .root()
+            .join(format!(".vault/.target.md.vs-{pid}-{counter}.tmp"));
         std::fs::hard_link(&secret, hard)?;
-        let soft = vault.root().join(format!(".vault/.other.md.vs-{pid}-{counter}.tmp"));
+        let soft = vault
+            .root()
+            .join(format!(".vault/.other.md.vs-{pid}-{counter}.tmp"));
         std::os::unix::fs::symlink("../src/keep.rs", soft)?;
     }
     let probe = load(guests::PROBE)?;
@@ -128,8 +170,16 @@ fn links_planted_at_the_old_temp_names_do_not_redirect_a_write() -> anyhow::Resu
         assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
         assert_eq!(vault.read(target).as_deref(), Some("pwned"));
     }
-    assert_eq!(std::fs::read_to_string(&secret)?, "secret", "the write went through a planted hard link");
-    assert_eq!(vault.read("src/keep.rs").as_deref(), Some("keep"), "the write went through a planted symlink");
+    assert_eq!(
+        std::fs::read_to_string(&secret)?,
+        "secret",
+        "the write went through a planted hard link"
+    );
+    assert_eq!(
+        vault.read("src/keep.rs").as_deref(),
+        Some("keep"),
+        "the write went through a planted symlink"
+    );
     assert_host_still_serves(&vault)
 }
 
@@ -142,17 +192,34 @@ fn a_hard_linked_vault_file_is_neither_read_nor_written() -> anyhow::Result<()> 
 
     let outcome = call(&probe, "probe read", &[".vault/a.md"], &vault, quick())?;
     let said = stdout(&outcome);
-    assert_eq!(outcome.exit_code, Some(1), "the outside file was read: {said}");
-    assert!(said.contains("`.vault/a.md`") && said.contains("has 2 hard links"), "{said}");
+    assert_eq!(
+        outcome.exit_code,
+        Some(1),
+        "the outside file was read: {said}"
+    );
+    assert!(
+        said.contains("`.vault/a.md`") && said.contains("has 2 hard links"),
+        "{said}"
+    );
 
-    let outcome = call(&probe, "probe write", &[".vault/a.md", "pwned"], &vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe write",
+        &[".vault/a.md", "pwned"],
+        &vault,
+        quick(),
+    )?;
     let said = stdout(&outcome);
     assert_eq!(outcome.exit_code, Some(1), "{said}");
     assert!(said.contains("has 2 hard links"), "{said}");
     assert!(outcome.changed.is_empty());
     assert_eq!(std::fs::read_to_string(&secret)?, "secret");
     use std::os::unix::fs::MetadataExt;
-    assert_eq!(std::fs::metadata(&secret)?.nlink(), 2, "the link was replaced");
+    assert_eq!(
+        std::fs::metadata(&secret)?.nlink(),
+        2,
+        "the link was replaced"
+    );
     assert_host_still_serves(&vault)
 }
 
@@ -177,7 +244,13 @@ fn no_verb_writes_where_components_hooks_or_launch_commands_live() -> anyhow::Re
         assert!(!vault.root().join(path).exists(), "{path} exists");
     }
     // The version manifest stays writable: migrations bump it.
-    let outcome = call(&probe, "probe write", &[".vaultspec/providers.json", "{}"], &vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe write",
+        &[".vaultspec/providers.json", "{}"],
+        &vault,
+        quick(),
+    )?;
     assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
     assert_host_still_serves(&vault)
 }

@@ -50,7 +50,10 @@ fn discover_finds_the_intended_verb_for_each_intent() -> anyhow::Result<()> {
             misses.push(format!("`{verb}` is not in the catalog"));
             continue;
         }
-        let ranked: Vec<String> = rank(&catalog, intent, 3).into_iter().map(|(_, e)| e.spec.path_string()).collect();
+        let ranked: Vec<String> = rank(&catalog, intent, 3)
+            .into_iter()
+            .map(|(_, e)| e.spec.path_string())
+            .collect();
         match ranked.iter().position(|v| v == verb) {
             Some(0) => first += 1,
             Some(_) => {}

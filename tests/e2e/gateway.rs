@@ -29,9 +29,15 @@ fn probe_catalog() -> anyhow::Result<Catalog> {
     Ok(catalog)
 }
 
-fn run(catalog: &Catalog, vault: &TestVault, req: &Request) -> anyhow::Result<Result<Value, String>> {
+fn run(
+    catalog: &Catalog,
+    vault: &TestVault,
+    req: &Request,
+) -> anyhow::Result<Result<Value, String>> {
     let workspace = Workspace::open(vault.root())?;
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     Ok(runtime.block_on(invoke(catalog, sandbox(), &workspace, req)))
 }
 
@@ -39,11 +45,19 @@ fn run(catalog: &Catalog, vault: &TestVault, req: &Request) -> anyhow::Result<Re
 fn a_flooding_verb_is_stopped_at_the_output_limit() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let catalog = probe_catalog()?;
-    let reply = run(&catalog, &vault, &request("probe flood", json!({}), &[], None))?.unwrap();
+    let reply = run(
+        &catalog,
+        &vault,
+        &request("probe flood", json!({}), &[], None),
+    )?
+    .unwrap();
     assert_eq!(reply["ok"], false);
     assert_eq!(reply["exit_code"], -1);
     assert_eq!(reply["error"]["kind"], "output_limit");
-    assert!(reply.get("stdout").is_none(), "no partial output is returned");
+    assert!(
+        reply.get("stdout").is_none(),
+        "no partial output is returned"
+    );
     Ok(())
 }
 
@@ -51,9 +65,17 @@ fn a_flooding_verb_is_stopped_at_the_output_limit() -> anyhow::Result<()> {
 fn a_verb_that_runs_too_long_times_out() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let catalog = probe_catalog()?;
-    let reply = run(&catalog, &vault, &request("probe spin", json!({}), &[], Some(0.3)))?.unwrap();
+    let reply = run(
+        &catalog,
+        &vault,
+        &request("probe spin", json!({}), &[], Some(0.3)),
+    )?
+    .unwrap();
     assert_eq!(reply["error"]["kind"], "timeout");
-    assert_eq!(reply["error"]["message"], "verb timed out after 0.3 seconds");
+    assert_eq!(
+        reply["error"]["message"],
+        "verb timed out after 0.3 seconds"
+    );
     Ok(())
 }
 
@@ -62,16 +84,41 @@ fn values_are_rendered_one_item_each_and_reach_the_verb() -> anyhow::Result<()> 
     let vault = TestVault::new();
     let catalog = probe_catalog()?;
     let args = json!({"times": 2, "--word": ["a b", "c"], "mood": "calm", "shout": false});
-    let reply = run(&catalog, &vault, &request("echo say", args, &["one", ""], None))?.unwrap();
+    let reply = run(
+        &catalog,
+        &vault,
+        &request("echo say", args, &["one", ""], None),
+    )?
+    .unwrap();
     assert_eq!(reply["ok"], true, "{reply}");
     assert_eq!(reply["format"], "json");
     assert_eq!(reply["data"]["data"]["words"], json!(["a b", "c"]));
-    assert_eq!(reply["data"]["data"]["env"], json!(["VAULTSPEC_MCP_GATEWAY_INVOCATION=1"]));
+    assert_eq!(
+        reply["data"]["data"]["env"],
+        json!(["VAULTSPEC_MCP_GATEWAY_INVOCATION=1"])
+    );
     let command: Vec<String> = serde_json::from_value(reply["command"].clone())?;
     let root = vault.root().display().to_string();
     assert_eq!(
         command,
-        ["vaultspec", "--target", root.as_str(), "echo", "say", "one", "", "--times", "2", "--word", "a b", "--word", "c", "--mood", "calm", "--json"]
+        [
+            "vaultspec",
+            "--target",
+            root.as_str(),
+            "echo",
+            "say",
+            "one",
+            "",
+            "--times",
+            "2",
+            "--word",
+            "a b",
+            "--word",
+            "c",
+            "--mood",
+            "calm",
+            "--json"
+        ]
     );
     Ok(())
 }
@@ -80,11 +127,21 @@ fn values_are_rendered_one_item_each_and_reach_the_verb() -> anyhow::Result<()> 
 fn a_nonzero_exit_and_what_was_written_are_reported() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let catalog = probe_catalog()?;
-    let reply = run(&catalog, &vault, &request("probe read", json!({}), &[".vault/none.md"], None))?.unwrap();
+    let reply = run(
+        &catalog,
+        &vault,
+        &request("probe read", json!({}), &[".vault/none.md"], None),
+    )?
+    .unwrap();
     assert_eq!(reply["error"]["kind"], "nonzero_exit");
     assert_eq!(reply["error"]["message"], "verb exited with status 1");
     assert!(reply["stdout"].as_str().unwrap().contains("does not exist"));
-    let reply = run(&catalog, &vault, &request("probe write", json!({}), &[".vault/a.md", "x"], None))?.unwrap();
+    let reply = run(
+        &catalog,
+        &vault,
+        &request("probe write", json!({}), &[".vault/a.md", "x"], None),
+    )?
+    .unwrap();
     assert_eq!(reply["changed"], json!([".vault/a.md"]));
     Ok(())
 }
@@ -94,23 +151,65 @@ fn every_refusal_names_its_culprit_before_anything_runs() -> anyhow::Result<()> 
     let vault = TestVault::new();
     let catalog = probe_catalog()?;
     let cases = [
-        (request("echo say", json!({}), &["x"], Some(0.0)), "timeout must be finite and greater than zero"),
-        (request("vault feature index", json!({}), &[], None), "is out of scope for the gateway (denylisted)"),
-        (request("echo", json!({}), &[], None), "unknown verb 'echo'; use discover"),
-        (request("echo say", json!({"json": true}), &["x"], None), "maps to reserved flag '--json'"),
-        (request("echo say", json!({"target": "/"}), &["x"], None), "maps to reserved flag '--target'"),
-        (request("echo say", json!({"body_file": "x"}), &["x"], None), "flag '--body-file' is not available through the gateway"),
-        (request("echo say", json!({"wrod": ["x"]}), &["x"], None), "unknown flag '--wrod' for this verb (did you mean `--word`?)"),
-        (request("echo say", json!({"times": "many"}), &["x"], None), "`--times` does not accept `many`"),
-        (request("echo say", json!({"mood": "angry"}), &["x"], None), "one of calm, loud"),
-        (request("echo say", json!({"word": {"a": 1}}), &["x"], None), "argument 'word' must be a string"),
-        (request("echo say", json!({}), &["--flag"], None), "positional '--flag' begins with '-'"),
-        (request("echo say", json!({}), &[], None), "needs the operand `FIRST`"),
-        (request("noop", json!({}), &["extra"], None), "takes no operands"),
+        (
+            request("echo say", json!({}), &["x"], Some(0.0)),
+            "timeout must be finite and greater than zero",
+        ),
+        (
+            request("vault feature index", json!({}), &[], None),
+            "is out of scope for the gateway (denylisted)",
+        ),
+        (
+            request("echo", json!({}), &[], None),
+            "unknown verb 'echo'; use discover",
+        ),
+        (
+            request("echo say", json!({"json": true}), &["x"], None),
+            "maps to reserved flag '--json'",
+        ),
+        (
+            request("echo say", json!({"target": "/"}), &["x"], None),
+            "maps to reserved flag '--target'",
+        ),
+        (
+            request("echo say", json!({"body_file": "x"}), &["x"], None),
+            "flag '--body-file' is not available through the gateway",
+        ),
+        (
+            request("echo say", json!({"wrod": ["x"]}), &["x"], None),
+            "unknown flag '--wrod' for this verb (did you mean `--word`?)",
+        ),
+        (
+            request("echo say", json!({"times": "many"}), &["x"], None),
+            "`--times` does not accept `many`",
+        ),
+        (
+            request("echo say", json!({"mood": "angry"}), &["x"], None),
+            "one of calm, loud",
+        ),
+        (
+            request("echo say", json!({"word": {"a": 1}}), &["x"], None),
+            "argument 'word' must be a string",
+        ),
+        (
+            request("echo say", json!({}), &["--flag"], None),
+            "positional '--flag' begins with '-'",
+        ),
+        (
+            request("echo say", json!({}), &[], None),
+            "needs the operand `FIRST`",
+        ),
+        (
+            request("noop", json!({}), &["extra"], None),
+            "takes no operands",
+        ),
     ];
     for (req, expected) in cases {
         let refusal = run(&catalog, &vault, &req)?.expect_err(expected);
-        assert!(refusal.contains(expected), "{expected:?} not in {refusal:?}");
+        assert!(
+            refusal.contains(expected),
+            "{expected:?} not in {refusal:?}"
+        );
     }
     Ok(())
 }
@@ -120,13 +219,21 @@ fn concurrent_invokes_that_write_lose_nothing() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let catalog = Arc::new(probe_catalog()?);
     let workspace = Workspace::open(vault.root())?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
     let replies: Vec<Value> = runtime.block_on(async {
         let mut tasks = Vec::new();
         for i in 0..16 {
             let (catalog, workspace) = (catalog.clone(), workspace.clone());
             tasks.push(tokio::spawn(async move {
-                let req = request("probe write", json!({}), &[&format!(".vault/n/{i}.md"), &format!("note {i}")], None);
+                let req = request(
+                    "probe write",
+                    json!({}),
+                    &[&format!(".vault/n/{i}.md"), &format!("note {i}")],
+                    None,
+                );
                 invoke(&catalog, sandbox(), &workspace, &req).await
             }));
         }
@@ -138,7 +245,10 @@ fn concurrent_invokes_that_write_lose_nothing() -> anyhow::Result<()> {
     });
     assert!(replies.iter().all(|r| r["ok"] == true));
     for i in 0..16 {
-        assert_eq!(vault.read(&format!(".vault/n/{i}.md")).as_deref(), Some(format!("note {i}").as_str()));
+        assert_eq!(
+            vault.read(&format!(".vault/n/{i}.md")).as_deref(),
+            Some(format!("note {i}").as_str())
+        );
     }
     Ok(())
 }
@@ -151,12 +261,22 @@ fn discover_and_invoke_answer_over_mcp() -> anyhow::Result<()> {
     let found = session.call("discover", json!({"query": "list the documents"}))?;
     let reply = found.structured_content.clone().unwrap();
     assert_eq!(reply["verbs"][0]["verb"], "vault list", "{reply}");
-    let flags: Vec<&str> = reply["verbs"][0]["flags"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
-    assert!(!flags.contains(&"--json") && !flags.contains(&"--target") && !flags.contains(&"--help"));
+    let flags: Vec<&str> = reply["verbs"][0]["flags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        !flags.contains(&"--json") && !flags.contains(&"--target") && !flags.contains(&"--help")
+    );
     let bad = session.call("discover", json!({"query": "x", "limit": -1}))?;
     assert_eq!(bad.is_error, Some(true));
 
-    let listed = session.call("invoke", json!({"verb": "  vault   list ", "arguments": {"feature": "cache-layer"}}))?;
+    let listed = session.call(
+        "invoke",
+        json!({"verb": "  vault   list ", "arguments": {"feature": "cache-layer"}}),
+    )?;
     assert_eq!(text(&listed), "vault list: ok");
     let reply = listed.structured_content.clone().unwrap();
     assert_eq!(reply["verb"], "vault list");
@@ -164,6 +284,9 @@ fn discover_and_invoke_answer_over_mcp() -> anyhow::Result<()> {
     let refused = session.call("invoke", json!({"verb": "vault plan"}))?;
     assert!(text(&refused).starts_with("Error executing tool invoke: unknown verb 'vault plan'"));
     let read_only = Session::start(&vault, &["--read-only"])?;
-    assert_eq!(text(&read_only.call("invoke", json!({"verb": "vault list"}))?), "Unknown tool: invoke");
+    assert_eq!(
+        text(&read_only.call("invoke", json!({"verb": "vault list"}))?),
+        "Unknown tool: invoke"
+    );
     Ok(())
 }

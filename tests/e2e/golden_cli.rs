@@ -21,7 +21,10 @@ const WORDING: [&str; 3] = ["message", "hint", "fix_description"];
 
 fn normalize_path(value: &str, root: &str) -> String {
     let value = value.replace(root, "<ROOT>");
-    value.strip_prefix("<ROOT>/").map(str::to_owned).unwrap_or(value)
+    value
+        .strip_prefix("<ROOT>/")
+        .map(str::to_owned)
+        .unwrap_or(value)
 }
 
 /// Where `actual` departs from the contract values of `expected`. Extra keys
@@ -42,8 +45,14 @@ fn contract_diff(expected: &Value, actual: &Value, at: &str, root: &str, out: &m
         }
         (Value::Array(e), Value::Array(a)) if e.len() == a.len() => {
             if e.iter().all(Value::is_string) && a.iter().all(Value::is_string) {
-                let mut e: Vec<String> = e.iter().map(|v| normalize_path(v.as_str().unwrap(), root)).collect();
-                let mut a: Vec<String> = a.iter().map(|v| normalize_path(v.as_str().unwrap(), root)).collect();
+                let mut e: Vec<String> = e
+                    .iter()
+                    .map(|v| normalize_path(v.as_str().unwrap(), root))
+                    .collect();
+                let mut a: Vec<String> = a
+                    .iter()
+                    .map(|v| normalize_path(v.as_str().unwrap(), root))
+                    .collect();
                 e.sort();
                 a.sort();
                 if e != a {
@@ -81,7 +90,11 @@ fn swap_hashes(expected: &mut Value, vector: &Path) {
     // `path`/`blob_hash` of most writes, `new_path`/`new_blob_hash` of a rename.
     for (path_key, hash_key) in [("path", "blob_hash"), ("new_path", "new_blob_hash")] {
         let pointer = format!("/data/{path_key}");
-        let Some(path) = expected.pointer(&pointer).and_then(Value::as_str).map(|p| p.replace("<ROOT>/", "")) else {
+        let Some(path) = expected
+            .pointer(&pointer)
+            .and_then(Value::as_str)
+            .map(|p| p.replace("<ROOT>/", ""))
+        else {
             continue;
         };
         let after = format!("after/{path}");
@@ -105,21 +118,35 @@ fn run_vector(name: &str) -> anyhow::Result<()> {
     golden::copy_tree(&vector.join("before"), vault.root());
     let root = vault.root().to_string_lossy().into_owned();
     let commands = std::fs::read_to_string(vector.join("command.txt"))?;
-    let exits: Vec<String> = std::fs::read_to_string(vector.join("exit.txt"))?.lines().map(str::to_owned).collect();
-    let outputs: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(vector.join("stdout.json"))?)?;
+    let exits: Vec<String> = std::fs::read_to_string(vector.join("exit.txt"))?
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let outputs: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(vector.join("stdout.json"))?)?;
     let mut problems = Vec::new();
-    for (i, line) in commands.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+    for (i, line) in commands
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+    {
         let words = shell_words::split(line)?;
         assert_eq!(words[0], "vaultspec-core", "{name}: CLI lines only");
         let out = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
             .args(&words[1..])
             .current_dir(vault.root())
             .env("VAULTSPEC_NO_HINTS", "1")
-            .env("VAULTSPEC_CACHE_DIR", cache_dir().parent().unwrap().join("test-cli-cache"))
+            .env(
+                "VAULTSPEC_CACHE_DIR",
+                cache_dir().parent().unwrap().join("test-cli-cache"),
+            )
             .env_remove("VAULTSPEC_TARGET_DIR")
             .output()?;
         let stdout = String::from_utf8_lossy(&out.stdout);
-        let code = out.status.code().map_or("signal".to_owned(), |c| c.to_string());
+        let code = out
+            .status
+            .code()
+            .map_or("signal".to_owned(), |c| c.to_string());
         if exits.get(i).map(String::as_str) != Some(code.as_str()) {
             problems.push(format!(
                 "line {}: exit {code}, expected {:?}\nstdout: {stdout}\nstderr: {}",
@@ -138,14 +165,22 @@ fn run_vector(name: &str) -> anyhow::Result<()> {
                 let mut diffs = Vec::new();
                 contract_diff(&expected, &actual, "", &root, &mut diffs);
                 if !diffs.is_empty() {
-                    problems.push(format!("line {}: {}\nactual: {actual}", i + 1, diffs.join("\n")));
+                    problems.push(format!(
+                        "line {}: {}\nactual: {actual}",
+                        i + 1,
+                        diffs.join("\n")
+                    ));
                 }
             }
             Err(e) => problems.push(format!("line {}: no JSON on stdout ({e}): {stdout}", i + 1)),
         }
     }
     problems.extend(golden::compare_vault(&vector, vault.root()));
-    assert!(problems.is_empty(), "vector `{name}`:\n{}", problems.join("\n\n"));
+    assert!(
+        problems.is_empty(),
+        "vector `{name}`:\n{}",
+        problems.join("\n\n")
+    );
     Ok(())
 }
 

@@ -2,8 +2,8 @@
 //! afterwards, and the same reply fields.
 
 use serde_json::Value;
-use vaultspec_test_support::golden::{self, GENERATION_DAY};
 use vaultspec_test_support::TestVault;
+use vaultspec_test_support::golden::{self, GENERATION_DAY};
 
 use crate::mcp::Session;
 
@@ -35,26 +35,48 @@ fn contract_diff(expected: &Value, actual: &Value, at: &str, hashes: bool, out: 
 }
 
 fn run_vector(name: &str) -> anyhow::Result<()> {
-    let Some(dir) = golden::dir() else { return Ok(()) };
+    let Some(dir) = golden::dir() else {
+        return Ok(());
+    };
     let vector = dir.join(name);
     let vault = TestVault::new();
     golden::copy_tree(&vector.join("before"), vault.root());
     let root = vault.root().display().to_string();
-    let expected: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(vector.join("stdout.json"))?)?;
+    let expected: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(vector.join("stdout.json"))?)?;
     let session = Session::start(&vault, &[])?;
     let hashes = golden::today() == GENERATION_DAY;
     let mut diffs = Vec::new();
-    for (i, line) in std::fs::read_to_string(vector.join("command.txt"))?.lines().enumerate() {
+    for (i, line) in std::fs::read_to_string(vector.join("command.txt"))?
+        .lines()
+        .enumerate()
+    {
         let call: Value = serde_json::from_str(line)?;
         let result = session.call(call["tool"].as_str().unwrap(), call["arguments"].clone())?;
         let actual = serde_json::to_value(&result)?;
         let text = serde_json::to_string(&expected[i])?.replace("<ROOT>", &root);
         let want: Value = serde_json::from_str(&text)?;
-        contract_diff(&want["structuredContent"], &actual["structuredContent"], &format!("reply {i}"), hashes, &mut diffs);
-        contract_diff(&want["isError"], &actual["isError"], &format!("reply {i} isError"), hashes, &mut diffs);
+        contract_diff(
+            &want["structuredContent"],
+            &actual["structuredContent"],
+            &format!("reply {i}"),
+            hashes,
+            &mut diffs,
+        );
+        contract_diff(
+            &want["isError"],
+            &actual["isError"],
+            &format!("reply {i} isError"),
+            hashes,
+            &mut diffs,
+        );
         let summary = |v: &Value| v["content"][0]["text"].clone();
         if want["isError"] == Value::Bool(false) && summary(&want) != summary(&actual) {
-            diffs.push(format!("reply {i} summary: expected {}, got {}", summary(&want), summary(&actual)));
+            diffs.push(format!(
+                "reply {i} summary: expected {}, got {}",
+                summary(&want),
+                summary(&actual)
+            ));
         }
     }
     diffs.extend(golden::compare_vault(&vector, vault.root()));

@@ -3,20 +3,20 @@
 
 mod bad_input;
 mod catalog;
+mod cli;
 mod containment_catalog;
 mod containment_limits;
-mod golden_cli;
+mod containment_storage;
 mod discover_intents;
 mod gateway;
+mod golden_cli;
 mod golden_mcp;
-mod plan_verbs;
 mod mcp;
 mod mcp_concurrency;
 mod mcp_tools;
-mod cli;
+mod plan_verbs;
 mod sandbox;
-mod containment_storage;
 mod sentinels;
+mod support;
 mod third_party;
 mod verbs;
-mod support;

@@ -19,7 +19,10 @@ pub struct Session {
 
 impl Session {
     pub fn start(vault: &TestVault, extra: &[&str]) -> anyhow::Result<Self> {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"));
         command
             .arg("mcp")
@@ -61,11 +64,17 @@ pub fn text(result: &CallToolResult) -> String {
 fn initialize_names_the_server_and_gives_instructions() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let session = Session::start(&vault, &[])?;
-    let info = session.client.peer_info().expect("the server introduced itself");
+    let info = session
+        .client
+        .peer_info()
+        .expect("the server introduced itself");
     let name = info.server_info.as_ref().map(|i| i.name.clone());
     assert_eq!(name.as_deref(), Some("vaultspec-core-mcp"));
     let instructions = info.instructions.clone().unwrap_or_default();
-    assert!(instructions.contains("tool-schema version"), "{instructions}");
+    assert!(
+        instructions.contains("tool-schema version"),
+        "{instructions}"
+    );
     Ok(())
 }
 
@@ -73,9 +82,28 @@ fn initialize_names_the_server_and_gives_instructions() -> anyhow::Result<()> {
 fn tools_are_listed_in_order_in_both_modes() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let names = Session::start(&vault, &[])?.tool_names()?;
-    assert_eq!(names, ["find", "create", "edit", "status", "check", "search", "crossref", "plan_progress", "plan_edit", "log", "discover", "invoke"]);
+    assert_eq!(
+        names,
+        [
+            "find",
+            "create",
+            "edit",
+            "status",
+            "check",
+            "search",
+            "crossref",
+            "plan_progress",
+            "plan_edit",
+            "log",
+            "discover",
+            "invoke"
+        ]
+    );
     let names = Session::start(&vault, &["--read-only"])?.tool_names()?;
-    assert_eq!(names, ["find", "status", "check", "search", "crossref", "discover"]);
+    assert_eq!(
+        names,
+        ["find", "status", "check", "search", "crossref", "discover"]
+    );
     Ok(())
 }
 
@@ -94,9 +122,15 @@ fn read_only_guards_refuse_fix_and_sweeps_before_validation() -> anyhow::Result<
     let vault = TestVault::new();
     let session = Session::start(&vault, &["--read-only"])?;
     let result = session.call("check", json!({"fix": false}))?;
-    assert_eq!(text(&result), "read-only check does not accept the 'fix' argument");
+    assert_eq!(
+        text(&result),
+        "read-only check does not accept the 'fix' argument"
+    );
     let result = session.call("crossref", json!({"ref": "x", "apply": true}))?;
-    assert_eq!(text(&result), "read-only crossref judges one 'ref' and writes nothing");
+    assert_eq!(
+        text(&result),
+        "read-only crossref judges one 'ref' and writes nothing"
+    );
     Ok(())
 }
 
@@ -106,9 +140,17 @@ fn arguments_outside_the_schema_are_a_prefixed_tool_error() -> anyhow::Result<()
     let session = Session::start(&vault, &[])?;
     let result = session.call("find", json!({"limit": 0}))?;
     assert_eq!(result.is_error, Some(true));
-    assert!(text(&result).starts_with("Error executing tool find: `limit`"), "{}", text(&result));
+    assert!(
+        text(&result).starts_with("Error executing tool find: `limit`"),
+        "{}",
+        text(&result)
+    );
     let result = session.call("search", json!({"query": ""}))?;
-    assert!(text(&result).starts_with("Error executing tool search: `query`"), "{}", text(&result));
+    assert!(
+        text(&result).starts_with("Error executing tool search: `query`"),
+        "{}",
+        text(&result)
+    );
     Ok(())
 }
 
@@ -123,7 +165,10 @@ fn server_command(vault: &TestVault) -> Command {
     command
 }
 
-fn wait_for_exit(child: &mut std::process::Child, within: Duration) -> Option<std::process::ExitStatus> {
+fn wait_for_exit(
+    child: &mut std::process::Child,
+    within: Duration,
+) -> Option<std::process::ExitStatus> {
     let start = Instant::now();
     while start.elapsed() < within {
         if let Some(status) = child.try_wait().unwrap() {
@@ -154,7 +199,8 @@ fn the_server_exits_cleanly_when_stdin_closes() -> anyhow::Result<()> {
     let reply: Value = serde_json::from_str(&line)?;
     assert_eq!(reply["result"]["protocolVersion"], "2025-06-18");
     drop(stdin);
-    let status = wait_for_exit(&mut child, Duration::from_secs(10)).expect("the server exited on EOF");
+    let status =
+        wait_for_exit(&mut child, Duration::from_secs(10)).expect("the server exited on EOF");
     assert!(status.success());
     Ok(())
 }
@@ -184,21 +230,30 @@ fn without_address_space_for_the_instance_pool_verbs_still_run() -> anyhow::Resu
         stdout.read_line(&mut line)?;
         Ok(serde_json::from_str(&line)?)
     };
-    reply(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)?;
+    reply(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+    )?;
     // The notification has no reply; the call after it has.
     let stats = reply(concat!(
         r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
         "\n",
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"invoke","arguments":{"verb":"vault stats"}}}"#
     ))?;
-    assert_eq!(stats["result"]["structuredContent"]["data"]["data"]["total_docs"], 1, "{stats}");
+    assert_eq!(
+        stats["result"]["structuredContent"]["data"]["data"]["total_docs"], 1,
+        "{stats}"
+    );
     drop(reply);
     drop(stdin);
-    let status = wait_for_exit(&mut child, Duration::from_secs(10)).expect("the server exited on EOF");
+    let status =
+        wait_for_exit(&mut child, Duration::from_secs(10)).expect("the server exited on EOF");
     assert!(status.success());
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr)?;
-    assert!(stderr.contains("cannot reserve the verb instance pool"), "{stderr}");
+    assert!(
+        stderr.contains("cannot reserve the verb instance pool"),
+        "{stderr}"
+    );
     Ok(())
 }
 
@@ -215,13 +270,20 @@ fn the_watchdog_exits_when_the_client_process_dies() -> anyhow::Result<()> {
         .stderr(Stdio::piped())
         .spawn()?;
     std::thread::sleep(Duration::from_millis(300));
-    assert!(server.try_wait()?.is_none(), "the server runs while its client lives");
+    assert!(
+        server.try_wait()?.is_none(),
+        "the server runs while its client lives"
+    );
     client.kill()?;
     client.wait()?;
-    let status = wait_for_exit(&mut server, Duration::from_secs(10)).expect("the watchdog ended the server");
+    let status =
+        wait_for_exit(&mut server, Duration::from_secs(10)).expect("the watchdog ended the server");
     assert!(status.success());
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut server.stderr.take().unwrap(), &mut stderr)?;
-    assert!(stderr.contains(r#""event":"stdio_watchdog_exit""#), "{stderr}");
+    assert!(
+        stderr.contains(r#""event":"stdio_watchdog_exit""#),
+        "{stderr}"
+    );
     Ok(())
 }

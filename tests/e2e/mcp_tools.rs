@@ -8,7 +8,10 @@ use crate::mcp::{Session, text};
 
 fn structured(result: &rmcp::model::CallToolResult) -> Value {
     assert_eq!(result.is_error, Some(false), "{}", text(result));
-    result.structured_content.clone().expect("structured content")
+    result
+        .structured_content
+        .clone()
+        .expect("structured content")
 }
 
 /// A small vault: a feature with research, an ADR and an L2 plan.
@@ -48,13 +51,23 @@ fn find_lists_features_then_documents_with_hashes_and_excerpts() -> anyhow::Resu
     assert_eq!(text(&listing), "1 row");
     let rows = structured(&listing);
     assert_eq!(rows["result"][0]["name"], "cache-layer");
-    assert_eq!(rows["result"][0]["doc_count"], 4, "three documents and the generated index");
+    assert_eq!(
+        rows["result"][0]["doc_count"], 4,
+        "three documents and the generated index"
+    );
 
-    let docs = structured(&session.call("find", json!({"feature": "cache-layer", "type": ["adr"], "body": "excerpt"}))?);
+    let docs = structured(&session.call(
+        "find",
+        json!({"feature": "cache-layer", "type": ["adr"], "body": "excerpt"}),
+    )?);
     let row = &docs["result"][0];
     assert_eq!(row["name"], "2026-03-02-cache-layer-adr");
     assert_eq!(row["path"], ".vault/adr/2026-03-02-cache-layer-adr.md");
-    let bytes = std::fs::read(vault.root().join(".vault/adr/2026-03-02-cache-layer-adr.md"))?;
+    let bytes = std::fs::read(
+        vault
+            .root()
+            .join(".vault/adr/2026-03-02-cache-layer-adr.md"),
+    )?;
     assert_eq!(row["blob_hash"], vaultspec_vault::hash::blob_oid(&bytes));
     assert!(row["body"].as_str().unwrap().starts_with("---\n"));
 
@@ -70,12 +83,18 @@ fn edit_replaces_a_section_and_refuses_a_stale_hash() -> anyhow::Result<()> {
     let session = Session::start(&vault, &[])?;
     vault_with_plan(&session)?;
     let path = ".vault/research/2026-03-01-cache-layer-eviction-research.md";
-    let stale = session.call("edit", json!({"operations": [{"target": "2026-03-01-cache-layer-eviction-research",
-        "operation": "set_body", "content": "gone", "expected_blob_hash": "0".repeat(40)}]}))?;
+    let stale = session.call(
+        "edit",
+        json!({"operations": [{"target": "2026-03-01-cache-layer-eviction-research",
+        "operation": "set_body", "content": "gone", "expected_blob_hash": "0".repeat(40)}]}),
+    )?;
     let reply = structured(&stale);
     assert_eq!(reply["status"], "failed");
     assert_eq!(reply["items"][0]["error"]["conflict"], true);
-    assert!(vault.read(path).unwrap().contains("Least recently used"), "a conflict changes nothing");
+    assert!(
+        vault.read(path).unwrap().contains("Least recently used"),
+        "a conflict changes nothing"
+    );
 
     let reply = structured(&session.call("edit", json!({"operations": [
         {"target": path, "operation": "append_section", "section": "## Context", "content": "Measured on the staging cache."},
@@ -84,12 +103,26 @@ fn edit_replaces_a_section_and_refuses_a_stale_hash() -> anyhow::Result<()> {
     ]}))?);
     assert_eq!(reply["status"], "mixed");
     assert_eq!(reply["items"][0]["status"], "updated");
-    assert!(vault.read(path).unwrap().contains("Measured on the staging cache."));
-    assert_eq!(reply["items"][1]["error"]["message"], "Cannot resolve document: 'nope'");
-    assert_eq!(reply["items"][2]["error"]["message"], "Unknown edit operation: rewrite");
+    assert!(
+        vault
+            .read(path)
+            .unwrap()
+            .contains("Measured on the staging cache.")
+    );
+    assert_eq!(
+        reply["items"][1]["error"]["message"],
+        "Cannot resolve document: 'nope'"
+    );
+    assert_eq!(
+        reply["items"][2]["error"]["message"],
+        "Unknown edit operation: rewrite"
+    );
 
     let empty = session.call("edit", json!({"operations": []}))?;
-    assert_eq!(text(&empty), "Error executing tool edit: edit requires at least one operation");
+    assert_eq!(
+        text(&empty),
+        "Error executing tool edit: edit requires at least one operation"
+    );
     Ok(())
 }
 
@@ -98,30 +131,56 @@ fn plan_tools_and_log_move_a_plan_forward() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let session = Session::start(&vault, &[])?;
     vault_with_plan(&session)?;
-    let added = structured(&session.call("plan_edit", json!({"plan": "cache-layer", "operations": [
-        {"operation": "add", "action": "write the cache", "scope": "src/cache.rs"},
-        {"operation": "add", "action": "test eviction", "scope": "tests/cache.rs"}
-    ]}))?);
+    let added = structured(&session.call(
+        "plan_edit",
+        json!({"plan": "cache-layer", "operations": [
+            {"operation": "add", "action": "write the cache", "scope": "src/cache.rs"},
+            {"operation": "add", "action": "test eviction", "scope": "tests/cache.rs"}
+        ]}),
+    )?);
     assert_eq!(added["status"], "ok", "{added}");
     let first = added["items"][0]["step_id"].as_str().unwrap().to_owned();
 
-    let progress = structured(&session.call("plan_progress", json!({"plan": "2026-03-03-cache-layer-plan",
-        "steps": [{"step_id": first, "state": "checked"}, {"step_id": "S99", "state": "checked"}]}))?);
+    let progress = structured(&session.call(
+        "plan_progress",
+        json!({"plan": "2026-03-03-cache-layer-plan",
+        "steps": [{"step_id": first, "state": "checked"}, {"step_id": "S99", "state": "checked"}]}),
+    )?);
     assert_eq!(progress["status"], "mixed");
     assert_eq!(progress["steps_completed"], 1);
     assert_eq!(progress["items"][1]["status"], "failed");
 
-    let logged = structured(&session.call("log", json!({"feature": "cache-layer", "plan": "2026-03-03-cache-layer-plan",
-        "step": first, "rows": ["A:src/cache.rs"], "verify": ["cargo test=pass"]}))?);
+    let logged = structured(&session.call(
+        "log",
+        json!({"feature": "cache-layer", "plan": "2026-03-03-cache-layer-plan",
+        "step": first, "rows": ["A:src/cache.rs"], "verify": ["cargo test=pass"]}),
+    )?);
     assert_eq!(logged["created"], true);
-    let again = structured(&session.call("log", json!({"feature": "cache-layer", "plan": "2026-03-03-cache-layer-plan",
-        "step": first, "rows": ["A:src/cache.rs"], "verify": ["cargo test=pass"]}))?);
+    let again = structured(&session.call(
+        "log",
+        json!({"feature": "cache-layer", "plan": "2026-03-03-cache-layer-plan",
+        "step": first, "rows": ["A:src/cache.rs"], "verify": ["cargo test=pass"]}),
+    )?);
     assert_eq!(again["changed"], false);
 
-    let bad = session.call("plan_progress", json!({"plan": ".vault/plan/x.md", "steps": [{"step_id": "S01", "state": "checked"}]}))?;
-    assert_eq!(text(&bad), "Error executing tool plan_progress: MCP plan targets must be a stem or feature handle, not a path");
-    let missing = session.call("plan_edit", json!({"plan": "nothing-here", "operations": [{"operation": "add"}]}))?;
-    assert!(text(&missing).starts_with("Error executing tool plan_edit: Cannot resolve plan 'nothing-here'"), "{}", text(&missing));
+    let bad = session.call(
+        "plan_progress",
+        json!({"plan": ".vault/plan/x.md", "steps": [{"step_id": "S01", "state": "checked"}]}),
+    )?;
+    assert_eq!(
+        text(&bad),
+        "Error executing tool plan_progress: MCP plan targets must be a stem or feature handle, not a path"
+    );
+    let missing = session.call(
+        "plan_edit",
+        json!({"plan": "nothing-here", "operations": [{"operation": "add"}]}),
+    )?;
+    assert!(
+        text(&missing)
+            .starts_with("Error executing tool plan_edit: Cannot resolve plan 'nothing-here'"),
+        "{}",
+        text(&missing)
+    );
 
     let trace = structured(&session.call("status", json!({"target": "cache-layer"}))?);
     assert_eq!(trace["kind"], "trace");
@@ -140,16 +199,31 @@ fn search_and_crossref_rank_locally() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let session = Session::start(&vault, &[])?;
     vault_with_plan(&session)?;
-    let reply = structured(&session.call("search", json!({"query": "which eviction keeps hot keys resident"}))?);
+    let reply = structured(&session.call(
+        "search",
+        json!({"query": "which eviction keeps hot keys resident"}),
+    )?);
     assert_eq!(reply["status"], "ok");
     assert_eq!(reply["ranking"], "local-bm25");
     let hit = &reply["hits"][0];
-    assert_eq!(hit["path"], ".vault/research/2026-03-01-cache-layer-eviction-research.md");
-    assert!(hit["excerpt"]["text"].as_str().unwrap().contains("hot keys"));
+    assert_eq!(
+        hit["path"],
+        ".vault/research/2026-03-01-cache-layer-eviction-research.md"
+    );
+    assert!(
+        hit["excerpt"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("hot keys")
+    );
     assert!(hit["excerpt"]["line_start"].as_u64().unwrap() > 0);
-    assert!(hit.get("answers").is_none(), "a local ranking does not claim answers");
+    assert!(
+        hit.get("answers").is_none(),
+        "a local ranking does not claim answers"
+    );
 
-    let crossref = structured(&session.call("crossref", json!({"refs": ["2026-03-02-cache-layer-adr"]}))?);
+    let crossref =
+        structured(&session.call("crossref", json!({"refs": ["2026-03-02-cache-layer-adr"]}))?);
     assert_eq!(crossref["judged"], 1);
     assert_eq!(crossref["sources"][0]["status"], "ok");
     let sweep = session.call("crossref", json!({}))?;
@@ -160,11 +234,17 @@ fn search_and_crossref_rank_locally() -> anyhow::Result<()> {
 #[test]
 fn check_reports_and_fixes() -> anyhow::Result<()> {
     let vault = TestVault::new();
-    vault.write(".vault/research/notes.md", "---\ntags:\n  - research\n---\n\n# Notes\n");
+    vault.write(
+        ".vault/research/notes.md",
+        "---\ntags:\n  - research\n---\n\n# Notes\n",
+    );
     let session = Session::start(&vault, &[])?;
     let report = structured(&session.call("check", json!({}))?);
     assert_eq!(report["fixed"], false);
-    assert!(report["total_errors"].as_u64().unwrap() + report["total_warnings"].as_u64().unwrap() > 0, "{report}");
+    assert!(
+        report["total_errors"].as_u64().unwrap() + report["total_warnings"].as_u64().unwrap() > 0,
+        "{report}"
+    );
     assert_eq!(report["checks"][0]["check"], "structure");
     let read_only = Session::start(&vault, &["--read-only"])?;
     let report = structured(&read_only.call("check", json!({"feature": "x"}))?);

@@ -23,7 +23,11 @@ fn reading_a_parent_path_is_refused() -> anyhow::Result<()> {
     let probe = load(guests::PROBE)?;
     let outcome = call(&probe, "probe read", &["../outside.txt"], &vault, quick())?;
     assert_eq!(outcome.exit_code, Some(1));
-    assert!(stdout(&outcome).contains("`..` components are not accepted"), "{}", stdout(&outcome));
+    assert!(
+        stdout(&outcome).contains("`..` components are not accepted"),
+        "{}",
+        stdout(&outcome)
+    );
     assert_host_still_serves(&vault)
 }
 
@@ -32,20 +36,37 @@ fn reading_an_absolute_path_is_refused() -> anyhow::Result<()> {
     let (outside, vault) = vault_with_outside_file();
     let probe = load(guests::PROBE)?;
     let secret = outside.path().join("secret.txt");
-    let outcome = call(&probe, "probe read", &[secret.to_str().unwrap()], &vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe read",
+        &[secret.to_str().unwrap()],
+        &vault,
+        quick(),
+    )?;
     assert_eq!(outcome.exit_code, Some(1));
-    assert!(stdout(&outcome).contains("absolute paths are not accepted"), "{}", stdout(&outcome));
+    assert!(
+        stdout(&outcome).contains("absolute paths are not accepted"),
+        "{}",
+        stdout(&outcome)
+    );
     assert_host_still_serves(&vault)
 }
 
 #[test]
 fn a_symlink_leading_out_of_the_workspace_is_not_followed() -> anyhow::Result<()> {
     let (outside, vault) = vault_with_outside_file();
-    std::os::unix::fs::symlink(outside.path().join("secret.txt"), vault.root().join(".vault/leak.md"))?;
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.txt"),
+        vault.root().join(".vault/leak.md"),
+    )?;
     let probe = load(guests::PROBE)?;
     let outcome = call(&probe, "probe read", &[".vault/leak.md"], &vault, quick())?;
     assert_eq!(outcome.exit_code, Some(1));
-    assert!(stdout(&outcome).contains("leads outside the workspace"), "{}", stdout(&outcome));
+    assert!(
+        stdout(&outcome).contains("leads outside the workspace"),
+        "{}",
+        stdout(&outcome)
+    );
     assert_host_still_serves(&vault)
 }
 
@@ -61,7 +82,13 @@ fn writes_land_only_under_the_vault_folders() -> anyhow::Result<()> {
     assert!(!vault.root().join("src/evil.rs").exists());
     assert!(!vault.root().join("evil.md").exists());
 
-    let outcome = call(&probe, "probe write", &[".vault/notes/new.md", "hello"], &vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe write",
+        &[".vault/notes/new.md", "hello"],
+        &vault,
+        quick(),
+    )?;
     assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
     assert_eq!(outcome.changed, [".vault/notes/new.md"]);
     assert_eq!(vault.read(".vault/notes/new.md").as_deref(), Some("hello"));
@@ -73,14 +100,21 @@ fn a_component_without_the_write_import_cannot_write() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let reader = load(guests::READER)?;
     assert!(reader.capabilities.read && !reader.capabilities.write);
-    let outcome = call(&reader, "reader write", &[".vault/new.md", "x"], &vault, quick())?;
+    let outcome = call(
+        &reader,
+        "reader write",
+        &[".vault/new.md", "x"],
+        &vault,
+        quick(),
+    )?;
     assert_eq!(outcome.exit_code, Some(1));
     assert!(vault.read(".vault/new.md").is_none());
     assert_host_still_serves(&vault)
 }
 
 #[test]
-fn background_reads_past_the_limit_are_read_in_place_and_dropped_ones_cost_nothing() -> anyhow::Result<()> {
+fn background_reads_past_the_limit_are_read_in_place_and_dropped_ones_cost_nothing()
+-> anyhow::Result<()> {
     let vault = TestVault::new();
     // More files than one batch of `read_batches`, so it reads ahead.
     for i in 0..700 {
@@ -92,7 +126,13 @@ fn background_reads_past_the_limit_are_read_in_place_and_dropped_ones_cost_nothi
     let outcome = call(&reader, "reader ahead", &["13"], &vault, quick())?;
     assert_eq!(outcome.exit_code, Some(0), "{outcome:?}");
     let bytes: usize = (0..700).map(|i| i % 7).sum();
-    assert_eq!(stdout(&outcome), format!("finished 7 of 13, {} bytes; 700 files agree: true\n", 7 * bytes));
+    assert_eq!(
+        stdout(&outcome),
+        format!(
+            "finished 7 of 13, {} bytes; 700 files agree: true\n",
+            7 * bytes
+        )
+    );
     assert_host_still_serves(&vault)
 }
 
@@ -100,11 +140,17 @@ fn background_reads_past_the_limit_are_read_in_place_and_dropped_ones_cost_nothi
 fn the_guest_sees_none_of_the_host_environment() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let probe = load(guests::PROBE)?;
-    assert!(std::env::var_os("PATH").is_some(), "the host has a PATH to leak");
+    assert!(
+        std::env::var_os("PATH").is_some(),
+        "the host has a PATH to leak"
+    );
     let outcome = call(&probe, "probe env", &[], &vault, quick())?;
     assert_eq!(stdout(&outcome), "");
 
-    let gateway = CallOptions { gateway: true, ..quick() };
+    let gateway = CallOptions {
+        gateway: true,
+        ..quick()
+    };
     let outcome = call(&probe, "probe env", &[], &vault, gateway)?;
     assert_eq!(stdout(&outcome), "VAULTSPEC_MCP_GATEWAY_INVOCATION=1\n");
     Ok(())
@@ -123,7 +169,10 @@ fn stdin_is_empty() -> anyhow::Result<()> {
 fn a_guest_that_loops_forever_is_stopped_by_the_timeout() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let probe = load(guests::PROBE)?;
-    let options = CallOptions { timeout: Some(Duration::from_millis(200)), ..CallOptions::default() };
+    let options = CallOptions {
+        timeout: Some(Duration::from_millis(200)),
+        ..CallOptions::default()
+    };
     let outcome = call(&probe, "probe spin", &[], &vault, options)?;
     assert_eq!(outcome.exit_code, None);
     assert_eq!(outcome.failure.map(|f| f.kind), Some(FailureKind::Timeout));
@@ -134,10 +183,16 @@ fn a_guest_that_loops_forever_is_stopped_by_the_timeout() -> anyhow::Result<()> 
 fn a_guest_that_allocates_without_bound_hits_the_memory_ceiling() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let probe = load(guests::PROBE)?;
-    let options = CallOptions { memory_limit: 64 * 1024 * 1024, ..quick() };
+    let options = CallOptions {
+        memory_limit: 64 * 1024 * 1024,
+        ..quick()
+    };
     let outcome = call(&probe, "probe hog", &[], &vault, options)?;
     assert_eq!(outcome.exit_code, None);
-    assert_eq!(outcome.failure.map(|f| f.kind), Some(FailureKind::MemoryLimit));
+    assert_eq!(
+        outcome.failure.map(|f| f.kind),
+        Some(FailureKind::MemoryLimit)
+    );
     assert_host_still_serves(&vault)
 }
 
@@ -147,7 +202,10 @@ fn printing_ten_mebibytes_stops_at_the_output_limit() -> anyhow::Result<()> {
     let probe = load(guests::PROBE)?;
     let outcome = call(&probe, "probe flood", &[], &vault, quick())?;
     assert_eq!(outcome.exit_code, None);
-    assert_eq!(outcome.failure.map(|f| f.kind), Some(FailureKind::OutputLimit));
+    assert_eq!(
+        outcome.failure.map(|f| f.kind),
+        Some(FailureKind::OutputLimit)
+    );
     assert!(outcome.stdout.len() + outcome.stderr.len() <= OUTPUT_LIMIT);
     assert_host_still_serves(&vault)
 }
@@ -157,7 +215,10 @@ fn a_panic_is_a_failed_call_with_its_message() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let probe = load(guests::PROBE)?;
     let outcome = call(&probe, "probe panic", &[], &vault, quick())?;
-    assert_eq!(outcome.failure.as_ref().map(|f| f.kind), Some(FailureKind::Trap));
+    assert_eq!(
+        outcome.failure.as_ref().map(|f| f.kind),
+        Some(FailureKind::Trap)
+    );
     assert!(String::from_utf8_lossy(&outcome.stderr).contains("panicked on purpose"));
     assert_host_still_serves(&vault)
 }

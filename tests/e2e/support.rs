@@ -12,13 +12,19 @@ use vaultspec_test_support::{TestVault, cache_dir};
 /// One sandbox for every test, with the shared compile cache.
 pub fn sandbox() -> &'static Sandbox {
     static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
-    SANDBOX.get_or_init(|| Sandbox::new(CompileCache::new(Some(cache_dir()))).expect("creating the sandbox"))
+    SANDBOX.get_or_init(|| {
+        Sandbox::new(CompileCache::new(Some(cache_dir()))).expect("creating the sandbox")
+    })
 }
 
 /// Load a test guest component from its path.
 pub fn load(path: &str) -> Result<VerbComponent, Refusal> {
     let bytes = std::fs::read(path).expect("the test guest was built");
-    let name = std::path::Path::new(path).file_stem().unwrap().to_string_lossy().into_owned();
+    let name = std::path::Path::new(path)
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     VerbComponent::load(&name, Origin::File(path.into()), bytes.into())
 }
 
@@ -40,13 +46,18 @@ pub fn call(
         ..Invocation::default()
     };
     let workspace = Workspace::open(vault.root())?;
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     Ok(runtime.block_on(sandbox().call(component, spec, &invocation, &workspace, &options))?)
 }
 
 /// Options with a short timeout, for calls expected to end quickly.
 pub fn quick() -> CallOptions {
-    CallOptions { timeout: Some(Duration::from_secs(20)), ..CallOptions::default() }
+    CallOptions {
+        timeout: Some(Duration::from_secs(20)),
+        ..CallOptions::default()
+    }
 }
 
 /// The captured stdout as text.
@@ -58,9 +69,21 @@ pub fn stdout(outcome: &Outcome) -> String {
 /// same host.
 pub fn assert_host_still_serves(vault: &TestVault) -> anyhow::Result<()> {
     let probe = load(vaultspec_test_support::guests::PROBE)?;
-    let outcome = call(&probe, "probe write", &[".vault/notes/ok.md", "fine"], vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe write",
+        &[".vault/notes/ok.md", "fine"],
+        vault,
+        quick(),
+    )?;
     assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
-    let outcome = call(&probe, "probe read", &[".vault/notes/ok.md"], vault, quick())?;
+    let outcome = call(
+        &probe,
+        "probe read",
+        &[".vault/notes/ok.md"],
+        vault,
+        quick(),
+    )?;
     assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
     Ok(())
 }

@@ -20,7 +20,9 @@ struct User {
 
 impl User {
     fn new() -> Self {
-        Self { home: tempfile::tempdir().expect("creating a home folder") }
+        Self {
+            home: tempfile::tempdir().expect("creating a home folder"),
+        }
     }
 
     fn home(&self) -> &Path {
@@ -34,7 +36,10 @@ impl User {
 
     /// `vaultspec ARGS --target VAULT`, stdin closed (not a terminal).
     fn run(&self, vault: &TestVault, args: &[&str]) -> Output {
-        self.command(vault, args).stdin(Stdio::null()).output().expect("running vaultspec")
+        self.command(vault, args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("running vaultspec")
     }
 
     /// `vaultspec ARGS --target VAULT` at a pseudo-terminal, typing `answer`.
@@ -60,14 +65,22 @@ impl User {
 
     fn command(&self, vault: &TestVault, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_vaultspec"));
-        command.args(args).arg("--target").arg(vault.root()).envs(self.env()).env_remove("VAULTSPEC_TARGET_DIR");
+        command
+            .args(args)
+            .arg("--target")
+            .arg(vault.root())
+            .envs(self.env())
+            .env_remove("VAULTSPEC_TARGET_DIR");
         command
     }
 
     fn env(&self) -> Vec<(&'static str, PathBuf)> {
         vec![
             ("HOME", self.home().to_owned()),
-            ("VAULTSPEC_CACHE_DIR", cache_dir().parent().unwrap().join("test-cli-cache")),
+            (
+                "VAULTSPEC_CACHE_DIR",
+                cache_dir().parent().unwrap().join("test-cli-cache"),
+            ),
         ]
     }
 }
@@ -81,12 +94,16 @@ fn text(bytes: &[u8]) -> String {
 }
 
 fn json(out: &Output) -> anyhow::Result<Value> {
-    serde_json::from_slice(&out.stdout).with_context(|| format!("stdout is not JSON: {}", text(&out.stdout)))
+    serde_json::from_slice(&out.stdout)
+        .with_context(|| format!("stdout is not JSON: {}", text(&out.stdout)))
 }
 
 /// Put a component into the workspace's `.vaultspec/verbs/` as `NAME.wasm`.
 fn install(vault: &TestVault, bytes: &[u8], name: &str) -> PathBuf {
-    let path = vault.root().join(".vaultspec/verbs").join(format!("{name}.wasm"));
+    let path = vault
+        .root()
+        .join(".vaultspec/verbs")
+        .join(format!("{name}.wasm"));
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, bytes).unwrap();
     path
@@ -108,20 +125,36 @@ fn build(crate_dir: &Path, name: &str) -> anyhow::Result<Vec<u8>> {
         .args(["build", "--release", "--target", "wasm32-wasip2", "--quiet"])
         .current_dir(crate_dir)
         .env("CARGO_TARGET_DIR", &target);
-    for key in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER"] {
+    for key in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_TARGET",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+    ] {
         command.env_remove(key);
     }
     if std::env::var_os("CARGO_NET_OFFLINE").is_some() {
         command.arg("--offline");
     }
     let out = command.output().context("running cargo")?;
-    ensure!(out.status.success(), "building `{}` failed:\n{}", crate_dir.display(), text(&out.stderr));
-    let wasm = target.join("wasm32-wasip2/release").join(format!("{name}.wasm"));
+    ensure!(
+        out.status.success(),
+        "building `{}` failed:\n{}",
+        crate_dir.display(),
+        text(&out.stderr)
+    );
+    let wasm = target
+        .join("wasm32-wasip2/release")
+        .join(format!("{name}.wasm"));
     std::fs::read(&wasm).with_context(|| format!("reading `{}`", wasm.display()))
 }
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
 }
 
 /// The same component with a new, valid custom section at its end: other
@@ -143,13 +176,19 @@ fn changed(bytes: &[u8]) -> Vec<u8> {
 fn echo_declaring(declaration: &str) -> Vec<u8> {
     let bytes = std::fs::read(guests::ECHO).unwrap();
     let original = std::fs::read(repo().join("tests/guests/echo/wit/world.wit")).unwrap();
-    assert!(declaration.len() <= original.len(), "the new declaration must fit");
+    assert!(
+        declaration.len() <= original.len(),
+        "the new declaration must fit"
+    );
     let mut padded = declaration.as_bytes().to_vec();
     padded.resize(original.len(), b' ');
     let mut out = bytes;
     let mut found = false;
     let mut at = 0;
-    while let Some(offset) = out[at..].windows(original.len()).position(|w| w == original) {
+    while let Some(offset) = out[at..]
+        .windows(original.len())
+        .position(|w| w == original)
+    {
         out[at + offset..at + offset + original.len()].copy_from_slice(&padded);
         at += offset + original.len();
         found = true;
@@ -179,10 +218,24 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     let scratch = tempfile::tempdir_in(build_root())?;
     let hello = scratch.path().join("hello");
     let sdk = repo().join("sdk/verb");
-    let out = user.run(&vault, &["verbs", "new", "hello", "--dir", hello.to_str().unwrap(), "--sdk", sdk.to_str().unwrap()]);
+    let out = user.run(
+        &vault,
+        &[
+            "verbs",
+            "new",
+            "hello",
+            "--dir",
+            hello.to_str().unwrap(),
+            "--sdk",
+            sdk.to_str().unwrap(),
+        ],
+    );
     ensure!(out.status.success(), "{}", text(&out.stderr));
     let manifest = std::fs::read_to_string(hello.join("Cargo.toml"))?;
-    assert!(manifest.contains(r#"crate-type = ["cdylib"]"#) && manifest.contains("path = "), "{manifest}");
+    assert!(
+        manifest.contains(r#"crate-type = ["cdylib"]"#) && manifest.contains("path = "),
+        "{manifest}"
+    );
     let contract = std::fs::read_to_string(hello.join("wit/deps/vaultspec-verb/verb.wit"))?;
     assert_eq!(contract, vaultspec_host::catalog::VERB_WIT);
     for file in ["wit/world.wit", "src/lib.rs", "README.md"] {
@@ -190,11 +243,22 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     }
     // Same pins as the example, so the build needs no registry and shares
     // its compiled dependencies.
-    std::fs::copy(repo().join("tests/third-party/notes/Cargo.lock"), hello.join("Cargo.lock"))?;
+    std::fs::copy(
+        repo().join("tests/third-party/notes/Cargo.lock"),
+        hello.join("Cargo.lock"),
+    )?;
     let scaffolded = build(&hello, "hello")?;
     let scaffolded_file = scratch.path().join("hello.wasm");
     std::fs::write(&scaffolded_file, &scaffolded)?;
-    let out = user.run(&vault, &["verbs", "inspect", scaffolded_file.to_str().unwrap(), "--json"]);
+    let out = user.run(
+        &vault,
+        &[
+            "verbs",
+            "inspect",
+            scaffolded_file.to_str().unwrap(),
+            "--json",
+        ],
+    );
     let inspection = json(&out)?;
     assert_eq!(inspection["data"]["admitted"], true, "{inspection}");
     assert_eq!(inspection["data"]["verbs"][0]["verb"], "hello count");
@@ -208,34 +272,60 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     let component = &listed["data"]["components"][0];
     assert_eq!(component["name"], "notes");
     assert_eq!(component["trust"], "untrusted");
-    assert_eq!(component["capabilities"], serde_json::json!({"read": true, "write": false}));
+    assert_eq!(
+        component["capabilities"],
+        serde_json::json!({"read": true, "write": false})
+    );
     assert_eq!(component["verbs"][0]["verb"], "notes count");
     assert!(component["digest"].as_str().unwrap().starts_with("sha256:"));
     let (code, _, stderr) = invoke_notes_count(&user, &vault);
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("not trusted") && stderr.contains("vaultspec verbs trust notes"), "{stderr}");
+    assert!(
+        stderr.contains("not trusted") && stderr.contains("vaultspec verbs trust notes"),
+        "{stderr}"
+    );
 
     // No terminal, or `--json`: no trust.
     let out = user.run(&vault, &["verbs", "trust", "notes"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("person at a terminal"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("person at a terminal"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = user.run_at_terminal(&vault, &["verbs", "trust", "notes", "--json"], "y\n");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-    assert!(user.trust_file().is_none(), "nothing may be stored without an approval");
+    assert!(
+        user.trust_file().is_none(),
+        "nothing may be stored without an approval"
+    );
 
     // At a terminal: a no keeps it untrusted, a yes trusts it.
     let out = user.run_at_terminal(&vault, &["verbs", "trust", "notes"], "n\n");
-    assert!(text(&out.stdout).contains("not trusted: `notes`"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("not trusted: `notes`"),
+        "{}",
+        text(&out.stdout)
+    );
     assert_eq!(invoke_notes_count(&user, &vault).0, Some(1));
     let out = user.run_at_terminal(&vault, &["verbs", "trust", "notes"], "y\n");
     let shown = text(&out.stdout);
     assert!(out.status.success(), "{shown}");
-    assert!(shown.contains("sha256:") && shown.contains("notes count") && shown.contains("read"), "{shown}");
+    assert!(
+        shown.contains("sha256:") && shown.contains("notes count") && shown.contains("read"),
+        "{shown}"
+    );
     assert!(shown.contains("trusted `notes`"), "{shown}");
     let grants = user.trust_file().context("the trust file was written")?;
     let grant = &grants["grants"][0];
-    assert_eq!(grant["path"], std::fs::canonicalize(&installed)?.display().to_string());
-    assert_eq!(grant["workspace"], std::fs::canonicalize(vault.root())?.display().to_string());
+    assert_eq!(
+        grant["path"],
+        std::fs::canonicalize(&installed)?.display().to_string()
+    );
+    assert_eq!(
+        grant["workspace"],
+        std::fs::canonicalize(vault.root())?.display().to_string()
+    );
 
     // Trusted: it runs, through the sandbox, on the workspace.
     let (code, stdout, stderr) = invoke_notes_count(&user, &vault);
@@ -243,7 +333,10 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     let envelope: Value = serde_json::from_str(&stdout)?;
     assert_eq!(envelope["schema"], "vaultspec.notes.count.v1");
     assert_eq!(envelope["data"]["count"], 3);
-    let out = user.run(&vault, &["notes", "count", "adr", "--feature", "cache-layer"]);
+    let out = user.run(
+        &vault,
+        &["notes", "count", "adr", "--feature", "cache-layer"],
+    );
     assert_eq!(text(&out.stdout).trim(), "1 notes");
 
     // Changed bytes at the same path: refused again until approved again.
@@ -252,7 +345,11 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("vaultspec verbs trust notes"), "{stderr}");
     let out = user.run_at_terminal(&vault, &["verbs", "trust", "notes"], "y\n");
-    assert!(text(&out.stdout).contains("changed since it was trusted"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("changed since it was trusted"),
+        "{}",
+        text(&out.stdout)
+    );
     assert_eq!(invoke_notes_count(&user, &vault).0, Some(0));
 
     // Revoked: refused again.
@@ -279,7 +376,11 @@ fn trust_holds_only_in_the_workspace_it_was_given_in() -> anyhow::Result<()> {
 
     let out = user.run(&elsewhere, &["echo", "say", "hi"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("vaultspec verbs trust echo"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("vaultspec verbs trust echo"),
+        "{}",
+        text(&out.stderr)
+    );
     let listed = json(&user.run(&elsewhere, &["verbs", "list", "--third-party", "--json"]))?;
     assert_eq!(listed["data"]["components"][0]["trust"], "untrusted");
     assert_eq!(listed["data"]["components"][0]["origin"], "user");
@@ -290,24 +391,57 @@ fn trust_holds_only_in_the_workspace_it_was_given_in() -> anyhow::Result<()> {
 fn a_component_may_not_shadow_a_builtin_a_denied_path_or_a_host_command() -> anyhow::Result<()> {
     let user = User::new();
     let vault = TestVault::new();
-    install(&vault, &echo_declaring("package x:a@0.1.0; interface vault { stats: func() -> u8; } world w { export vault; }"), "shadow");
-    install(&vault, &echo_declaring("package x:b@0.1.0; world w { export install: func() -> u8; }"), "denied");
-    install(&vault, &echo_declaring("package x:c@0.1.0; interface verbs { trust: func() -> u8; } world w { export verbs; }"), "host");
+    install(
+        &vault,
+        &echo_declaring(
+            "package x:a@0.1.0; interface vault { stats: func() -> u8; } world w { export vault; }",
+        ),
+        "shadow",
+    );
+    install(
+        &vault,
+        &echo_declaring("package x:b@0.1.0; world w { export install: func() -> u8; }"),
+        "denied",
+    );
+    install(
+        &vault,
+        &echo_declaring(
+            "package x:c@0.1.0; interface verbs { trust: func() -> u8; } world w { export verbs; }",
+        ),
+        "host",
+    );
 
     let listed = json(&user.run(&vault, &["verbs", "list", "--third-party", "--json"]))?;
     assert_eq!(listed["data"]["components"], serde_json::json!([]));
     let refused = listed["data"]["refused"].as_array().unwrap();
     let reason = |name: &str| {
-        refused.iter().find(|r| r["name"] == name).map(|r| r["reason"].as_str().unwrap().to_owned()).unwrap_or_default()
+        refused
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| r["reason"].as_str().unwrap().to_owned())
+            .unwrap_or_default()
     };
-    assert!(reason("shadow").contains("`vault stats`") && reason("shadow").contains("builtin"), "{refused:?}");
-    assert!(reason("denied").contains("`install`") && reason("denied").contains("denylist"), "{refused:?}");
-    assert!(reason("host").contains("`verbs trust`") && reason("host").contains("`vaultspec verbs`"), "{refused:?}");
+    assert!(
+        reason("shadow").contains("`vault stats`") && reason("shadow").contains("builtin"),
+        "{refused:?}"
+    );
+    assert!(
+        reason("denied").contains("`install`") && reason("denied").contains("denylist"),
+        "{refused:?}"
+    );
+    assert!(
+        reason("host").contains("`verbs trust`") && reason("host").contains("`vaultspec verbs`"),
+        "{refused:?}"
+    );
 
     // The builtin still answers, the refusals are warnings, nothing crashed.
     let out = user.run(&vault, &["vault", "stats"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("component `shadow` refused"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("component `shadow` refused"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(user.run(&vault, &["install"]).status.code(), Some(2));
     Ok(())
 }
@@ -322,8 +456,16 @@ fn two_components_declaring_one_verb_are_both_refused_until_one_goes() -> anyhow
 
     let listed = json(&user.run(&vault, &["verbs", "list", "--third-party", "--json"]))?;
     let refused = listed["data"]["refused"].to_string();
-    assert!(refused.contains("also declared by `second`") && refused.contains("also declared by `first`"), "{refused}");
-    assert_eq!(user.run(&vault, &["echo", "say", "hi"]).status.code(), Some(2), "no component answers `echo say`");
+    assert!(
+        refused.contains("also declared by `second`")
+            && refused.contains("also declared by `first`"),
+        "{refused}"
+    );
+    assert_eq!(
+        user.run(&vault, &["echo", "say", "hi"]).status.code(),
+        Some(2),
+        "no component answers `echo say`"
+    );
 
     std::fs::remove_file(second)?;
     let listed = json(&user.run(&vault, &["verbs", "list", "--third-party", "--json"]))?;
@@ -341,11 +483,18 @@ fn inspect_refuses_a_declaration_that_does_not_match_the_component() -> anyhow::
     let inspection = json(&out)?;
     assert_eq!(inspection["data"]["admitted"], false);
     let reasons = inspection["data"]["reasons"].to_string();
-    assert!(reasons.contains("does not match the component"), "{reasons}");
+    assert!(
+        reasons.contains("does not match the component"),
+        "{reasons}"
+    );
     assert!(reasons.contains("vault plan step check"), "{reasons}");
 
     let out = user.run(&vault, &["verbs", "inspect", guests::LIAR]);
-    assert!(text(&out.stdout).contains("refused:"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("refused:"),
+        "{}",
+        text(&out.stdout)
+    );
     Ok(())
 }
 
@@ -357,7 +506,10 @@ fn trust_without_a_terminal_is_refused_and_stores_nothing() {
     let out = user.run(&vault, &["verbs", "trust"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("person at a terminal") && stderr.contains("vaultspec verbs trust echo"), "{stderr}");
+    assert!(
+        stderr.contains("person at a terminal") && stderr.contains("vaultspec verbs trust echo"),
+        "{stderr}"
+    );
     let out = user.run(&vault, &["verbs", "trust", "--json"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(json(&out).unwrap()["data"]["granted"], false);

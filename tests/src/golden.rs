@@ -66,13 +66,19 @@ fn ignored(relative: &str) -> bool {
 /// leave out (`data/`, `logs/`, `*.lock`).
 pub fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
                 walk(root, &path, out);
             } else {
-                let relative = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                let relative = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 if !ignored(&relative) {
                     out.insert(relative, std::fs::read(&path).unwrap());
                 }
@@ -87,7 +93,12 @@ pub fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
 /// The files of a vector's `today.txt` (paths relative to `after/`).
 pub fn today_files(vector: &Path) -> Vec<String> {
     std::fs::read_to_string(vector.join("today.txt"))
-        .map(|t| t.lines().map(|l| l.trim().to_owned()).filter(|l| !l.is_empty()).collect())
+        .map(|t| {
+            t.lines()
+                .map(|l| l.trim().to_owned())
+                .filter(|l| !l.is_empty())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -98,8 +109,13 @@ pub fn compare_vault(vector: &Path, workspace: &Path) -> Vec<String> {
     let dated = today_files(vector);
     let mut expected = files(&vector.join("after/.vault"));
     for (path, bytes) in expected.iter_mut() {
-        if dated.iter().any(|d| d.trim_start_matches("after/") == format!(".vault/{path}")) {
-            *bytes = String::from_utf8_lossy(bytes).replace(GENERATION_DAY, &today).into_bytes();
+        if dated
+            .iter()
+            .any(|d| d.trim_start_matches("after/") == format!(".vault/{path}"))
+        {
+            *bytes = String::from_utf8_lossy(bytes)
+                .replace(GENERATION_DAY, &today)
+                .into_bytes();
         }
     }
     let actual = files(&workspace.join(".vault"));

@@ -18,7 +18,10 @@ pub mod guests {
 /// folder, so `cargo clean` clears it and tests never compile a guest twice.
 pub fn cache_dir() -> PathBuf {
     let out = PathBuf::from(env!("OUT_DIR"));
-    out.ancestors().nth(4).expect("OUT_DIR is deep enough").join("test-component-cache")
+    out.ancestors()
+        .nth(4)
+        .expect("OUT_DIR is deep enough")
+        .join("test-component-cache")
 }
 
 /// A throwaway workspace: a temporary folder with `.vaultspec/` and `.vault/`.

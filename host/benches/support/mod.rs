@@ -17,7 +17,14 @@ use vaultspec_vault::testgen::{GenSpec, generate};
 pub fn vault(docs: usize) -> anyhow::Result<TempDir> {
     let dir = tempfile::tempdir()?;
     std::fs::create_dir_all(dir.path().join(".vaultspec"))?;
-    generate(&CapStorage::open(dir.path())?, &GenSpec { docs, features: 50, seed: 7 })?;
+    generate(
+        &CapStorage::open(dir.path())?,
+        &GenSpec {
+            docs,
+            features: 50,
+            seed: 7,
+        },
+    )?;
     Ok(dir)
 }
 
@@ -30,7 +37,11 @@ pub fn median(mut samples: Vec<Duration>) -> Duration {
 /// Milliseconds with one decimal (three below one millisecond).
 pub fn ms(d: Duration) -> String {
     let ms = d.as_secs_f64() * 1000.0;
-    if ms < 1.0 { format!("{ms:.3} ms") } else { format!("{ms:.1} ms") }
+    if ms < 1.0 {
+        format!("{ms:.3} ms")
+    } else {
+        format!("{ms:.1} ms")
+    }
 }
 
 /// `vaultspec mcp` over stdio, initialized.
@@ -50,7 +61,11 @@ impl Server {
 
     /// [`Server::spawn`] of another `vaultspec` binary (an older build, to
     /// compare against).
-    pub fn spawn_binary(binary: &Path, root: &Path, cache: &Path) -> anyhow::Result<(Self, Duration)> {
+    pub fn spawn_binary(
+        binary: &Path,
+        root: &Path,
+        cache: &Path,
+    ) -> anyhow::Result<(Self, Duration)> {
         let start = Instant::now();
         let mut child = Command::new(binary)
             .args(["mcp", "--target"])
@@ -63,10 +78,18 @@ impl Server {
             .spawn()?;
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut server = Self { child, stdin, stdout, next: 1 };
+        let mut server = Self {
+            child,
+            stdin,
+            stdout,
+            next: 1,
+        };
         server.request("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}))?;
         let elapsed = start.elapsed();
-        writeln!(server.stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#)?;
+        writeln!(
+            server.stdin,
+            r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+        )?;
         Ok((server, elapsed))
     }
 
@@ -74,7 +97,11 @@ impl Server {
     pub fn request(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
         let id = self.next;
         self.next += 1;
-        writeln!(self.stdin, "{}", json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        writeln!(
+            self.stdin,
+            "{}",
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+        )?;
         let mut line = String::new();
         self.stdout.read_line(&mut line)?;
         Ok(serde_json::from_str(&line)?)
@@ -87,12 +114,20 @@ impl Server {
 
     /// One tool call, timed, that succeeds or fails with a message
     /// containing `accepted` (never, when it is empty).
-    pub fn call_accepting(&mut self, tool: &str, arguments: Value, accepted: &str) -> anyhow::Result<Duration> {
+    pub fn call_accepting(
+        &mut self,
+        tool: &str,
+        arguments: Value,
+        accepted: &str,
+    ) -> anyhow::Result<Duration> {
         let start = Instant::now();
         let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}))?;
         let elapsed = start.elapsed();
-        let text = reply["result"]["content"][0]["text"].as_str().unwrap_or_default();
-        let ok = reply["result"]["isError"] == false || (!accepted.is_empty() && text.contains(accepted));
+        let text = reply["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        let ok = reply["result"]["isError"] == false
+            || (!accepted.is_empty() && text.contains(accepted));
         anyhow::ensure!(ok, "{tool}: {reply}");
         Ok(elapsed)
     }

@@ -22,13 +22,24 @@ pub struct Guest {
 /// `workspace_dir`, and return the components in name order. Panics (failing
 /// the build script) with the nested cargo's output when the build fails.
 pub fn build(workspace_dir: &Path, members_dir: &Path) -> Vec<Guest> {
-    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
+    let out_dir =
+        PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
     // OUT_DIR is <target>/<profile>/build/<pkg>-<hash>/out: four levels up is
     // the outer target folder, shared by every profile.
-    let target_dir = out_dir.ancestors().nth(4).expect("OUT_DIR is deep enough").join("wasm-guests");
+    let target_dir = out_dir
+        .ancestors()
+        .nth(4)
+        .expect("OUT_DIR is deep enough")
+        .join("wasm-guests");
 
-    println!("cargo:rerun-if-changed={}", workspace_dir.join("Cargo.toml").display());
-    println!("cargo:rerun-if-changed={}", workspace_dir.join("Cargo.lock").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        workspace_dir.join("Cargo.toml").display()
+    );
+    println!(
+        "cargo:rerun-if-changed={}",
+        workspace_dir.join("Cargo.lock").display()
+    );
     let mut names = Vec::new();
     for entry in std::fs::read_dir(members_dir).expect("listing the guest crates") {
         let dir = entry.expect("reading the guest crates").path();
@@ -56,7 +67,10 @@ pub fn build(workspace_dir: &Path, members_dir: &Path) -> Vec<Guest> {
         // Wasm SIMD: `memchr` and the compiler's vectorised loops use it,
         // which speeds the scanning of text that verbs spend their time on.
         // wasmtime compiles it to the host's vector instructions.
-        .env("CARGO_TARGET_WASM32_WASIP2_RUSTFLAGS", "-C target-feature=+simd128");
+        .env(
+            "CARGO_TARGET_WASM32_WASIP2_RUSTFLAGS",
+            "-C target-feature=+simd128",
+        );
     if std::env::var_os("CARGO_NET_OFFLINE").is_some() {
         command.arg("--offline");
     }
@@ -80,7 +94,9 @@ pub fn build(workspace_dir: &Path, members_dir: &Path) -> Vec<Guest> {
             command.env_remove(key.as_ref());
         }
     }
-    let output = command.output().expect("running cargo for the guest crates");
+    let output = command
+        .output()
+        .expect("running cargo for the guest crates");
     if !output.status.success() {
         panic!(
             "building the guest crates in `{}` failed:\n{}",
@@ -93,7 +109,11 @@ pub fn build(workspace_dir: &Path, members_dir: &Path) -> Vec<Guest> {
         .into_iter()
         .map(|name| {
             let path = artifacts.join(format!("{}.wasm", name.replace('-', "_")));
-            assert!(path.is_file(), "the guest `{name}` built no `{}`", path.display());
+            assert!(
+                path.is_file(),
+                "the guest `{name}` built no `{}`",
+                path.display()
+            );
             Guest { name, path }
         })
         .collect()
@@ -104,7 +124,11 @@ fn package_name(manifest: &Path) -> String {
     let text = std::fs::read_to_string(manifest).expect("reading a guest manifest");
     text.lines()
         .find_map(|line| {
-            let rest = line.trim().strip_prefix("name")?.trim_start().strip_prefix('=')?;
+            let rest = line
+                .trim()
+                .strip_prefix("name")?
+                .trim_start()
+                .strip_prefix('=')?;
             Some(rest.trim().trim_matches('"').to_owned())
         })
         .unwrap_or_else(|| panic!("`{}` has no package name", manifest.display()))

@@ -29,12 +29,18 @@ pub struct Inspection {
 /// target to build for.
 pub fn validate(bytes: &[u8]) -> Result<(), Reason> {
     if wasmparser::Parser::is_core_wasm(bytes) {
-        return Err(Reason::NotAComponent("it is a core module; build it with `--target wasm32-wasip2`".into()));
+        return Err(Reason::NotAComponent(
+            "it is a core module; build it with `--target wasm32-wasip2`".into(),
+        ));
     }
     if !wasmparser::Parser::is_component(bytes) {
-        return Err(Reason::NotAComponent("it does not start with the header of a component".into()));
+        return Err(Reason::NotAComponent(
+            "it does not start with the header of a component".into(),
+        ));
     }
-    wasmparser::Validator::new().validate_all(bytes).map_err(|e| Reason::NotAComponent(e.to_string()))?;
+    wasmparser::Validator::new()
+        .validate_all(bytes)
+        .map_err(|e| Reason::NotAComponent(e.to_string()))?;
     Ok(())
 }
 
@@ -67,10 +73,13 @@ pub fn inspect(bytes: &[u8]) -> Result<Inspection, Reason> {
                 }
             }
             Payload::CustomSection(section) if section.name() == WIT_SECTION => {
-                let text = std::str::from_utf8(section.data())
-                    .map_err(|_| Reason::MalformedDeclaration("the declaration is not UTF-8".into()))?;
+                let text = std::str::from_utf8(section.data()).map_err(|_| {
+                    Reason::MalformedDeclaration("the declaration is not UTF-8".into())
+                })?;
                 if declaration.replace(text.to_owned()).is_some() {
-                    return Err(Reason::MalformedDeclaration("the component carries more than one declaration".into()));
+                    return Err(Reason::MalformedDeclaration(
+                        "the component carries more than one declaration".into(),
+                    ));
                 }
             }
             _ => {}
@@ -79,7 +88,10 @@ pub fn inspect(bytes: &[u8]) -> Result<Inspection, Reason> {
     if depth != 0 || bytes.is_empty() {
         return Err(Reason::NotAComponent("the bytes end early".into()));
     }
-    Ok(Inspection { declaration, imports })
+    Ok(Inspection {
+        declaration,
+        imports,
+    })
 }
 
 /// What a component may do beyond computing: read and write the workspace.
@@ -151,7 +163,13 @@ mod tests {
             "vaultspec:verb/workspace-write@0.1.0",
         ]))
         .unwrap();
-        assert_eq!(caps, Capabilities { read: true, write: true });
+        assert_eq!(
+            caps,
+            Capabilities {
+                read: true,
+                write: true
+            }
+        );
     }
 
     #[test]
@@ -169,11 +187,20 @@ mod tests {
 
     #[test]
     fn a_core_module_or_garbage_is_not_a_component() {
-        assert!(matches!(inspect(b"\0asm\x01\0\0\0"), Err(Reason::NotAComponent(_))));
+        assert!(matches!(
+            inspect(b"\0asm\x01\0\0\0"),
+            Err(Reason::NotAComponent(_))
+        ));
         assert!(matches!(inspect(b"hello"), Err(Reason::NotAComponent(_))));
-        assert!(matches!(validate(b"\0asm\x01\0\0\0"), Err(Reason::NotAComponent(_))));
+        assert!(matches!(
+            validate(b"\0asm\x01\0\0\0"),
+            Err(Reason::NotAComponent(_))
+        ));
         assert!(matches!(validate(b"hello"), Err(Reason::NotAComponent(_))));
         // A component header with a truncated section after it.
-        assert!(matches!(validate(b"\0asm\x0d\0\x01\0\x01\x05"), Err(Reason::NotAComponent(_))));
+        assert!(matches!(
+            validate(b"\0asm\x0d\0\x01\0\x01\x05"),
+            Err(Reason::NotAComponent(_))
+        ));
     }
 }

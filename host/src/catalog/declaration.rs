@@ -40,7 +40,10 @@ pub fn parse(source: &str) -> Result<Vec<VerbSpec>, Reason> {
     for (key, item) in &resolve.worlds[world].exports {
         match item {
             WorldItem::Function(func) => {
-                let export = ExportName { interface: None, function: func.name.clone() };
+                let export = ExportName {
+                    interface: None,
+                    function: func.name.clone(),
+                };
                 verbs.push(verb(&resolve, vec![func.name.clone()], func, export)?);
             }
             WorldItem::Interface { id, .. } => {
@@ -131,7 +134,11 @@ fn verb(
             )));
         }
         spec.params.push(Param::Operand(spec.operands.len()));
-        spec.operands.push(OperandSpec { name: param.name.clone(), required, variadic });
+        spec.operands.push(OperandSpec {
+            name: param.name.clone(),
+            required,
+            variadic,
+        });
     }
     Ok(spec)
 }
@@ -163,11 +170,17 @@ fn read_options(resolve: &Resolve, ty: &Type, spec: &mut VerbSpec) -> Result<(),
     };
     for field in &record.fields {
         if RESERVED_FLAGS.contains(&field.name.as_str()) {
-            return Err(Reason::ReservedFlag { verb, flag: field.name.clone() });
+            return Err(Reason::ReservedFlag {
+                verb,
+                flag: field.name.clone(),
+            });
         }
         spec.fields.push(field.name.clone());
         let shape = flag_shape(resolve, &field.ty).ok_or_else(|| {
-            bad(format!("flag `--{}` has a type no command line can give", field.name))
+            bad(format!(
+                "flag `--{}` has a type no command line can give",
+                field.name
+            ))
         })?;
         if field.name == "json" {
             if shape != FlagShape::Switch {
@@ -178,14 +191,22 @@ fn read_options(resolve: &Resolve, ty: &Type, spec: &mut VerbSpec) -> Result<(),
         }
         let (help, short) = split_short(&docs(&field.docs));
         if let Some(c) = short.filter(|c| RESERVED_SHORTS.contains(c)) {
-            return Err(bad(format!("flag `--{}` takes the short flag `-{c}`, which the host owns", field.name)));
+            return Err(bad(format!(
+                "flag `--{}` takes the short flag `-{c}`, which the host owns",
+                field.name
+            )));
         }
         if let Some(c) = short
             && spec.flags.iter().any(|f| f.short == Some(c))
         {
             return Err(bad(format!("declares the short flag `-{c}` twice")));
         }
-        spec.flags.push(FlagSpec { name: field.name.clone(), short, shape, help });
+        spec.flags.push(FlagSpec {
+            name: field.name.clone(),
+            short,
+            shape,
+            help,
+        });
     }
     Ok(())
 }
@@ -241,7 +262,9 @@ fn scalar(resolve: &Resolve, ty: &Type) -> Option<Scalar> {
         Type::F32 => Scalar::Float(32),
         Type::F64 => Scalar::Float(64),
         Type::Id(id) => match &resolve.types[*id].kind {
-            TypeDefKind::Enum(e) => Scalar::Choice(e.cases.iter().map(|c| c.name.clone()).collect()),
+            TypeDefKind::Enum(e) => {
+                Scalar::Choice(e.cases.iter().map(|c| c.name.clone()).collect())
+            }
             TypeDefKind::Type(inner) => return scalar(resolve, inner),
             _ => return None,
         },
@@ -292,21 +315,33 @@ world notes {
     #[test]
     fn a_declaration_becomes_typed_verbs() {
         let verbs = parse(NOTES).unwrap();
-        let list = verbs.iter().find(|v| v.path_string() == "notes tag list").unwrap();
+        let list = verbs
+            .iter()
+            .find(|v| v.path_string() == "notes tag list")
+            .unwrap();
         assert_eq!(list.summary(), "List notes by tag.");
         assert!(list.supports_json);
-        assert_eq!(list.export.interface.as_deref(), Some("acme:notes/notes-tag@0.1.0"));
+        assert_eq!(
+            list.export.interface.as_deref(),
+            Some("acme:notes/notes-tag@0.1.0")
+        );
         let names: Vec<_> = list.flags.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["feature", "tag", "order", "limit", "archived"]);
         let feature = list.flag("feature").unwrap();
-        assert_eq!((feature.short, feature.help.as_str()), (Some('f'), "Only notes of this feature."));
+        assert_eq!(
+            (feature.short, feature.help.as_str()),
+            (Some('f'), "Only notes of this feature.")
+        );
         assert!(list.flag("tag").unwrap().repeatable());
         assert_eq!(list.flag("order").unwrap().choices(), ["newest", "oldest"]);
         assert!(list.flag("limit").unwrap().required());
         assert!(!list.flag("archived").unwrap().takes_value());
         assert_eq!(list.operands.len(), 2);
         assert!(!list.operands[0].required && list.operands[1].variadic);
-        assert_eq!(list.params, [Param::Options, Param::Operand(0), Param::Operand(1)]);
+        assert_eq!(
+            list.params,
+            [Param::Options, Param::Operand(0), Param::Operand(1)]
+        );
 
         let hello = verbs.iter().find(|v| v.path_string() == "hello").unwrap();
         assert_eq!(hello.export.interface, None);
@@ -323,15 +358,31 @@ world notes {
     #[test]
     fn shapes_no_command_line_can_give_are_refused() {
         let source = NOTES.replace("limit: u32", "limit: tuple<u32, u32>");
-        assert!(parse(&source).unwrap_err().to_string().contains("`--limit`"));
+        assert!(
+            parse(&source)
+                .unwrap_err()
+                .to_string()
+                .contains("`--limit`")
+        );
         let source = NOTES.replace("-> u8;", "-> string;");
-        assert!(parse(&source).unwrap_err().to_string().contains("must return `u8`"));
-        let source = NOTES.replace("kind: option<string>, rest: list<string>", "rest: list<string>, kind: string");
+        assert!(
+            parse(&source)
+                .unwrap_err()
+                .to_string()
+                .contains("must return `u8`")
+        );
+        let source = NOTES.replace(
+            "kind: option<string>, rest: list<string>",
+            "rest: list<string>, kind: string",
+        );
         assert!(parse(&source).is_err());
     }
 
     #[test]
     fn text_that_is_not_wit_is_refused_as_malformed() {
-        assert!(matches!(parse("this is not wit"), Err(Reason::MalformedDeclaration(_))));
+        assert!(matches!(
+            parse("this is not wit"),
+            Err(Reason::MalformedDeclaration(_))
+        ));
     }
 }

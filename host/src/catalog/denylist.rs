@@ -43,7 +43,9 @@ pub const HOST_COMMANDS: [&str; 2] = ["verbs", "mcp"];
 /// does not matter (`"  verbs   trust "` is denied).
 pub fn is_denied(path: &str) -> bool {
     let words: Vec<&str> = path.split_whitespace().collect();
-    DENIED_VERBS.iter().any(|denied| denied.split(' ').eq(words.iter().copied()))
+    DENIED_VERBS
+        .iter()
+        .any(|denied| denied.split(' ').eq(words.iter().copied()))
 }
 
 /// Whether one verb path is a word-prefix of the other (`vault` and `vault

@@ -68,12 +68,17 @@ pub fn read_capped(path: &Path) -> Result<Vec<u8>, Reason> {
     let shown = || Escaped::new(&path.display().to_string()).to_string();
     let file = open_no_follow(path).map_err(|err| {
         if is_link_error(&err) {
-            Reason::Unreadable(format!("`{}` is a symbolic link; put the component file itself in the folder", shown()))
+            Reason::Unreadable(format!(
+                "`{}` is a symbolic link; put the component file itself in the folder",
+                shown()
+            ))
         } else {
             Reason::Unreadable(format!("`{}`: {err}", shown()))
         }
     })?;
-    let meta = file.metadata().map_err(|err| Reason::Unreadable(format!("`{}`: {err}", shown())))?;
+    let meta = file
+        .metadata()
+        .map_err(|err| Reason::Unreadable(format!("`{}`: {err}", shown())))?;
     if !meta.is_file() {
         return Err(Reason::Unreadable(format!(
             "`{}` is not a regular file (a FIFO, socket, device or folder); only a `.wasm` file is read",
@@ -143,13 +148,19 @@ mod tests {
         let link = dir.path().join("link.wasm");
         std::os::unix::fs::symlink(&small, &link).unwrap();
         let err = read_capped(&link).unwrap_err().to_string();
-        assert!(err.contains("symbolic link") && err.contains("link.wasm"), "{err}");
+        assert!(
+            err.contains("symbolic link") && err.contains("link.wasm"),
+            "{err}"
+        );
 
         let huge = dir.path().join("huge.wasm");
         let file = File::create(&huge).unwrap();
         file.set_len(3 << 30).unwrap();
         let err = read_capped(&huge).unwrap_err().to_string();
-        assert!(err.contains("3221225472 bytes") && err.contains("huge.wasm"), "{err}");
+        assert!(
+            err.contains("3221225472 bytes") && err.contains("huge.wasm"),
+            "{err}"
+        );
 
         let fifo = dir.path().join("fifo.wasm");
         let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
@@ -166,9 +177,15 @@ mod tests {
         std::fs::create_dir_all(dir.path().join(".vaultspec")).unwrap();
         std::os::unix::fs::symlink(outside.path(), dir.path().join(".vaultspec/verbs")).unwrap();
         let err = real_folder(&dir.path().join(".vaultspec/verbs"), 2).unwrap_err();
-        assert!(err.contains(".vaultspec/verbs") && err.contains("symbolic link"), "{err}");
+        assert!(
+            err.contains(".vaultspec/verbs") && err.contains("symbolic link"),
+            "{err}"
+        );
         assert_eq!(real_folder(&dir.path().join("missing/verbs"), 2), Ok(false));
         std::fs::create_dir_all(outside.path().join(".vaultspec/verbs")).unwrap();
-        assert_eq!(real_folder(&outside.path().join(".vaultspec/verbs"), 2), Ok(true));
+        assert_eq!(
+            real_folder(&outside.path().join(".vaultspec/verbs"), 2),
+            Ok(true)
+        );
     }
 }

@@ -30,9 +30,12 @@ pub use declaration::{RESERVED_FLAGS, VERB_WIT, parse};
 pub use denylist::{DENIED_VERBS, HOST_COMMANDS, is_denied};
 pub use error::{Reason, Refusal};
 pub use file::MAX_COMPONENT_BYTES;
-pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, VerbWords, tokens};
+pub use spec::{
+    ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, VerbWords, tokens,
+};
 pub use third_party::{
-    Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of, verb_files,
+    Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of,
+    verb_files,
 };
 pub use trust::{Trust, Untrusted, trust_command};
 
@@ -72,13 +75,30 @@ impl VerbComponent {
 
     /// [`VerbComponent::load`] for bytes whose digest is already known: the
     /// builtins, hashed once by `build.rs` rather than on every start.
-    pub fn load_digested(name: &str, origin: Origin, bytes: Bytes, digest: String) -> Result<Self, Refusal> {
-        let refuse = |reason| Refusal { component: name.to_owned(), reason };
+    pub fn load_digested(
+        name: &str,
+        origin: Origin,
+        bytes: Bytes,
+        digest: String,
+    ) -> Result<Self, Refusal> {
+        let refuse = |reason| Refusal {
+            component: name.to_owned(),
+            reason,
+        };
         let inspection = inspect(&bytes).map_err(refuse)?;
         let capabilities = capabilities(&inspection.imports).map_err(refuse)?;
-        let source = inspection.declaration.ok_or_else(|| refuse(Reason::MissingDeclaration))?;
+        let source = inspection
+            .declaration
+            .ok_or_else(|| refuse(Reason::MissingDeclaration))?;
         let verbs = parse(&source).map_err(refuse)?;
-        Ok(Self { name: name.to_owned(), origin, bytes, digest, capabilities, verbs })
+        Ok(Self {
+            name: name.to_owned(),
+            origin,
+            bytes,
+            digest,
+            capabilities,
+            verbs,
+        })
     }
 }
 
@@ -118,7 +138,11 @@ impl Catalog {
     }
 
     /// Add a component's verbs with the given trust; see [`Catalog::add`].
-    pub fn add_with_trust(&mut self, component: VerbComponent, trust: Trust) -> Result<(), Refusal> {
+    pub fn add_with_trust(
+        &mut self,
+        component: VerbComponent,
+        trust: Trust,
+    ) -> Result<(), Refusal> {
         for verb in &component.verbs {
             if let Some(existing) = self.verbs.get(&verb.path_string()) {
                 return Err(Refusal {
@@ -132,7 +156,10 @@ impl Catalog {
         }
         let index = self.components.len();
         for verb in &component.verbs {
-            let entry = Entry { spec: verb.clone(), component: index };
+            let entry = Entry {
+                spec: verb.clone(),
+                component: index,
+            };
             self.verbs.insert(verb.path_string(), entry);
         }
         self.components.push(Arc::new(component));

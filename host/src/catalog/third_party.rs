@@ -61,12 +61,16 @@ pub struct Loaded {
 /// and of the user whose home folder is `home`, admitted or refused and
 /// marked with its trust. Fails only when a builtin cannot be loaded.
 pub fn load_all(workspace: Option<&Path>, home: Option<&Path>) -> anyhow::Result<Loaded> {
-    let mut loaded = Loaded { catalog: builtins::catalog()?, ..Loaded::default() };
+    let mut loaded = Loaded {
+        catalog: builtins::catalog()?,
+        ..Loaded::default()
+    };
     let store = match (workspace, home) {
         (Some(_), Some(home)) => TrustStore::read(home).unwrap_or_else(|err| {
-            loaded
-                .warnings
-                .push(format!("{}; every third-party component is untrusted", Escaped::text(&format!("{err:#}"))));
+            loaded.warnings.push(format!(
+                "{}; every third-party component is untrusted",
+                Escaped::text(&format!("{err:#}"))
+            ));
             TrustStore::empty(TrustStore::path_in(home))
         }),
         (_, home) => TrustStore::empty(home.map(TrustStore::path_in).unwrap_or_default()),
@@ -87,14 +91,23 @@ pub fn load_all(workspace: Option<&Path>, home: Option<&Path>) -> anyhow::Result
     for (component, reasons) in candidates {
         if !reasons.is_empty() {
             let name = &component.name;
-            loaded.refusals.extend(reasons.into_iter().map(|reason| Refusal { component: name.clone(), reason }));
+            loaded
+                .refusals
+                .extend(reasons.into_iter().map(|reason| Refusal {
+                    component: name.clone(),
+                    reason,
+                }));
             continue;
         }
         let trusted = match (&component.origin, workspace) {
             (Origin::File(path), Some(root)) => store.is_trusted(root, path, &component.digest),
             _ => false,
         };
-        let trust = if trusted { Trust::Trusted } else { Trust::Untrusted };
+        let trust = if trusted {
+            Trust::Trusted
+        } else {
+            Trust::Untrusted
+        };
         if let Err(refusal) = loaded.catalog.add_with_trust(component, trust) {
             loaded.refusals.push(refusal);
         }
@@ -107,8 +120,15 @@ pub fn load_all(workspace: Option<&Path>, home: Option<&Path>) -> anyhow::Result
 /// not followed: a symlink or a FIFO named `*.wasm` is listed, and
 /// [`load_file`] refuses it by name. A folder that is a symlink, or cannot
 /// be read, adds a warning and lists nothing ([`file::real_folder`]).
-pub fn verb_files(workspace: Option<&Path>, home: Option<&Path>, warnings: &mut Vec<String>) -> Vec<PathBuf> {
-    let dirs = [workspace.map(|w| w.join(WORKSPACE_VERBS_DIR)), home.map(|h| h.join(USER_VERBS_DIR))];
+pub fn verb_files(
+    workspace: Option<&Path>,
+    home: Option<&Path>,
+    warnings: &mut Vec<String>,
+) -> Vec<PathBuf> {
+    let dirs = [
+        workspace.map(|w| w.join(WORKSPACE_VERBS_DIR)),
+        home.map(|h| h.join(USER_VERBS_DIR)),
+    ];
     let mut seen = std::collections::HashSet::new();
     let mut files = Vec::new();
     for dir in dirs.into_iter().flatten() {
@@ -159,8 +179,14 @@ pub fn scope_of(path: &Path, workspace: Option<&Path>) -> Scope {
 /// and validated as a component ([`validate`]) before its declaration or
 /// imports are looked at.
 pub fn load_file(path: &Path) -> Result<VerbComponent, Refusal> {
-    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let refuse = |reason| Refusal { component: name.clone(), reason };
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let refuse = |reason| Refusal {
+        component: name.clone(),
+        reason,
+    };
     let bytes = file::read_capped(path).map_err(refuse)?;
     validate(&bytes).map_err(refuse)?;
     VerbComponent::load(&name, Origin::File(path.to_owned()), bytes.into())
@@ -175,12 +201,20 @@ pub fn conflicts(catalog: &Catalog, component: &VerbComponent) -> Vec<Reason> {
     for verb in &component.verbs {
         let path = verb.path_string();
         if let Some(command) = HOST_COMMANDS.iter().find(|c| verb.path[0] == **c) {
-            reasons.push(Reason::ShadowsHost { verb: path, command: (*command).to_owned() });
+            reasons.push(Reason::ShadowsHost {
+                verb: path,
+                command: (*command).to_owned(),
+            });
             continue;
         }
-        let denied = DENIED_VERBS.iter().find(|d| overlaps(&verb.path, &d.split(' ').collect::<Vec<_>>()));
+        let denied = DENIED_VERBS
+            .iter()
+            .find(|d| overlaps(&verb.path, &d.split(' ').collect::<Vec<_>>()));
         if let Some(denied) = denied {
-            reasons.push(Reason::ShadowsDenied { verb: path.clone(), denied: (*denied).to_owned() });
+            reasons.push(Reason::ShadowsDenied {
+                verb: path.clone(),
+                denied: (*denied).to_owned(),
+            });
         }
         let mut others: Vec<&str> = Vec::new();
         for entry in catalog.entries() {
@@ -197,10 +231,16 @@ pub fn conflicts(catalog: &Catalog, component: &VerbComponent) -> Vec<Reason> {
             others.push(&other.name);
             let other_verb = entry.spec.path_string();
             reasons.push(match catalog.trust(entry) {
-                Trust::Builtin => {
-                    Reason::ShadowsBuiltin { verb: path.clone(), builtin_verb: other_verb, builtin: other.name.clone() }
-                }
-                _ => Reason::Contested { verb: path.clone(), other: other.name.clone(), other_verb },
+                Trust::Builtin => Reason::ShadowsBuiltin {
+                    verb: path.clone(),
+                    builtin_verb: other_verb,
+                    builtin: other.name.clone(),
+                },
+                _ => Reason::Contested {
+                    verb: path.clone(),
+                    other: other.name.clone(),
+                    other_verb,
+                },
             });
         }
     }
@@ -214,14 +254,28 @@ fn contest(candidates: &mut [(VerbComponent, Vec<Reason>)]) {
     for (i, (a, _)) in candidates.iter().enumerate() {
         for (j, (b, _)) in candidates.iter().enumerate().skip(i + 1) {
             let pair = a.verbs.iter().find_map(|va| {
-                b.verbs.iter().find(|vb| overlaps(&va.path, &vb.path)).map(|vb| (va.path_string(), vb.path_string()))
+                b.verbs
+                    .iter()
+                    .find(|vb| overlaps(&va.path, &vb.path))
+                    .map(|vb| (va.path_string(), vb.path_string()))
             });
             if let Some((verb_a, verb_b)) = pair {
                 found.push((
                     i,
-                    Reason::Contested { verb: verb_a.clone(), other: b.name.clone(), other_verb: verb_b.clone() },
+                    Reason::Contested {
+                        verb: verb_a.clone(),
+                        other: b.name.clone(),
+                        other_verb: verb_b.clone(),
+                    },
                 ));
-                found.push((j, Reason::Contested { verb: verb_b, other: a.name.clone(), other_verb: verb_a }));
+                found.push((
+                    j,
+                    Reason::Contested {
+                        verb: verb_b,
+                        other: a.name.clone(),
+                        other_verb: verb_a,
+                    },
+                ));
             }
         }
     }

@@ -57,7 +57,12 @@ impl Untrusted {
             Origin::File(path) => Some(path.clone()),
             Origin::Builtin => None,
         };
-        Self { verb: verb.to_owned(), component: component.name.clone(), path, command: trust_command(&component.name) }
+        Self {
+            verb: verb.to_owned(),
+            component: component.name.clone(),
+            path,
+            command: trust_command(&component.name),
+        }
     }
 }
 

@@ -101,7 +101,9 @@ fn leaf(word: &str, spec: &VerbSpec, untrusted: bool) -> Command {
 }
 
 fn flag_arg(flag: &FlagSpec) -> Arg {
-    let mut arg = Arg::new(flag.name.clone()).long(flag.name.clone()).help(flag.help.clone());
+    let mut arg = Arg::new(flag.name.clone())
+        .long(flag.name.clone())
+        .help(flag.help.clone());
     if let Some(short) = flag.short {
         arg = arg.short(short);
     }

@@ -24,9 +24,9 @@ pub use matches::verb_invocation;
 
 use crate::catalog::{self, Loaded};
 use crate::mcp::{self, McpArgs};
-use crate::{logging, workspace};
 use crate::sandbox::{CallError, CallOptions, CompileCache, Output, Sandbox};
 use crate::workspace::Workspace;
+use crate::{logging, workspace};
 
 /// Exit code for a usage error.
 pub const EXIT_USAGE: u8 = 2;
@@ -46,7 +46,9 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
     let mcp = McpArgs::augment_args(
         Command::new("mcp").about("Serve the vault to an AI coding agent over MCP (stdio)"),
     );
-    let command = command(catalog).subcommand(mcp).subcommand(verbs::command());
+    let command = command(catalog)
+        .subcommand(mcp)
+        .subcommand(verbs::command());
     let matches = match command.try_get_matches_from(args) {
         Ok(matches) => matches,
         Err(err) => {
@@ -57,7 +59,11 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
     };
     let target = matches.get_one::<PathBuf>("target").cloned();
     if let Some(("verbs", sub)) = matches.subcommand() {
-        let context = verbs::Context { loaded: &loaded, root: root.as_deref(), home: home.as_deref() };
+        let context = verbs::Context {
+            loaded: &loaded,
+            root: root.as_deref(),
+            home: home.as_deref(),
+        };
         return verbs::run(sub, context).await;
     }
     report(&loaded);
@@ -81,9 +87,18 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
     let workspace = Workspace::resolve(target.as_deref())?;
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.
-    let timeout = Some(std::time::Duration::from_secs_f64(crate::gateway::invoke::DEFAULT_TIMEOUT));
-    let options = CallOptions { timeout, output: Output::Inherit, ..CallOptions::default() };
-    let outcome = match sandbox.call(component, &entry.spec, &invocation, &workspace, &options).await {
+    let timeout = Some(std::time::Duration::from_secs_f64(
+        crate::gateway::invoke::DEFAULT_TIMEOUT,
+    ));
+    let options = CallOptions {
+        timeout,
+        output: Output::Inherit,
+        ..CallOptions::default()
+    };
+    let outcome = match sandbox
+        .call(component, &entry.spec, &invocation, &workspace, &options)
+        .await
+    {
         Ok(outcome) => outcome,
         Err(CallError::Arguments(err)) => {
             eprintln!("error: {err}");
@@ -94,7 +109,10 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
     match (outcome.exit_code, outcome.failure) {
         (Some(code), _) => Ok(code),
         (None, Some(failure)) => {
-            eprintln!("error: `{verb}` stopped ({:?}): {}", failure.kind, failure.message);
+            eprintln!(
+                "error: `{verb}` stopped ({:?}): {}",
+                failure.kind, failure.message
+            );
             Ok(EXIT_FAILURE)
         }
         (None, None) => Ok(EXIT_FAILURE),
@@ -142,14 +160,22 @@ mod tests {
     #[test]
     fn the_command_line_built_from_the_builtins_is_consistent() {
         let catalog = crate::builtins::catalog().unwrap();
-        command(&catalog).subcommand(verbs::command()).debug_assert();
+        command(&catalog)
+            .subcommand(verbs::command())
+            .debug_assert();
     }
 
     #[test]
     fn target_is_read_before_parsing_wherever_it_is() {
         let args = |list: &[&str]| list.iter().map(OsString::from).collect::<Vec<_>>();
-        assert_eq!(target_arg(&args(&["vs", "vault", "list", "--target", "/w"])), Some("/w".into()));
-        assert_eq!(target_arg(&args(&["vs", "--target=/w", "vault"])), Some("/w".into()));
+        assert_eq!(
+            target_arg(&args(&["vs", "vault", "list", "--target", "/w"])),
+            Some("/w".into())
+        );
+        assert_eq!(
+            target_arg(&args(&["vs", "--target=/w", "vault"])),
+            Some("/w".into())
+        );
         assert_eq!(target_arg(&args(&["vs", "-t/w"])), Some("/w".into()));
         assert_eq!(target_arg(&args(&["vs", "vault", "list"])), None);
     }

@@ -34,7 +34,12 @@ fn score_tokens(query: &str, query_tokens: &[String], words: &VerbWords) -> f64 
     if query_tokens.is_empty() {
         return 0.0;
     }
-    let VerbWords { path, path_words, description_words, description_sequence } = words;
+    let VerbWords {
+        path,
+        path_words,
+        description_words,
+        description_sequence,
+    } = words;
     let mut score = 0.0;
     for t in query_tokens {
         let in_verb = if path_words.contains(t) {
@@ -54,7 +59,9 @@ fn score_tokens(query: &str, query_tokens: &[String], words: &VerbWords) -> f64 
         score += in_verb + in_description;
         if in_verb == 0.0 && in_description == 0.0 && t.len() >= 4 {
             let close = |words: &BTreeSet<String>, at: f64| {
-                words.iter().any(|w| w.len() >= 3 && strsim::jaro_winkler(t, w) >= at)
+                words
+                    .iter()
+                    .any(|w| w.len() >= 3 && strsim::jaro_winkler(t, w) >= at)
             };
             if close(path_words, 0.88) {
                 score += 1.5;
@@ -76,7 +83,10 @@ fn score_tokens(query: &str, query_tokens: &[String], words: &VerbWords) -> f64 
     }
     // Of two verbs matching the same words, the one the query covers more
     // fully ranks first (`vault list` before `vault link list` for "list").
-    let covered = path_words.iter().filter(|w| query_tokens.contains(w)).count();
+    let covered = path_words
+        .iter()
+        .filter(|w| query_tokens.contains(w))
+        .count();
     score + covered as f64 / path_words.len().max(1) as f64
 }
 
@@ -89,7 +99,10 @@ pub fn rank<'c>(catalog: &'c Catalog, query: &str, limit: usize) -> Vec<(f64, &'
         .map(|e| (score_tokens(query, &query_tokens, e.spec.words()), e))
         .filter(|(s, _)| *s > 0.0)
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.spec.path_string().cmp(&b.1.spec.path_string())));
+    scored.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| a.1.spec.path_string().cmp(&b.1.spec.path_string()))
+    });
     scored.truncate(limit);
     scored
 }
@@ -163,7 +176,11 @@ mod tests {
         // plan 3 + step 3 + check 3 (verb words), whole query in the path +2;
         // `step` also in the description +1; three of four path words covered +0.75.
         assert_eq!(score("plan step check", &check), 12.75);
-        let orphans = spec("vault-check", "orphans", "Find documents that link nowhere.");
+        let orphans = spec(
+            "vault-check",
+            "orphans",
+            "Find documents that link nowhere.",
+        );
         // link nowhere: description words +1 +1, side by side +2, no path word covered.
         assert_eq!(score("link nowhere", &orphans), 4.0);
         assert_eq!(score("", &check), 0.0);
@@ -172,7 +189,11 @@ mod tests {
 
     #[test]
     fn a_misspelt_verb_word_still_scores() {
-        let rename = spec("vault-feature", "%rename", "Rename a feature tag everywhere.");
+        let rename = spec(
+            "vault-feature",
+            "%rename",
+            "Rename a feature tag everywhere.",
+        );
         assert!(score("renmae", &rename) > 0.0);
         assert!(score("featrue", &rename) > 0.0);
     }

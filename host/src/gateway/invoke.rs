@@ -51,7 +51,8 @@ fn flag_name(key: &str) -> String {
 
 /// One argv item per value: strings as they are, numbers in JSON form.
 fn render(key: &str, value: &Value) -> Result<Option<Vec<String>>, String> {
-    let shape_error = || format!("argument '{key}' must be a string, number, boolean or array of those");
+    let shape_error =
+        || format!("argument '{key}' must be a string, number, boolean or array of those");
     let one = |v: &Value| match v {
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
@@ -82,17 +83,32 @@ fn check<'c>(catalog: &'c Catalog, request: &Request) -> Result<Checked<'c>, Str
         return Err("timeout must be finite and greater than zero".into());
     }
     let timeout = timeout.min(MAX_TIMEOUT);
-    let verb = request.verb.split_whitespace().collect::<Vec<_>>().join(" ");
+    let verb = request
+        .verb
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     if is_denied(&verb) {
-        return Err(format!("verb '{}' is out of scope for the gateway (denylisted)", request.verb));
+        return Err(format!(
+            "verb '{}' is out of scope for the gateway (denylisted)",
+            request.verb
+        ));
     }
-    let entry = catalog
-        .get(&verb)
-        .ok_or_else(|| format!("unknown verb '{}'; use discover to find a valid verb path", request.verb))?;
-    catalog.runnable(entry).map_err(|untrusted| untrusted.to_string())?;
+    let entry = catalog.get(&verb).ok_or_else(|| {
+        format!(
+            "unknown verb '{}'; use discover to find a valid verb path",
+            request.verb
+        )
+    })?;
+    catalog
+        .runnable(entry)
+        .map_err(|untrusted| untrusted.to_string())?;
     let spec = &entry.spec;
 
-    let mut invocation = Invocation { json: spec.supports_json, ..Invocation::default() };
+    let mut invocation = Invocation {
+        json: spec.supports_json,
+        ..Invocation::default()
+    };
     let mut flags_argv = Vec::new();
     for (key, value) in &request.arguments {
         let name = flag_name(key);
@@ -107,7 +123,10 @@ fn check<'c>(catalog: &'c Catalog, request: &Request) -> Result<Checked<'c>, Str
             ));
         }
         let Some(flag) = spec.flag(&name) else {
-            return Err(format!("unknown flag '--{name}' for this verb{}", crate::invocation::suggest_flag(spec, &name)));
+            return Err(format!(
+                "unknown flag '--{name}' for this verb{}",
+                crate::invocation::suggest_flag(spec, &name)
+            ));
         };
         if !flag.takes_value() {
             if truthy(value) {
@@ -135,16 +154,28 @@ fn check<'c>(catalog: &'c Catalog, request: &Request) -> Result<Checked<'c>, Str
     }
     invocation.operands = request.positionals.clone();
     arguments(spec, &invocation).map_err(|e: ArgError| e.to_string())?;
-    Ok(Checked { verb, entry, invocation, timeout, flags_argv })
+    Ok(Checked {
+        verb,
+        entry,
+        invocation,
+        timeout,
+        flags_argv,
+    })
 }
 
 fn decode(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).replace("\r\n", "\n").replace('\r', "\n")
+    String::from_utf8_lossy(bytes)
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
 }
 
 fn timeout_text(seconds: f64) -> String {
     let text = seconds.to_string();
-    if text.contains('.') { text } else { format!("{text}.0") }
+    if text.contains('.') {
+        text
+    } else {
+        format!("{text}.0")
+    }
 }
 
 /// Fold a finished (or stopped) call into the reply object.
@@ -161,29 +192,51 @@ fn fold(checked: &Checked<'_>, outcome: Outcome, command: Vec<String>) -> Value 
             FailureKind::Timeout => failed(
                 "timeout",
                 -1,
-                format!("verb timed out after {} seconds", timeout_text(checked.timeout)),
+                format!(
+                    "verb timed out after {} seconds",
+                    timeout_text(checked.timeout)
+                ),
             ),
-            FailureKind::OutputLimit => {
-                failed("output_limit", -1, format!("combined stdout/stderr exceeds {OUTPUT_LIMIT} bytes"))
-            }
+            FailureKind::OutputLimit => failed(
+                "output_limit",
+                -1,
+                format!("combined stdout/stderr exceeds {OUTPUT_LIMIT} bytes"),
+            ),
             FailureKind::MemoryLimit | FailureKind::Trap => {
-                let mut value = failed("nonzero_exit", -1, format!("verb stopped: {}", failure.message.lines().next().unwrap_or("")));
+                let mut value = failed(
+                    "nonzero_exit",
+                    -1,
+                    format!(
+                        "verb stopped: {}",
+                        failure.message.lines().next().unwrap_or("")
+                    ),
+                );
                 value["error"]["stderr"] = json!(stderr);
                 value
             }
         },
-        (Some(0), None) if checked.entry.spec.supports_json => match serde_json::from_str::<Value>(&stdout) {
-            Ok(data) => json!({"ok": true, "exit_code": 0, "format": "json", "data": data}),
-            Err(err) => {
-                let mut value = failed("json_parse", 0, format!("verb declared --json but its output did not parse: {err}"));
-                value["stdout"] = json!(stdout);
-                value["error"]["stderr"] = json!(stderr);
-                value
+        (Some(0), None) if checked.entry.spec.supports_json => {
+            match serde_json::from_str::<Value>(&stdout) {
+                Ok(data) => json!({"ok": true, "exit_code": 0, "format": "json", "data": data}),
+                Err(err) => {
+                    let mut value = failed(
+                        "json_parse",
+                        0,
+                        format!("verb declared --json but its output did not parse: {err}"),
+                    );
+                    value["stdout"] = json!(stdout);
+                    value["error"]["stderr"] = json!(stderr);
+                    value
+                }
             }
-        },
+        }
         (Some(0), None) => json!({"ok": true, "exit_code": 0, "format": "text", "stdout": stdout}),
         (Some(code), None) => {
-            let mut value = failed("nonzero_exit", i64::from(code), format!("verb exited with status {code}"));
+            let mut value = failed(
+                "nonzero_exit",
+                i64::from(code),
+                format!("verb exited with status {code}"),
+            );
             if !stdout.is_empty() {
                 value["stdout"] = json!(stdout);
             }
@@ -201,10 +254,19 @@ fn fold(checked: &Checked<'_>, outcome: Outcome, command: Vec<String>) -> Value 
 }
 
 /// Check and run one request; `Err` is a refusal (nothing ran).
-pub async fn invoke(catalog: &Catalog, sandbox: &Sandbox, workspace: &Workspace, request: &Request) -> Result<Value, String> {
+pub async fn invoke(
+    catalog: &Catalog,
+    sandbox: &Sandbox,
+    workspace: &Workspace,
+    request: &Request,
+) -> Result<Value, String> {
     let checked = check(catalog, request)?;
     let component = catalog.component_of(checked.entry);
-    let mut command = vec!["vaultspec".to_owned(), "--target".to_owned(), workspace.root().display().to_string()];
+    let mut command = vec![
+        "vaultspec".to_owned(),
+        "--target".to_owned(),
+        workspace.root().display().to_string(),
+    ];
     command.extend(checked.entry.spec.path.iter().cloned());
     command.extend(request.positionals.iter().cloned());
     command.extend(checked.flags_argv.iter().cloned());
@@ -217,7 +279,16 @@ pub async fn invoke(catalog: &Catalog, sandbox: &Sandbox, workspace: &Workspace,
         gateway: true,
         ..CallOptions::default()
     };
-    let outcome = match sandbox.call(component, &checked.entry.spec, &checked.invocation, workspace, &options).await {
+    let outcome = match sandbox
+        .call(
+            component,
+            &checked.entry.spec,
+            &checked.invocation,
+            workspace,
+            &options,
+        )
+        .await
+    {
         Ok(outcome) => outcome,
         Err(CallError::Arguments(err)) => return Err(err.to_string()),
         Err(err) => return Err(err.to_string()),
@@ -231,7 +302,10 @@ pub fn summary(reply: &Value) -> String {
     if reply["ok"] == Value::Bool(true) {
         format!("{verb}: ok")
     } else {
-        format!("{verb}: failed ({})", reply["error"]["kind"].as_str().unwrap_or("error"))
+        format!(
+            "{verb}: failed ({})",
+            reply["error"]["kind"].as_str().unwrap_or("error")
+        )
     }
 }
 
@@ -243,8 +317,15 @@ mod tests {
     fn keys_map_to_flag_names_and_values_to_one_item_each() {
         assert_eq!(flag_name("--dry_run"), "dry-run");
         assert_eq!(flag_name("feature"), "feature");
-        assert_eq!(render("r", &json!(["a", 2])).unwrap(), Some(vec!["a".into(), "2".into()]));
-        assert!(render("r", &json!({"a": 1})).unwrap_err().contains("argument 'r' must be"));
+        assert_eq!(
+            render("r", &json!(["a", 2])).unwrap(),
+            Some(vec!["a".into(), "2".into()])
+        );
+        assert!(
+            render("r", &json!({"a": 1}))
+                .unwrap_err()
+                .contains("argument 'r' must be")
+        );
         assert!(render("r", &Value::Null).is_err());
         assert!(!truthy(&json!(false)) && !truthy(&json!("")) && truthy(&json!(1)));
     }

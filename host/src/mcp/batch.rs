@@ -38,7 +38,15 @@ impl Item {
     pub fn failed(index: usize, target: Option<String>, message: impl Into<String>) -> Self {
         let mut error = Map::new();
         error.insert("message".into(), Value::from(message.into()));
-        Self { index, target, status: "failed", path: None, blob_hash: None, error: Some(error), warnings: Vec::new() }
+        Self {
+            index,
+            target,
+            status: "failed",
+            path: None,
+            blob_hash: None,
+            error: Some(error),
+            warnings: Vec::new(),
+        }
     }
 
     fn notable(&self) -> bool {
@@ -140,7 +148,12 @@ mod tests {
         items[27].warnings.push("careful".into());
         let (summary, value) = envelope(&items);
         assert_eq!(summary, "mixed: 29 created, 1 failed");
-        let listed: Vec<u64> = value["items"].as_array().unwrap().iter().map(|i| i["index"].as_u64().unwrap()).collect();
+        let listed: Vec<u64> = value["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["index"].as_u64().unwrap())
+            .collect();
         let mut expected: Vec<u64> = (0..20).collect();
         expected.extend([25, 27]);
         assert_eq!(listed, expected);
@@ -150,8 +163,14 @@ mod tests {
 
     #[test]
     fn empty_and_oversized_batches_are_refused() {
-        assert_eq!(check_size("edit", "operation", 0).unwrap_err(), "edit requires at least one operation");
+        assert_eq!(
+            check_size("edit", "operation", 0).unwrap_err(),
+            "edit requires at least one operation"
+        );
         let err = check_size("create", "document spec", 201).unwrap_err();
-        assert_eq!(err, "create accepts at most 200 items per call; got 201. Split the batch.");
+        assert_eq!(
+            err,
+            "create accepts at most 200 items per call; got 201. Split the batch."
+        );
     }
 }

@@ -30,8 +30,14 @@ impl Context {
     /// per-call read budget.
     pub fn storage(&self) -> anyhow::Result<CapStorage> {
         let dir = self.workspace.dir().try_clone()?;
-        let scope = if self.read_only { WriteScope::ReadOnly } else { WriteScope::Vault };
-        Ok(CapStorage::from_dir(dir).with_scope(scope).with_read_budget(CALL_READ_BUDGET))
+        let scope = if self.read_only {
+            WriteScope::ReadOnly
+        } else {
+            WriteScope::Vault
+        };
+        Ok(CapStorage::from_dir(dir)
+            .with_scope(scope)
+            .with_read_budget(CALL_READ_BUDGET))
     }
 
     /// Today's date (UTC), the stamp every write uses.
@@ -42,7 +48,8 @@ impl Context {
     /// Take the workspace's write lock (blocking; tools run on blocking
     /// threads), giving up when the tool's deadline would have passed.
     pub fn lock_writes(&self) -> anyhow::Result<WriteLock> {
-        self.workspace.lock_writes_blocking(super::server::TOOL_DEADLINE)
+        self.workspace
+            .lock_writes_blocking(super::server::TOOL_DEADLINE)
     }
 
     /// Hold the reference's sentinel of one vault document, as its Python

@@ -41,8 +41,23 @@ mod tests {
     #[test]
     fn both_modes_name_the_server_version_and_their_tools() {
         let normal = instructions(false);
-        assert!(normal.starts_with(&format!("{SERVER_NAME} (tool-schema version {TOOL_SCHEMA_VERSION})")));
-        for tool in ["status", "find", "search", "crossref", "create", "edit", "plan_progress", "plan_edit", "log", "check", "discover", "invoke"] {
+        assert!(normal.starts_with(&format!(
+            "{SERVER_NAME} (tool-schema version {TOOL_SCHEMA_VERSION})"
+        )));
+        for tool in [
+            "status",
+            "find",
+            "search",
+            "crossref",
+            "create",
+            "edit",
+            "plan_progress",
+            "plan_edit",
+            "log",
+            "check",
+            "discover",
+            "invoke",
+        ] {
             assert!(normal.contains(tool), "{tool} missing");
         }
         let read_only = instructions(true);

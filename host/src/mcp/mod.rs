@@ -57,7 +57,10 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     if !args.read_only {
         // Temp files of writes a crashed vaultspec left behind; a read-only
         // server changes nothing.
-        let dir = workspace.dir().try_clone().context("opening the workspace to sweep stale temp files")?;
+        let dir = workspace
+            .dir()
+            .try_clone()
+            .context("opening the workspace to sweep stale temp files")?;
         let removed = vaultspec_vault::CapStorage::from_dir(dir).sweep_stale_temps();
         tracing::info!(removed, "swept the temp files of interrupted writes");
         recover_interrupted(&workspace);
@@ -72,10 +75,17 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     // A server makes call after call: pooled instances reuse the memory of
     // the call before. The pool reserves its address space up front; where
     // that is refused (a `ulimit -v`), calls map fresh memory instead.
-    let sandbox = match Sandbox::with_allocation(CompileCache::from_env(), Allocation::Pooled { slots: SANDBOX_SLOTS }) {
+    let sandbox = match Sandbox::with_allocation(
+        CompileCache::from_env(),
+        Allocation::Pooled {
+            slots: SANDBOX_SLOTS,
+        },
+    ) {
         Ok(sandbox) => sandbox,
         Err(err) => {
-            tracing::warn!("cannot reserve the verb instance pool, calls will map fresh memory: {err:#}");
+            tracing::warn!(
+                "cannot reserve the verb instance pool, calls will map fresh memory: {err:#}"
+            );
             Sandbox::new(CompileCache::from_env())?
         }
     };
@@ -87,7 +97,10 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         vault: cache::VaultCache::default(),
     });
     server.preload();
-    let service = server.serve(rmcp::transport::stdio()).await.context("starting the MCP session")?;
+    let service = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .context("starting the MCP session")?;
     service.waiting().await.context("serving MCP")?;
     Ok(())
 }
@@ -97,13 +110,17 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
 /// A failure is logged, not fatal: every write tool recovers again first,
 /// so the start waits only briefly for a writer that holds the lock.
 fn recover_interrupted(workspace: &Workspace) {
-    let recovered = workspace.lock_writes_blocking(std::time::Duration::from_secs(5)).and_then(|_lock| {
-        let storage = vaultspec_vault::CapStorage::from_dir(workspace.dir().try_clone()?);
-        Ok(vaultspec_vault::ops::recover(&storage)?)
-    });
+    let recovered = workspace
+        .lock_writes_blocking(std::time::Duration::from_secs(5))
+        .and_then(|_lock| {
+            let storage = vaultspec_vault::CapStorage::from_dir(workspace.dir().try_clone()?);
+            Ok(vaultspec_vault::ops::recover(&storage)?)
+        });
     match recovered {
         Ok(vaultspec_vault::ops::journal::Recovery::RolledBack) => {
-            tracing::warn!("rolled back a batch of changes an interrupted call had left half-applied");
+            tracing::warn!(
+                "rolled back a batch of changes an interrupted call had left half-applied"
+            );
         }
         Ok(_) => {}
         Err(err) => tracing::warn!("cannot roll back an interrupted batch of changes: {err:#}"),

@@ -58,9 +58,9 @@ pub fn package(tool: &str, result: ToolResult) -> CallToolResult {
             result.content = vec![ContentBlock::text(clip_summary(&reply.summary))];
             result
         }
-        Err(Refusal::Tool(message)) => {
-            CallToolResult::error(vec![ContentBlock::text(format!("Error executing tool {tool}: {message}"))])
-        }
+        Err(Refusal::Tool(message)) => CallToolResult::error(vec![ContentBlock::text(format!(
+            "Error executing tool {tool}: {message}"
+        ))]),
         Err(Refusal::Bare(message)) => CallToolResult::error(vec![ContentBlock::text(message)]),
     }
 }
@@ -69,14 +69,29 @@ pub fn package(tool: &str, result: ToolResult) -> CallToolResult {
 /// non-ASCII characters escaped.
 pub fn wire_size(result: &CallToolResult) -> usize {
     let json = serde_json::to_string(result).unwrap_or_default();
-    json.chars().map(|c| if c.is_ascii() { 1 } else if (c as u32) > 0xFFFF { 12 } else { 6 }).sum()
+    json.chars()
+        .map(|c| {
+            if c.is_ascii() {
+                1
+            } else if (c as u32) > 0xFFFF {
+                12
+            } else {
+                6
+            }
+        })
+        .sum()
 }
 
 /// Replace a result over [`RESPONSE_LIMIT`] with the refusal the spec names
 /// (the work it reports has already happened).
 pub fn cap_response(tool: &str, result: CallToolResult) -> CallToolResult {
     if wire_size(&result) > RESPONSE_LIMIT {
-        package(tool, Err(Refusal::tool(format!("Response exceeds {RESPONSE_LIMIT} bytes; tool already ran"))))
+        package(
+            tool,
+            Err(Refusal::tool(format!(
+                "Response exceeds {RESPONSE_LIMIT} bytes; tool already ran"
+            ))),
+        )
     } else {
         result
     }
@@ -84,7 +99,11 @@ pub fn cap_response(tool: &str, result: CallToolResult) -> CallToolResult {
 
 /// `"1 row"` / `"3 rows"`.
 pub fn plural(n: usize, word: &str) -> String {
-    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 #[cfg(test)]
@@ -98,7 +117,10 @@ mod tests {
         let text = serde_json::to_value(&result.content).unwrap();
         assert_eq!(text[0]["text"], "Error executing tool find: limit too high");
         let result = package("edit", Err(Refusal::Bare("Unknown tool: edit".into())));
-        assert_eq!(serde_json::to_value(&result.content).unwrap()[0]["text"], "Unknown tool: edit");
+        assert_eq!(
+            serde_json::to_value(&result.content).unwrap()[0]["text"],
+            "Unknown tool: edit"
+        );
     }
 
     #[test]
@@ -109,9 +131,15 @@ mod tests {
 
     #[test]
     fn an_oversized_reply_becomes_the_response_cap_refusal() {
-        let big = Reply { summary: "big".into(), structured: serde_json::json!({"text": "é".repeat(30_000)}) };
+        let big = Reply {
+            summary: "big".into(),
+            structured: serde_json::json!({"text": "é".repeat(30_000)}),
+        };
         let result = cap_response("find", package("find", Ok(big)));
         let text = serde_json::to_value(&result.content).unwrap();
-        assert_eq!(text[0]["text"], "Error executing tool find: Response exceeds 131072 bytes; tool already ran");
+        assert_eq!(
+            text[0]["text"],
+            "Error executing tool find: Response exceeds 131072 bytes; tool already ran"
+        );
     }
 }

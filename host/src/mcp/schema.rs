@@ -27,37 +27,60 @@ fn type_matches(ty: &str, value: &Value) -> bool {
 }
 
 fn describe(path: &str) -> String {
-    if path.is_empty() { "the arguments".to_owned() } else { format!("`{path}`") }
+    if path.is_empty() {
+        "the arguments".to_owned()
+    } else {
+        format!("`{path}`")
+    }
 }
 
 fn check(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
-    let Some(schema) = schema.as_object() else { return Ok(()) };
+    let Some(schema) = schema.as_object() else {
+        return Ok(());
+    };
     if let Some(ty) = schema.get("type") {
         let ok = match ty {
             Value::String(t) => type_matches(t, value),
-            Value::Array(types) => types.iter().filter_map(Value::as_str).any(|t| type_matches(t, value)),
+            Value::Array(types) => types
+                .iter()
+                .filter_map(Value::as_str)
+                .any(|t| type_matches(t, value)),
             _ => true,
         };
         if !ok {
-            return Err(format!("{} must be of type {}", describe(path), ty_text(ty)));
+            return Err(format!(
+                "{} must be of type {}",
+                describe(path),
+                ty_text(ty)
+            ));
         }
     }
     if let Some(Value::Array(choices)) = schema.get("enum")
         && !choices.contains(value)
     {
         let list: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
-        return Err(format!("{} must be one of {}; got {value}", describe(path), list.join(", ")));
+        return Err(format!(
+            "{} must be one of {}; got {value}",
+            describe(path),
+            list.join(", ")
+        ));
     }
     if let Some(n) = value.as_f64() {
         if let Some(min) = schema.get("minimum").and_then(Value::as_f64)
             && n < min
         {
-            return Err(format!("{} must be at least {min}; got {value}", describe(path)));
+            return Err(format!(
+                "{} must be at least {min}; got {value}",
+                describe(path)
+            ));
         }
         if let Some(max) = schema.get("maximum").and_then(Value::as_f64)
             && n > max
         {
-            return Err(format!("{} must be at most {max}; got {value}", describe(path)));
+            return Err(format!(
+                "{} must be at most {max}; got {value}",
+                describe(path)
+            ));
         }
     }
     if let Some(s) = value.as_str() {
@@ -65,19 +88,29 @@ fn check(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
         if let Some(min) = schema.get("minLength").and_then(Value::as_u64)
             && len < min
         {
-            return Err(format!("{} must have at least {min} characters", describe(path)));
+            return Err(format!(
+                "{} must have at least {min} characters",
+                describe(path)
+            ));
         }
         if let Some(max) = schema.get("maxLength").and_then(Value::as_u64)
             && len > max
         {
-            return Err(format!("{} must have at most {max} characters; got {len}", describe(path)));
+            return Err(format!(
+                "{} must have at most {max} characters; got {len}",
+                describe(path)
+            ));
         }
     }
     if let Some(items) = value.as_array() {
         if let Some(max) = schema.get("maxItems").and_then(Value::as_u64)
             && items.len() as u64 > max
         {
-            return Err(format!("{} takes at most {max} items; got {}", describe(path), items.len()));
+            return Err(format!(
+                "{} takes at most {max} items; got {}",
+                describe(path),
+                items.len()
+            ));
         }
         if let Some(item_schema) = schema.get("items") {
             for (i, item) in items.iter().enumerate() {
@@ -91,11 +124,19 @@ fn check(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn check_object(schema: &Map<String, Value>, object: &Map<String, Value>, path: &str) -> Result<(), String> {
+fn check_object(
+    schema: &Map<String, Value>,
+    object: &Map<String, Value>,
+    path: &str,
+) -> Result<(), String> {
     if let Some(Value::Array(required)) = schema.get("required") {
         for key in required.iter().filter_map(Value::as_str) {
             if !object.contains_key(key) {
-                let full = if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") };
+                let full = if path.is_empty() {
+                    key.to_owned()
+                } else {
+                    format!("{path}.{key}")
+                };
                 return Err(format!("`{full}` is required"));
             }
         }
@@ -103,7 +144,11 @@ fn check_object(schema: &Map<String, Value>, object: &Map<String, Value>, path: 
     if let Some(Value::Object(properties)) = schema.get("properties") {
         for (key, value) in object {
             if let Some(property) = properties.get(key) {
-                let full = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+                let full = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
                 check(property, value, &full)?;
             }
         }
@@ -114,7 +159,11 @@ fn check_object(schema: &Map<String, Value>, object: &Map<String, Value>, path: 
 fn ty_text(ty: &Value) -> String {
     match ty {
         Value::String(t) => t.clone(),
-        Value::Array(types) => types.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" or "),
+        Value::Array(types) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" or "),
         other => other.to_string(),
     }
 }
@@ -133,7 +182,13 @@ mod tests {
 
     #[test]
     fn valid_arguments_pass_and_unknown_keys_are_ignored() {
-        assert!(validate(&schema(), &json!({"query":"x","limit":11,"type":["adr"],"extra":1})).is_ok());
+        assert!(
+            validate(
+                &schema(),
+                &json!({"query":"x","limit":11,"type":["adr"],"extra":1})
+            )
+            .is_ok()
+        );
     }
 
     #[test]
@@ -143,9 +198,18 @@ mod tests {
             (json!({"query":""}), "`query` must have at least 1"),
             (json!({"query":"toolong"}), "`query` must have at most 5"),
             (json!({"query":"x","limit":0}), "`limit` must be at least 1"),
-            (json!({"query":"x","limit":1.5}), "`limit` must be of type integer"),
-            (json!({"query":"x","type":["memo"]}), "`type[0]` must be one of"),
-            (json!({"query":"x","type":["adr","adr","adr"]}), "`type` takes at most 2"),
+            (
+                json!({"query":"x","limit":1.5}),
+                "`limit` must be of type integer",
+            ),
+            (
+                json!({"query":"x","type":["memo"]}),
+                "`type[0]` must be one of",
+            ),
+            (
+                json!({"query":"x","type":["adr","adr","adr"]}),
+                "`type` takes at most 2",
+            ),
         ];
         for (args, expected) in cases {
             let err = validate(&schema(), &args).unwrap_err();

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -40,7 +40,10 @@ impl VaultServer {
     /// A server over `context`, in its mode.
     pub fn new(context: Context) -> Self {
         let tools = Arc::new(definitions(context.read_only));
-        Self { context: Arc::new(context), tools }
+        Self {
+            context: Arc::new(context),
+            tools,
+        }
     }
 
     /// Load the vault in the background (see [`super::cache::preload`]).
@@ -54,7 +57,11 @@ impl VaultServer {
     }
 
     /// Run one tool call to its packaged result.
-    pub async fn call(&self, name: &str, arguments: Option<Map<String, Value>>) -> rmcp::model::CallToolResult {
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+    ) -> rmcp::model::CallToolResult {
         let Some(def) = self.tools.iter().find(|t| t.name == name) else {
             return package(name, Err(Refusal::Bare(format!("Unknown tool: {name}"))));
         };
@@ -85,7 +92,11 @@ impl VaultServer {
             tracing::info!("Tool '{name}' failed: \"{message}\"");
         }
         let result = package(name, outcome);
-        if name == "find" || name == "invoke" { cap_response(name, result) } else { result }
+        if name == "find" || name == "invoke" {
+            cap_response(name, result)
+        } else {
+            result
+        }
     }
 }
 
@@ -93,7 +104,9 @@ impl VaultServer {
 async fn run_blocking(context: Arc<Context>, tool: String, args: Value) -> ToolResult {
     match tokio::task::spawn_blocking(move || tools::call(&context, &tool, args)).await {
         Ok(outcome) => outcome,
-        Err(err) => Err(Refusal::tool(format!("the tool stopped unexpectedly: {err}"))),
+        Err(err) => Err(Refusal::tool(format!(
+            "the tool stopped unexpectedly: {err}"
+        ))),
     }
 }
 
@@ -103,9 +116,14 @@ fn read_only_guard(read_only: bool, tool: &str, args: &Value) -> Result<(), Stri
     if !read_only {
         return Ok(());
     }
-    let keys: Vec<&str> = args.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+    let keys: Vec<&str> = args
+        .as_object()
+        .map(|o| o.keys().map(String::as_str).collect())
+        .unwrap_or_default();
     match tool {
-        "check" if keys.contains(&"fix") => Err("read-only check does not accept the 'fix' argument".into()),
+        "check" if keys.contains(&"fix") => {
+            Err("read-only check does not accept the 'fix' argument".into())
+        }
         "crossref" if keys.iter().any(|k| *k != "ref" && *k != "body") => {
             Err("read-only crossref judges one 'ref' and writes nothing".into())
         }

@@ -23,7 +23,10 @@ pub fn enabled() -> bool {
                 "0" | "false" | "no" | "off" => false,
                 "" | "1" | "true" | "yes" | "on" => true,
                 other => {
-                    tracing::warn!("`{}` is `{other}`, not a true or false word; keeping the watchdog on", env::STDIO_WATCHDOG);
+                    tracing::warn!(
+                        "`{}` is `{other}`, not a true or false word; keeping the watchdog on",
+                        env::STDIO_WATCHDOG
+                    );
                     true
                 }
             }
@@ -42,27 +45,29 @@ fn alive(pid: i32) -> bool {
 /// the server).
 pub fn start(parent_pid: Option<i32>, poll: Duration) {
     let original_parent = std::os::unix::process::parent_id() as i32;
-    let spawned = std::thread::Builder::new().name("vaultspec-watchdog".into()).spawn(move || {
-        loop {
-            std::thread::sleep(poll);
-            let (dead, exe) = if std::os::unix::process::parent_id() as i32 != original_parent {
-                (original_parent, "parent")
-            } else if let Some(pid) = parent_pid.filter(|p| !alive(*p)) {
-                (pid, "explicit-client")
-            } else {
-                continue;
-            };
-            let line = serde_json::json!({
-                "event": "stdio_watchdog_exit",
-                "shim_pid": std::process::id(),
-                "dead_ancestor_pid": dead,
-                "dead_ancestor_exe": exe,
-                "reason": "watched_process_exit",
-            });
-            eprintln!("{line}");
-            std::process::exit(0);
-        }
-    });
+    let spawned = std::thread::Builder::new()
+        .name("vaultspec-watchdog".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(poll);
+                let (dead, exe) = if std::os::unix::process::parent_id() as i32 != original_parent {
+                    (original_parent, "parent")
+                } else if let Some(pid) = parent_pid.filter(|p| !alive(*p)) {
+                    (pid, "explicit-client")
+                } else {
+                    continue;
+                };
+                let line = serde_json::json!({
+                    "event": "stdio_watchdog_exit",
+                    "shim_pid": std::process::id(),
+                    "dead_ancestor_pid": dead,
+                    "dead_ancestor_exe": exe,
+                    "reason": "watched_process_exit",
+                });
+                eprintln!("{line}");
+                std::process::exit(0);
+            }
+        });
     if let Err(err) = spawned {
         tracing::warn!("the stdio watchdog could not start: {err}");
     }

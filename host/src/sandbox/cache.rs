@@ -58,7 +58,9 @@ impl CompileCache {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
             .or_else(|| {
-                std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()).map(|d| PathBuf::from(d).join("vaultspec"))
+                std::env::var_os("XDG_CACHE_HOME")
+                    .filter(|v| !v.is_empty())
+                    .map(|d| PathBuf::from(d).join("vaultspec"))
             })
             .or_else(|| std::env::home_dir().map(|h| h.join(".cache").join("vaultspec")));
         Self::new(base.map(|b| b.join("components")))
@@ -75,7 +77,12 @@ impl CompileCache {
 
     /// The compiled component: from the cache when it holds it, else
     /// compiled now and stored for next time.
-    pub fn load_or_compile(&self, engine: &Engine, digest: &str, bytes: &[u8]) -> wasmtime::Result<Component> {
+    pub fn load_or_compile(
+        &self,
+        engine: &Engine,
+        digest: &str,
+        bytes: &[u8],
+    ) -> wasmtime::Result<Component> {
         let entry = self.entry(engine, digest).filter(|path| {
             let dir = path.parent().expect("cache entries live in a folder");
             match own_folder(dir) {
@@ -102,12 +109,18 @@ impl CompileCache {
                     // no one else may write (`own_folder`, `read_own_file`).
                     match unsafe { Component::deserialize(engine, &serialized) } {
                         Ok(component) => return Ok(component),
-                        Err(e) => tracing::warn!("ignoring the cached component `{}`: {e}", path.display()),
+                        Err(e) => tracing::warn!(
+                            "ignoring the cached component `{}`: {e}",
+                            path.display()
+                        ),
                     }
                 }
                 Ok(None) => {}
                 Err(reason) => {
-                    tracing::warn!("ignoring the cached component `{}`: {reason}", path.display());
+                    tracing::warn!(
+                        "ignoring the cached component `{}`: {reason}",
+                        path.display()
+                    );
                     replace = false;
                 }
             }
@@ -116,7 +129,10 @@ impl CompileCache {
         if let Some(path) = entry.as_ref().filter(|_| replace)
             && let Err(e) = store(path, &component)
         {
-            tracing::warn!("could not cache the compiled component in `{}`: {e}", path.display());
+            tracing::warn!(
+                "could not cache the compiled component in `{}`: {e}",
+                path.display()
+            );
         }
         Ok(component)
     }
@@ -131,7 +147,11 @@ fn own_folder(dir: &Path) -> Result<(), String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{DirBuilderExt, MetadataExt};
-        if let Err(err) = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir) {
+        if let Err(err) = std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+        {
             return Err(format!("it cannot be created: {err}"));
         }
         let meta = std::fs::symlink_metadata(dir).map_err(|err| err.to_string())?;
@@ -141,10 +161,16 @@ fn own_folder(dir: &Path) -> Result<(), String> {
         // SAFETY: `geteuid` has no preconditions.
         let me = unsafe { libc::geteuid() };
         if meta.uid() != me {
-            return Err(format!("it belongs to user {}, not to this user ({me})", meta.uid()));
+            return Err(format!(
+                "it belongs to user {}, not to this user ({me})",
+                meta.uid()
+            ));
         }
         if meta.mode() & 0o022 != 0 {
-            return Err(format!("group or others may write it (mode {:o}); make it `chmod 700`", meta.mode() & 0o7777));
+            return Err(format!(
+                "group or others may write it (mode {:o}); make it `chmod 700`",
+                meta.mode() & 0o7777
+            ));
         }
         Ok(())
     }
@@ -187,14 +213,21 @@ fn read_own_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
         // SAFETY: `geteuid` has no preconditions.
         let me = unsafe { libc::geteuid() };
         if meta.uid() != me {
-            return Err(format!("it belongs to user {}, not to this user ({me})", meta.uid()));
+            return Err(format!(
+                "it belongs to user {}, not to this user ({me})",
+                meta.uid()
+            ));
         }
         if meta.mode() & 0o022 != 0 {
-            return Err(format!("group or others may write it (mode {:o})", meta.mode() & 0o7777));
+            return Err(format!(
+                "group or others may write it (mode {:o})",
+                meta.mode() & 0o7777
+            ));
         }
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.read_to_end(&mut bytes).map_err(|err| err.to_string())?;
+    file.read_to_end(&mut bytes)
+        .map_err(|err| err.to_string())?;
     Ok(Some(bytes))
 }
 

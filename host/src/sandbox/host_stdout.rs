@@ -34,8 +34,7 @@ use super::output::OUTPUT_LIMIT;
 use crate::display::TerminalFilter;
 
 /// What a write past the cap stops the call with.
-const LIMIT_MESSAGE: &str =
-    "output_limit: the verb wrote more than 1 MiB to stdout and stderr together, the cap of one call";
+const LIMIT_MESSAGE: &str = "output_limit: the verb wrote more than 1 MiB to stdout and stderr together, the cap of one call";
 
 /// Which of the host's streams a writer feeds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +58,11 @@ impl Stream {
             Which::Stdout => io::IsTerminal::is_terminal(&io::stdout()),
             Which::Stderr => io::IsTerminal::is_terminal(&io::stderr()),
         };
-        Self { which, closed: AtomicBool::new(false), filter: terminal.then(Mutex::default) }
+        Self {
+            which,
+            closed: AtomicBool::new(false),
+            filter: terminal.then(Mutex::default),
+        }
     }
 
     fn write_raw(&self, bytes: &[u8]) -> io::Result<()> {
@@ -85,7 +88,10 @@ impl Stream {
     fn put(&self, bytes: &[u8]) -> io::Result<()> {
         match &self.filter {
             Some(filter) => {
-                let filtered = filter.lock().expect("terminal filter lock poisoned").filter(bytes);
+                let filtered = filter
+                    .lock()
+                    .expect("terminal filter lock poisoned")
+                    .filter(bytes);
                 self.write_raw(&filtered)
             }
             None => self.write_raw(bytes),
@@ -118,7 +124,12 @@ impl Budget {
                 self.exceeded.store(true, Ordering::Relaxed);
                 return false;
             }
-            match self.used.compare_exchange_weak(used, used + n, Ordering::Relaxed, Ordering::Relaxed) {
+            match self.used.compare_exchange_weak(
+                used,
+                used + n,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
                 Ok(_) => return true,
                 Err(now) => used = now,
             }
@@ -144,7 +155,11 @@ impl HostOutput {
     /// Both streams, allowing `limit` bytes in all.
     pub fn new(limit: usize) -> Self {
         Self {
-            budget: Arc::new(Budget { used: AtomicUsize::new(0), limit, exceeded: AtomicBool::new(false) }),
+            budget: Arc::new(Budget {
+                used: AtomicUsize::new(0),
+                limit,
+                exceeded: AtomicBool::new(false),
+            }),
             stdout: Arc::new(Stream::new(Which::Stdout)),
             stderr: Arc::new(Stream::new(Which::Stderr)),
         }
@@ -152,12 +167,18 @@ impl HostOutput {
 
     /// The stream to give the guest as stdout.
     pub fn stdout(&self) -> HostStdout {
-        HostStdout { budget: self.budget.clone(), stream: self.stdout.clone() }
+        HostStdout {
+            budget: self.budget.clone(),
+            stream: self.stdout.clone(),
+        }
     }
 
     /// The stream to give the guest as stderr.
     pub fn stderr(&self) -> HostStdout {
-        HostStdout { budget: self.budget.clone(), stream: self.stderr.clone() }
+        HostStdout {
+            budget: self.budget.clone(),
+            stream: self.stderr.clone(),
+        }
     }
 
     /// Whether the guest tried to write past the cap.
@@ -214,7 +235,9 @@ impl OutputStream for HostStdout {
         if !self.budget.take(bytes.len()) {
             return Err(StreamError::trap(LIMIT_MESSAGE));
         }
-        self.stream.put(&bytes).map_err(|e| StreamError::LastOperationFailed(e.into()))
+        self.stream
+            .put(&bytes)
+            .map_err(|e| StreamError::LastOperationFailed(e.into()))
     }
 
     fn flush(&mut self) -> Result<(), StreamError> {
@@ -230,7 +253,11 @@ impl OutputStream for HostStdout {
 }
 
 impl AsyncWrite for HostStdout {
-    fn poll_write(self: Pin<&mut Self>, _: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
         Poll::Ready(self.put(buf).map(|()| buf.len()))
     }
 

@@ -39,7 +39,11 @@ pub struct CallLimiter {
 impl CallLimiter {
     /// A limiter allowing `ceiling` bytes of memories and tables together.
     pub fn new(ceiling: usize) -> Self {
-        Self { ceiling, used: 0, exceeded: false }
+        Self {
+            ceiling,
+            used: 0,
+            exceeded: false,
+        }
     }
 
     /// Whether the call asked for more than its ceiling (or a count limit).
@@ -49,7 +53,11 @@ impl CallLimiter {
 
     /// Charge `bytes` more, or refuse with a trap naming the ceiling.
     fn charge(&mut self, what: &str, bytes: usize) -> wasmtime::Result<bool> {
-        match self.used.checked_add(bytes).filter(|total| *total <= self.ceiling) {
+        match self
+            .used
+            .checked_add(bytes)
+            .filter(|total| *total <= self.ceiling)
+        {
             Some(total) => {
                 self.used = total;
                 Ok(true)
@@ -68,19 +76,38 @@ impl CallLimiter {
 }
 
 impl ResourceLimiter for CallLimiter {
-    fn memory_growing(&mut self, current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
-        let what = if current == 0 { "creating a memory" } else { "growing a memory" };
-        self.charge(&format!("{what} of {desired} bytes"), desired.saturating_sub(current))
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let what = if current == 0 {
+            "creating a memory"
+        } else {
+            "growing a memory"
+        };
+        self.charge(
+            &format!("{what} of {desired} bytes"),
+            desired.saturating_sub(current),
+        )
     }
 
-    fn table_growing(&mut self, current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+    fn table_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         if desired > MAX_TABLE_ELEMENTS {
             self.exceeded = true;
             return Err(wasmtime::format_err!(
                 "memory limit: a table of {desired} elements is past the {MAX_TABLE_ELEMENTS} a table may have"
             ));
         }
-        let bytes = desired.saturating_sub(current).saturating_mul(TABLE_ELEMENT_COST);
+        let bytes = desired
+            .saturating_sub(current)
+            .saturating_mul(TABLE_ELEMENT_COST);
         self.charge(&format!("a table of {desired} elements"), bytes)
     }
 

@@ -97,13 +97,13 @@ use wasmtime_wasi::WasiCtxBuilder;
 
 pub use cache::CompileCache;
 pub use engine::{Allocation, EPOCH_TICK, MEMORY_LIMIT};
-pub use limiter::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
-pub use slots::share as slot_share;
-pub use workspace::{HELD_BUDGET, MAX_LIVE_READS};
-pub use output::{Capture, OUTPUT_LIMIT};
 use limiter::CallLimiter;
+pub use limiter::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
+pub use output::{Capture, OUTPUT_LIMIT};
 use slots::Slots;
+pub use slots::share as slot_share;
 use state::CallState;
+pub use workspace::{HELD_BUDGET, MAX_LIVE_READS};
 use write_guard::WriteGuard;
 
 use crate::catalog::{Reason, Refusal, VerbComponent, VerbSpec};
@@ -236,13 +236,22 @@ impl Sandbox {
         let engine = engine::engine(allocation).map_err(anyhow::Error::from)?;
         let mut linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(anyhow::Error::from)?;
-        workspace::Bindings::add_to_linker::<_, wasmtime::component::HasSelf<_>>(&mut linker, |s| s)
-            .map_err(anyhow::Error::from)?;
+        workspace::Bindings::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
+            &mut linker,
+            |s| s,
+        )
+        .map_err(anyhow::Error::from)?;
         let slots = match allocation {
             Allocation::OnDemand => None,
             Allocation::Pooled { slots } => Some(Slots::new(slots)),
         };
-        Ok(Self { engine, linker, cache, prepared: Mutex::default(), slots })
+        Ok(Self {
+            engine,
+            linker,
+            cache,
+            prepared: Mutex::default(),
+            slots,
+        })
     }
 
     /// The engine every call runs on.
@@ -258,10 +267,18 @@ impl Sandbox {
     }
 
     fn prepared(&self, component: &VerbComponent) -> Result<Arc<Prepared>, Refusal> {
-        if let Some(p) = self.prepared.lock().expect("sandbox lock poisoned").get(&component.digest) {
+        if let Some(p) = self
+            .prepared
+            .lock()
+            .expect("sandbox lock poisoned")
+            .get(&component.digest)
+        {
             return Ok(p.clone());
         }
-        let refuse = |reason| Refusal { component: component.name.clone(), reason };
+        let refuse = |reason| Refusal {
+            component: component.name.clone(),
+            reason,
+        };
         let compiled = self
             .cache
             .load_or_compile(&self.engine, &component.digest, &component.bytes)
@@ -319,7 +336,9 @@ impl Sandbox {
         let host_output = host_stdout::HostOutput::new(OUTPUT_LIMIT);
         let changed = Arc::new(Mutex::new(Vec::new()));
         let outputs = (&capture, &host_output);
-        let run = self.run(component, verb, &prepared, index, &args, workspace, options, outputs, &changed);
+        let run = self.run(
+            component, verb, &prepared, index, &args, workspace, options, outputs, &changed,
+        );
         let ran = match options.timeout {
             Some(timeout) => tokio::time::timeout(timeout, run).await.ok(),
             None => Some(run.await),
@@ -328,25 +347,43 @@ impl Sandbox {
         let (stdout, stderr) = capture.take();
         let mut changed = std::mem::take(&mut *changed.lock().expect("changed list poisoned"));
         dedup_in_order(&mut changed);
-        let mut outcome = Outcome { stdout, stderr, changed, ..Outcome::default() };
+        let mut outcome = Outcome {
+            stdout,
+            stderr,
+            changed,
+            ..Outcome::default()
+        };
         match ran.transpose()? {
             None => {
                 let seconds = options.timeout.unwrap_or_default().as_secs_f64();
                 outcome.failure = Some(Failure {
                     kind: FailureKind::Timeout,
-                    message: format!("the call's deadline of {seconds} s passed before it finished"),
+                    message: format!(
+                        "the call's deadline of {seconds} s passed before it finished"
+                    ),
                 });
             }
-            Some(Ran { result: Ok(wasmtime::component::Val::U8(code)), .. }) => outcome.exit_code = Some(code),
-            Some(Ran { result: Ok(other), .. }) => {
+            Some(Ran {
+                result: Ok(wasmtime::component::Val::U8(code)),
+                ..
+            }) => outcome.exit_code = Some(code),
+            Some(Ran {
+                result: Ok(other), ..
+            }) => {
                 outcome.failure = Some(Failure {
                     kind: FailureKind::Trap,
                     message: format!("the verb returned {other:?} instead of an exit code"),
                 })
             }
-            Some(Ran { result: Err(err), memory_exceeded }) => {
-                classify(err, memory_exceeded, capture.exceeded() || host_output.exceeded(), &mut outcome)
-            },
+            Some(Ran {
+                result: Err(err),
+                memory_exceeded,
+            }) => classify(
+                err,
+                memory_exceeded,
+                capture.exceeded() || host_output.exceeded(),
+                &mut outcome,
+            ),
         }
         Ok(outcome)
     }
@@ -365,24 +402,40 @@ impl Sandbox {
         (capture, host_output): (&Capture, &host_stdout::HostOutput),
         changed: &Arc<Mutex<Vec<String>>>,
     ) -> Result<Ran, CallError> {
-        let setup = |message: String| CallError::Setup { verb: verb.path_string(), message };
+        let setup = |message: String| CallError::Setup {
+            verb: verb.path_string(),
+            message,
+        };
 
         let writes = component.capabilities.write;
-        let scope = if writes { WriteScope::Vault } else { WriteScope::ReadOnly };
-        let dir = workspace.dir().try_clone().map_err(|e| setup(e.to_string()))?;
-        let storage = CapStorage::from_dir(dir).with_scope(scope).with_read_budget(CALL_READ_BUDGET).with_write_budget(
-            vaultspec_vault::storage::CALL_WRITE_BUDGET_BYTES,
-            vaultspec_vault::storage::CALL_WRITE_BUDGET_FILES,
-        );
+        let scope = if writes {
+            WriteScope::Vault
+        } else {
+            WriteScope::ReadOnly
+        };
+        let dir = workspace
+            .dir()
+            .try_clone()
+            .map_err(|e| setup(e.to_string()))?;
+        let storage = CapStorage::from_dir(dir)
+            .with_scope(scope)
+            .with_read_budget(CALL_READ_BUDGET)
+            .with_write_budget(
+                vaultspec_vault::storage::CALL_WRITE_BUDGET_BYTES,
+                vaultspec_vault::storage::CALL_WRITE_BUDGET_FILES,
+            );
 
         let mut wasi = WasiCtxBuilder::new();
-        wasi.allow_tcp(false).allow_udp(false).allow_ip_name_lookup(false);
+        wasi.allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false);
         match options.output {
             Output::Capture => {
                 wasi.stdout(capture.stdout()).stderr(capture.stderr());
             }
             Output::Inherit => {
-                wasi.stdout(host_output.stdout()).stderr(host_output.stderr());
+                wasi.stdout(host_output.stdout())
+                    .stderr(host_output.stderr());
             }
         }
         if options.gateway {
@@ -396,9 +449,17 @@ impl Sandbox {
         // when it exists, else from the first write (see `write_guard`).
         // Both waits poll under the call's deadline.
         let (_lock, write_guard) = if writes {
-            let lock = workspace.lock_writes().await.map_err(|e| setup(format!("{e:#}")))?;
-            let dir = workspace.dir().try_clone().map_err(|e| setup(e.to_string()))?;
-            let guard = WriteGuard::at_start(dir).await.map_err(|e| setup(format!("{e:#}")))?;
+            let lock = workspace
+                .lock_writes()
+                .await
+                .map_err(|e| setup(format!("{e:#}")))?;
+            let dir = workspace
+                .dir()
+                .try_clone()
+                .map_err(|e| setup(e.to_string()))?;
+            let guard = WriteGuard::at_start(dir)
+                .await
+                .map_err(|e| setup(format!("{e:#}")))?;
             (Some(lock), guard)
         } else {
             (None, WriteGuard::ReadOnly)
@@ -407,7 +468,12 @@ impl Sandbox {
         // them holds none). Declared before the store, it is released after
         // the store has given the slot back.
         let _slot = match &self.slots {
-            Some(slots) => Some(slots.acquire(&component.digest).await.map_err(|e| setup(e.to_string()))?),
+            Some(slots) => Some(
+                slots
+                    .acquire(&component.digest)
+                    .await
+                    .map_err(|e| setup(e.to_string()))?,
+            ),
             None => None,
         };
         let state = CallState {
@@ -436,7 +502,10 @@ impl Sandbox {
             Ok::<_, wasmtime::Error>(results[0].clone())
         }
         .await;
-        Ok(Ran { result, memory_exceeded: store.data().limits.exceeded() })
+        Ok(Ran {
+            result,
+            memory_exceeded: store.data().limits.exceeded(),
+        })
     }
 }
 
@@ -452,7 +521,12 @@ fn dedup_in_order(paths: &mut Vec<String>) {
     paths.retain(|p| seen.insert(p.clone()));
 }
 
-fn classify(err: wasmtime::Error, memory_exceeded: bool, output_exceeded: bool, outcome: &mut Outcome) {
+fn classify(
+    err: wasmtime::Error,
+    memory_exceeded: bool,
+    output_exceeded: bool,
+    outcome: &mut Outcome,
+) {
     if let Some(exit) = err.downcast_ref::<wasmtime_wasi::I32Exit>() {
         outcome.exit_code = Some(u8::try_from(exit.0).unwrap_or(1));
         return;

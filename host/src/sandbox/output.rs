@@ -66,12 +66,18 @@ impl Capture {
 
     /// The stream to give the guest as stdout.
     pub fn stdout(&self) -> CaptureStream {
-        CaptureStream { capture: self.clone(), which: Which::Stdout }
+        CaptureStream {
+            capture: self.clone(),
+            which: Which::Stdout,
+        }
     }
 
     /// The stream to give the guest as stderr.
     pub fn stderr(&self) -> CaptureStream {
-        CaptureStream { capture: self.clone(), which: Which::Stderr }
+        CaptureStream {
+            capture: self.clone(),
+            which: Which::Stderr,
+        }
     }
 
     /// Whether the guest tried to write past the cap.
@@ -147,7 +153,11 @@ impl OutputStream for CaptureStream {
 }
 
 impl AsyncWrite for CaptureStream {
-    fn poll_write(self: Pin<&mut Self>, _: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
         if self.capture.push(self.which, buf) {
             Poll::Ready(Ok(buf.len()))
         } else {

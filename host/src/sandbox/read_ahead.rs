@@ -24,7 +24,11 @@ pub struct PendingReads {
 }
 
 enum State {
-    Reading { thread: JoinHandle<Reads>, paths: Arc<Vec<String>>, stop: Arc<AtomicBool> },
+    Reading {
+        thread: JoinHandle<Reads>,
+        paths: Arc<Vec<String>>,
+        stop: Arc<AtomicBool>,
+    },
     Read(Reads),
 }
 
@@ -35,11 +39,22 @@ impl PendingReads {
         let paths = Arc::new(paths);
         let stop = Arc::new(AtomicBool::new(false));
         let (shared, list, flag) = (storage.clone(), paths.clone(), stop.clone());
-        let spawned = std::thread::Builder::new().name("vaultspec-read-ahead".to_owned()).spawn(move || {
-            list.iter().take_while(|_| !flag.load(Ordering::Relaxed)).map(|path| shared.read(path)).collect()
-        });
+        let spawned = std::thread::Builder::new()
+            .name("vaultspec-read-ahead".to_owned())
+            .spawn(move || {
+                list.iter()
+                    .take_while(|_| !flag.load(Ordering::Relaxed))
+                    .map(|path| shared.read(path))
+                    .collect()
+            });
         match spawned {
-            Ok(thread) => Self { state: State::Reading { thread, paths, stop } },
+            Ok(thread) => Self {
+                state: State::Reading {
+                    thread,
+                    paths,
+                    stop,
+                },
+            },
             Err(e) => {
                 tracing::warn!("cannot start a read-ahead thread, reading in place: {e}");
                 Self::now(storage, &paths)
@@ -50,7 +65,9 @@ impl PendingReads {
     /// Read `paths` now, on the caller's threads.
     pub fn now(storage: &CapStorage, paths: &[String]) -> Self {
         let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-        Self { state: State::Read(storage.read_many(&paths)) }
+        Self {
+            state: State::Read(storage.read_many(&paths)),
+        }
     }
 
     /// Whether a thread is reading for this handle.

@@ -37,7 +37,11 @@ pub struct Slot<'a> {
 impl Slots {
     /// A pool of `slots` slots.
     pub fn new(slots: u32) -> Self {
-        Self { all: Semaphore::new(slots as usize), share: share(slots), by_component: Mutex::default() }
+        Self {
+            all: Semaphore::new(slots as usize),
+            share: share(slots),
+            by_component: Mutex::default(),
+        }
     }
 
     /// Wait for a slot for a call of the component with this digest: first
@@ -56,7 +60,10 @@ impl Slots {
         };
         let share = component.acquire_owned().await?;
         let slot = self.all.acquire().await?;
-        Ok(Slot { _slot: slot, _share: share })
+        Ok(Slot {
+            _slot: slot,
+            _share: share,
+        })
     }
 }
 
@@ -71,9 +78,17 @@ mod tests {
         for _ in 0..2 {
             held.push(slots.acquire("sha256:flood").await.unwrap());
         }
-        let third = tokio::time::timeout(std::time::Duration::from_millis(50), slots.acquire("sha256:flood")).await;
+        let third = tokio::time::timeout(
+            std::time::Duration::from_millis(50),
+            slots.acquire("sha256:flood"),
+        )
+        .await;
         assert!(third.is_err(), "a component got more than its share");
-        let other = tokio::time::timeout(std::time::Duration::from_millis(50), slots.acquire("sha256:other")).await;
+        let other = tokio::time::timeout(
+            std::time::Duration::from_millis(50),
+            slots.acquire("sha256:other"),
+        )
+        .await;
         assert!(other.is_ok(), "another component found no slot");
         drop(held.pop());
         assert!(slots.acquire("sha256:flood").await.is_ok());

@@ -36,10 +36,16 @@ pub fn verify(engine: &Engine, component: &Component, verbs: &[VerbSpec]) -> Res
     for verb in verbs {
         let key = (verb.export.interface.clone(), verb.export.function.clone());
         if !exported.remove(&key) {
-            return Err(format!("`{}` is declared but the component does not export it", verb.path_string()));
+            return Err(format!(
+                "`{}` is declared but the component does not export it",
+                verb.path_string()
+            ));
         }
         let func = find(engine, component, verb).ok_or_else(|| {
-            format!("`{}` is declared but the component does not export it", verb.path_string())
+            format!(
+                "`{}` is declared but the component does not export it",
+                verb.path_string()
+            )
         })?;
         check_func(verb, &func).map_err(|what| format!("`{}`: {what}", verb.path_string()))?;
     }
@@ -48,7 +54,9 @@ pub fn verify(engine: &Engine, component: &Component, verbs: &[VerbSpec]) -> Res
             Some(i) => format!("{i}#{func}"),
             None => func,
         };
-        return Err(format!("the component exports `{name}`, which its declaration does not mention"));
+        return Err(format!(
+            "the component exports `{name}`, which its declaration does not mention"
+        ));
     }
     Ok(())
 }
@@ -83,23 +91,32 @@ fn check_func(verb: &VerbSpec, func: &ComponentFunc) -> Result<(), String> {
         match param {
             Param::Options => {
                 if *name != "options" {
-                    return Err(format!("declared `options` where the component has `{name}`"));
+                    return Err(format!(
+                        "declared `options` where the component has `{name}`"
+                    ));
                 }
                 check_options(verb, ty)?;
             }
             Param::Operand(i) => {
                 let operand = &verb.operands[*i];
                 if *name != operand.name {
-                    return Err(format!("declared operand `{}` where the component has `{name}`", operand.name));
+                    return Err(format!(
+                        "declared operand `{}` where the component has `{name}`",
+                        operand.name
+                    ));
                 }
                 let fits = match ty {
                     Type::String => operand.required,
-                    Type::Option(o) => !operand.required && !operand.variadic && o.ty() == Type::String,
+                    Type::Option(o) => {
+                        !operand.required && !operand.variadic && o.ty() == Type::String
+                    }
                     Type::List(l) => operand.variadic && l.ty() == Type::String,
                     _ => false,
                 };
                 if !fits {
-                    return Err(format!("operand `{name}` has another type in the component"));
+                    return Err(format!(
+                        "operand `{name}` has another type in the component"
+                    ));
                 }
             }
         }
@@ -135,7 +152,10 @@ fn check_options(verb: &VerbSpec, ty: &Type) -> Result<(), String> {
             },
         };
         if !fits {
-            return Err(format!("flag `--{}` has another type in the component", field.name));
+            return Err(format!(
+                "flag `--{}` has another type in the component",
+                field.name
+            ));
         }
     }
     Ok(())
@@ -154,7 +174,9 @@ fn scalar_fits(scalar: &Scalar, ty: &Type) -> bool {
         | (Scalar::Signed(64), Type::S64)
         | (Scalar::Float(32), Type::Float32)
         | (Scalar::Float(64), Type::Float64) => true,
-        (Scalar::Choice(choices), Type::Enum(e)) => e.names().eq(choices.iter().map(String::as_str)),
+        (Scalar::Choice(choices), Type::Enum(e)) => {
+            e.names().eq(choices.iter().map(String::as_str))
+        }
         _ => false,
     }
 }

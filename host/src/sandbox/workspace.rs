@@ -53,14 +53,20 @@ fn fs_error(err: StorageError) -> FsError {
     let kind = match &err {
         StorageError::NotFound { .. } => ErrorKind::NotFound,
         StorageError::TooLarge { .. } => ErrorKind::TooLarge,
-        StorageError::BudgetExceeded { .. } | StorageError::WriteBudgetExceeded { .. } => ErrorKind::BudgetExceeded,
+        StorageError::BudgetExceeded { .. } | StorageError::WriteBudgetExceeded { .. } => {
+            ErrorKind::BudgetExceeded
+        }
         StorageError::InvalidPath { .. } => ErrorKind::InvalidPath,
         StorageError::Outside { .. } => ErrorKind::Outside,
         StorageError::Denied { .. } => ErrorKind::Denied,
         StorageError::AlreadyExists { .. } => ErrorKind::AlreadyExists,
         StorageError::Io { .. } => ErrorKind::Io,
     };
-    FsError { kind, path: err.path().to_owned(), message: err.to_string() }
+    FsError {
+        kind,
+        path: err.path().to_owned(),
+        message: err.to_string(),
+    }
 }
 
 impl workspace_read::Host for CallState {
@@ -68,10 +74,18 @@ impl workspace_read::Host for CallState {
         self.storage.read(&path).map_err(fs_error)
     }
 
-    fn read_files(&mut self, paths: Vec<String>) -> wasmtime::Result<Vec<Result<Vec<u8>, FsError>>> {
+    fn read_files(
+        &mut self,
+        paths: Vec<String>,
+    ) -> wasmtime::Result<Vec<Result<Vec<u8>, FsError>>> {
         self.charge_paths("read-files", &paths)?;
         let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
-        Ok(self.storage.read_many(&paths).into_iter().map(|r| r.map_err(fs_error)).collect())
+        Ok(self
+            .storage
+            .read_many(&paths)
+            .into_iter()
+            .map(|r| r.map_err(fs_error))
+            .collect())
     }
 
     fn read_ahead(&mut self, paths: Vec<String>) -> wasmtime::Result<Resource<PendingReads>> {
@@ -95,7 +109,13 @@ impl workspace_read::Host for CallState {
 
     fn list_files(&mut self, dir: String) -> Result<Vec<FileEntry>, FsError> {
         let entries = self.storage.list(&dir).map_err(fs_error)?;
-        Ok(entries.into_iter().map(|e| FileEntry { path: e.path, size: e.size }).collect())
+        Ok(entries
+            .into_iter()
+            .map(|e| FileEntry {
+                path: e.path,
+                size: e.size,
+            })
+            .collect())
     }
 
     fn exists(&mut self, path: String) -> Result<bool, FsError> {
@@ -104,9 +124,16 @@ impl workspace_read::Host for CallState {
 }
 
 impl workspace_read::HostPendingReads for CallState {
-    fn finish(&mut self, reads: Resource<PendingReads>) -> wasmtime::Result<Vec<Result<Vec<u8>, FsError>>> {
+    fn finish(
+        &mut self,
+        reads: Resource<PendingReads>,
+    ) -> wasmtime::Result<Vec<Result<Vec<u8>, FsError>>> {
         let reads = self.take_reads(reads)?;
-        Ok(reads.finish().into_iter().map(|r| r.map_err(fs_error)).collect())
+        Ok(reads
+            .finish()
+            .into_iter()
+            .map(|r| r.map_err(fs_error))
+            .collect())
     }
 
     fn drop(&mut self, reads: Resource<PendingReads>) -> wasmtime::Result<()> {
@@ -129,7 +156,10 @@ impl CallState {
     /// Charge the paths of one read request against [`HELD_BUDGET`], or
     /// stop the call when they would pass it.
     fn charge_paths(&mut self, what: &str, paths: &[String]) -> wasmtime::Result<()> {
-        let cost = paths.iter().map(|p| path_cost(p)).fold(0u64, u64::saturating_add);
+        let cost = paths
+            .iter()
+            .map(|p| path_cost(p))
+            .fold(0u64, u64::saturating_add);
         let total = self.held.saturating_add(cost);
         if total > HELD_BUDGET {
             wasmtime::bail!(
@@ -146,15 +176,21 @@ impl CallState {
     /// Wait (under the call's deadline) for the docs-domain sentinel before
     /// the call's first write; the error names the write refused.
     async fn before_write(&mut self, path: &str) -> Result<(), FsError> {
-        self.write_guard.before_write().await.map_err(|message| FsError {
-            kind: ErrorKind::Io,
-            path: path.to_owned(),
-            message: format!("cannot write `{path}`: {message}"),
-        })
+        self.write_guard
+            .before_write()
+            .await
+            .map_err(|message| FsError {
+                kind: ErrorKind::Io,
+                path: path.to_owned(),
+                message: format!("cannot write `{path}`: {message}"),
+            })
     }
 
     fn record_change(&self, path: String) {
-        self.changed.lock().expect("changed list poisoned").push(path);
+        self.changed
+            .lock()
+            .expect("changed list poisoned")
+            .push(path);
     }
 }
 
@@ -168,7 +204,9 @@ impl workspace_write::Host for CallState {
 
     async fn rename(&mut self, source: String, destination: String) -> Result<(), FsError> {
         self.before_write(&source).await?;
-        self.storage.rename(&source, &destination).map_err(fs_error)?;
+        self.storage
+            .rename(&source, &destination)
+            .map_err(fs_error)?;
         self.record_change(source);
         self.record_change(destination);
         Ok(())

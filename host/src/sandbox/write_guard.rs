@@ -40,8 +40,12 @@ impl WriteGuard {
     /// Make sure the sentinel is held before a write; the error says why it
     /// could not be.
     pub async fn before_write(&mut self) -> Result<(), String> {
-        let Self::Pending(dir) = self else { return Ok(()) };
-        let held = sentinel::docs_domain_async(dir, Open::Create).await.map_err(|e| format!("{e:#}"))?;
+        let Self::Pending(dir) = self else {
+            return Ok(());
+        };
+        let held = sentinel::docs_domain_async(dir, Open::Create)
+            .await
+            .map_err(|e| format!("{e:#}"))?;
         *self = Self::Settled { _held: held };
         Ok(())
     }

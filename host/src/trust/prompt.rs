@@ -40,14 +40,21 @@ impl Terminal {
             .write(true)
             .open(TTY)
             .with_context(|| format!("opening the terminal `{TTY}`"))?;
-        let writer = file.try_clone().with_context(|| format!("opening the terminal `{TTY}`"))?;
-        Ok(Self { reader: BufReader::new(file), writer })
+        let writer = file
+            .try_clone()
+            .with_context(|| format!("opening the terminal `{TTY}`"))?;
+        Ok(Self {
+            reader: BufReader::new(file),
+            writer,
+        })
     }
 
     /// Show text to the person.
     pub fn say(&mut self, text: &str) -> anyhow::Result<()> {
         let text = Escaped::text(text).to_string();
-        self.writer.write_all(text.as_bytes()).context("writing to the terminal")?;
+        self.writer
+            .write_all(text.as_bytes())
+            .context("writing to the terminal")?;
         self.writer.flush().context("writing to the terminal")
     }
 
@@ -56,7 +63,9 @@ impl Terminal {
     pub fn confirm(&mut self, question: &str) -> anyhow::Result<bool> {
         self.say(&format!("{question} [y/N] "))?;
         let mut answer = String::new();
-        self.reader.read_line(&mut answer).context("reading the answer from the terminal")?;
+        self.reader
+            .read_line(&mut answer)
+            .context("reading the answer from the terminal")?;
         let answer = answer.trim().to_ascii_lowercase();
         Ok(answer == "y" || answer == "yes")
     }

@@ -41,7 +41,10 @@ impl TrustStore {
     /// A store with no grants (no home folder, or an unreadable file the
     /// caller chose to ignore): every third-party component is untrusted.
     pub fn empty(path: PathBuf) -> Self {
-        Self { path, grants: Vec::new() }
+        Self {
+            path,
+            grants: Vec::new(),
+        }
     }
 
     /// Read the user's grants; a missing file holds none.
@@ -64,7 +67,9 @@ impl TrustStore {
     /// Whether a person approved exactly these bytes (`digest`, with or
     /// without `sha256:`) at `component` for `workspace`.
     pub fn is_trusted(&self, workspace: &Path, component: &Path, digest: &str) -> bool {
-        self.grants.iter().any(|g| g.approves(workspace, component, digest))
+        self.grants
+            .iter()
+            .any(|g| g.approves(workspace, component, digest))
     }
 
     /// Change the grants under the file's lock: re-read the file, apply
@@ -80,7 +85,8 @@ impl TrustStore {
             .write(true)
             .open(&lock_path)
             .with_context(|| format!("opening `{}`", lock_path.display()))?;
-        lock.lock().with_context(|| format!("locking `{}`", lock_path.display()))?;
+        lock.lock()
+            .with_context(|| format!("locking `{}`", lock_path.display()))?;
 
         let mut file = read_file(&path)?;
         change(&mut file.grants);
@@ -90,8 +96,12 @@ impl TrustStore {
             .with_context(|| format!("creating a temporary file in `{}`", dir.display()))?;
         std::io::Write::write_all(&mut temp, format!("{text}\n").as_bytes())
             .with_context(|| format!("writing `{}`", temp.path().display()))?;
-        temp.persist(&path).with_context(|| format!("replacing `{}`", path.display()))?;
-        Ok(Self { path, grants: file.grants })
+        temp.persist(&path)
+            .with_context(|| format!("replacing `{}`", path.display()))?;
+        Ok(Self {
+            path,
+            grants: file.grants,
+        })
     }
 }
 
@@ -102,7 +112,10 @@ fn read_file(path: &Path) -> anyhow::Result<TrustFile> {
         Err(err) => return Err(err).with_context(|| format!("reading `{}`", path.display())),
     };
     let file: TrustFile = serde_json::from_str(&text).with_context(|| {
-        format!("`{}` is not a trust file (fix or remove it, then trust the components again)", path.display())
+        format!(
+            "`{}` is not a trust file (fix or remove it, then trust the components again)",
+            path.display()
+        )
     })?;
     if file.version > VERSION {
         bail!(

@@ -33,17 +33,35 @@ fn median(n: usize, mut f: impl FnMut()) -> Duration {
 fn plan_bench() {
     let text = long_plan(1000);
     let plan = parse_plan(&text).expect("the big plan parses");
-    let step = plan.steps_of(plan.phases[10].key).nth(5).expect("phase 11 has steps").id.clone();
-    println!("## A plan of {} steps ({} KiB)\n", plan.steps.len(), text.len() / 1024);
+    let step = plan
+        .steps_of(plan.phases[10].key)
+        .nth(5)
+        .expect("phase 11 has steps")
+        .id
+        .clone();
+    println!(
+        "## A plan of {} steps ({} KiB)\n",
+        plan.steps.len(),
+        text.len() / 1024
+    );
     println!("| stage | median (ms, n=50) |\n|---|---:|");
-    println!("| parse | {} |", ms(median(50, || drop(parse_plan(&text).unwrap()))));
-    println!("| plan check (every rule) | {} |", ms(median(50, || drop(check_plan(&text)))));
+    println!(
+        "| parse | {} |",
+        ms(median(50, || drop(parse_plan(&text).unwrap())))
+    );
+    println!(
+        "| plan check (every rule) | {} |",
+        ms(median(50, || drop(check_plan(&text))))
+    );
     let check = PlanOp::StepCheck { step };
-    println!("| parse + check one step + serialise | {} |", ms(median(50, || {
-        let mut plan = parse_plan(&text).unwrap();
-        plan.apply(&check).unwrap();
-        std::hint::black_box(serialise_plan(&plan, false));
-    })));
+    println!(
+        "| parse + check one step + serialise | {} |",
+        ms(median(50, || {
+            let mut plan = parse_plan(&text).unwrap();
+            plan.apply(&check).unwrap();
+            std::hint::black_box(serialise_plan(&plan, false));
+        }))
+    );
     println!();
 }
 
@@ -51,15 +69,35 @@ fn checks_bench(docs: usize) -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     std::fs::create_dir_all(dir.path().join(".vaultspec"))?;
     let storage = CapStorage::open(dir.path())?;
-    generate(&storage, &GenSpec { docs, features: 50, seed: 7 })?;
+    generate(
+        &storage,
+        &GenSpec {
+            docs,
+            features: 50,
+            seed: 7,
+        },
+    )?;
     let opts = Options::check(Date::new(2026, 11, 30).expect("a date"));
     println!("## Checks on {docs} documents\n");
     println!("| stage | median (ms, n=5) |\n|---|---:|");
-    println!("| all checks (`run_all`, no fix) | {} |", ms(median(5, || drop(checks::run_all(&storage, &opts).unwrap()))));
-    println!("| snapshot load | {} |", ms(median(5, || drop(Snapshot::load(&storage).unwrap()))));
+    println!(
+        "| all checks (`run_all`, no fix) | {} |",
+        ms(median(5, || drop(
+            checks::run_all(&storage, &opts).unwrap()
+        )))
+    );
+    println!(
+        "| snapshot load | {} |",
+        ms(median(5, || drop(Snapshot::load(&storage).unwrap())))
+    );
     let snap = Snapshot::load(&storage)?;
     for &check in Check::all() {
-        println!("| - {check} | {} |", ms(median(5, || drop(checks::dispatch(&snap, check, &opts).unwrap()))));
+        println!(
+            "| - {check} | {} |",
+            ms(median(5, || drop(
+                checks::dispatch(&snap, check, &opts).unwrap()
+            )))
+        );
     }
     println!();
     Ok(())

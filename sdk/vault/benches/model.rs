@@ -12,10 +12,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use vaultspec_vault::graph::{DocSelect, FeatureFilter, Graph, GraphDoc, load_graph, read_corpus, read_corpus_with};
-use vaultspec_vault::{CapStorage, FileEntry, Storage, StorageError};
+use vaultspec_vault::graph::{
+    DocSelect, FeatureFilter, Graph, GraphDoc, load_graph, read_corpus, read_corpus_with,
+};
 use vaultspec_vault::search::{SearchIndex, SearchQuery};
 use vaultspec_vault::testgen::{GenSpec, generate};
+use vaultspec_vault::{CapStorage, FileEntry, Storage, StorageError};
 
 struct Counting;
 
@@ -44,7 +46,8 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             if new_size >= layout.size() {
-                let live = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
+                let live = LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
+                    - layout.size();
                 PEAK.fetch_max(live, Ordering::Relaxed);
             } else {
                 LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
@@ -76,7 +79,11 @@ fn ms(d: Duration) -> f64 {
 /// measure the neighbours too.
 fn cpu() -> Duration {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
     let ticks: u64 = fields.get(11).and_then(|u| u.parse().ok()).unwrap_or(0)
         + fields.get(12).and_then(|s| s.parse().ok()).unwrap_or(0);
     Duration::from_millis(ticks * 10)
@@ -101,7 +108,11 @@ fn time_cpu<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, Duration, T)
     }
     let cpu_mean = (cpu() - cpu_start) / runs as u32;
     times.sort();
-    (times[times.len() / 2], cpu_mean, last.expect("at least one run"))
+    (
+        times[times.len() / 2],
+        cpu_mean,
+        last.expect("at least one run"),
+    )
 }
 
 fn disk_bytes(dir: &Path) -> (u64, usize) {
@@ -146,7 +157,9 @@ struct PlainDir<'p>(&'p Path);
 
 impl Storage for PlainDir<'_> {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
-        Err(StorageError::NotFound { path: path.to_owned() })
+        Err(StorageError::NotFound {
+            path: path.to_owned(),
+        })
     }
     fn list(&self, _dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         Ok(Vec::new())
@@ -156,22 +169,38 @@ impl Storage for PlainDir<'_> {
     }
     fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
         let full = self.0.join(path);
-        let io = |e: std::io::Error| StorageError::Io { op: "writing", path: path.to_owned(), message: e.to_string() };
+        let io = |e: std::io::Error| StorageError::Io {
+            op: "writing",
+            path: path.to_owned(),
+            message: e.to_string(),
+        };
         std::fs::create_dir_all(full.parent().expect("parent")).map_err(io)?;
         std::fs::write(&full, bytes).map_err(io)
     }
     fn rename(&self, from: &str, _to: &str) -> Result<(), StorageError> {
-        Err(StorageError::NotFound { path: from.to_owned() })
+        Err(StorageError::NotFound {
+            path: from.to_owned(),
+        })
     }
     fn remove(&self, path: &str) -> Result<(), StorageError> {
-        Err(StorageError::NotFound { path: path.to_owned() })
+        Err(StorageError::NotFound {
+            path: path.to_owned(),
+        })
     }
 }
 
 fn bench(n: usize) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let start = Instant::now();
-    let report = generate(&PlainDir(tmp.path()), &GenSpec { docs: n, features: 50, seed: 0x5eed }).expect("generate");
+    let report = generate(
+        &PlainDir(tmp.path()),
+        &GenSpec {
+            docs: n,
+            features: 50,
+            seed: 0x5eed,
+        },
+    )
+    .expect("generate");
     let generated = start.elapsed();
     let storage = CapStorage::open(tmp.path()).expect("open workspace");
     let (disk, files) = disk_bytes(&tmp.path().join(".vault"));
@@ -179,12 +208,17 @@ fn bench(n: usize) {
 
     let (raw, raw_cpu, _) = time_cpu(runs, || raw_read(&tmp.path().join(".vault")));
     let (list, list_cpu, entries) = time_cpu(runs, || storage.list(".vault").expect("list"));
-    let (cap, cap_cpu, _) =
-        time_cpu(runs, || entries.iter().map(|e| storage.read(&e.path).expect("read").len()).sum::<usize>());
+    let (cap, cap_cpu, _) = time_cpu(runs, || {
+        entries
+            .iter()
+            .map(|e| storage.read(&e.path).expect("read").len())
+            .sum::<usize>()
+    });
 
     // What one path resolution per file would cost: open, then size and
     // read through the handle (CapStorage resolves the path twice today).
-    let dir = cap_std::fs::Dir::open_ambient_dir(tmp.path(), cap_std::ambient_authority()).expect("dir");
+    let dir =
+        cap_std::fs::Dir::open_ambient_dir(tmp.path(), cap_std::ambient_authority()).expect("dir");
     let (open_once, open_once_cpu, _) = time_cpu(runs, || {
         entries
             .iter()
@@ -198,10 +232,15 @@ fn bench(n: usize) {
             })
             .sum::<usize>()
     });
-    let contents: Vec<(String, Vec<u8>)> =
-        entries.iter().map(|e| (e.path.clone(), storage.read(&e.path).expect("read"))).collect();
+    let contents: Vec<(String, Vec<u8>)> = entries
+        .iter()
+        .map(|e| (e.path.clone(), storage.read(&e.path).expect("read")))
+        .collect();
     let (parse, parse_cpu, _) = time_cpu(runs, || {
-        contents.iter().map(|(p, b)| GraphDoc::from_bytes(p, b).tags.len()).sum::<usize>()
+        contents
+            .iter()
+            .map(|(p, b)| GraphDoc::from_bytes(p, b).tags.len())
+            .sum::<usize>()
     });
     drop(contents);
 
@@ -210,7 +249,8 @@ fn bench(n: usize) {
     let load_peak = PEAK.load(Ordering::Relaxed) - base;
     let graph_live = LIVE.load(Ordering::Relaxed) - base;
 
-    let (read, read_cpu, (docs, archived)) = time_cpu(runs, || read_corpus(&storage).expect("read"));
+    let (read, read_cpu, (docs, archived)) =
+        time_cpu(runs, || read_corpus(&storage).expect("read"));
     let (read1, read1_cpu, _) = time_cpu(runs, || read_corpus_with(&storage, 1).expect("read"));
     let (clone, clone_cpu, _) = time_cpu(runs, || docs.clone());
     let (build_graph, build_cpu, _) = time_cpu(runs, || Graph::build(docs.clone(), &archived));
@@ -222,11 +262,21 @@ fn bench(n: usize) {
 
     let graph_runs = if n >= 100_000 { 1 } else { 3 };
     let (pagerank, _) = time(graph_runs, || graph.pagerank());
-    let (metrics, _) = if n <= 10_000 { time(graph_runs, || graph.metrics(&graph.scope_all())) } else { (Duration::ZERO, graph.metrics(&graph.scope_feature("none"))) };
-    let (derived, derived_edges) = if n <= 10_000 { time(graph_runs, || graph.derived_edges(None, 8).len()) } else { (Duration::ZERO, 0) };
+    let (metrics, _) = if n <= 10_000 {
+        time(graph_runs, || graph.metrics(&graph.scope_all()))
+    } else {
+        (Duration::ZERO, graph.metrics(&graph.scope_feature("none")))
+    };
+    let (derived, derived_edges) = if n <= 10_000 {
+        time(graph_runs, || graph.derived_edges(None, 8).len())
+    } else {
+        (Duration::ZERO, 0)
+    };
 
     let before_index = reset_peak();
-    let (build, build_index_cpu, index) = time_cpu(if n >= 100_000 { 1 } else { 3 }, || SearchIndex::build(graph.docs()));
+    let (build, build_index_cpu, index) = time_cpu(if n >= 100_000 { 1 } else { 3 }, || {
+        SearchIndex::build(graph.docs())
+    });
     let index_live = LIVE.load(Ordering::Relaxed) - before_index;
 
     // Queries made of words that occur in the vault: pieces of titles.
@@ -241,7 +291,16 @@ fn bench(n: usize) {
     let mut query_times = Vec::new();
     let mut hits = 0;
     for q in &queries {
-        let (t, h) = time(5, || index.search(graph.docs(), &SearchQuery { text: q, limit: 4, ..Default::default() }));
+        let (t, h) = time(5, || {
+            index.search(
+                graph.docs(),
+                &SearchQuery {
+                    text: q,
+                    limit: 4,
+                    ..Default::default()
+                },
+            )
+        });
         hits += h.len();
         query_times.push(t);
     }
@@ -249,30 +308,122 @@ fn bench(n: usize) {
     let q_median = query_times[query_times.len() / 2];
     let q_max = *query_times.last().expect("queries");
 
-    println!("\n## {n} documents ({files} files, {:.1} MiB on disk, generated in {:.1} s)", mib(disk as usize), generated.as_secs_f64());
-    println!("load average at start: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
+    println!(
+        "\n## {n} documents ({files} files, {:.1} MiB on disk, generated in {:.1} s)",
+        mib(disk as usize),
+        generated.as_secs_f64()
+    );
+    println!(
+        "load average at start: {}",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
     println!("| stage | wall (ms) | cpu (ms, 10 ms ticks) | note |");
     println!("|---|---:|---:|---|");
-    println!("| raw read, std::fs, 1 thread (baseline) | {:.1} | {:.0} | every file, no parsing |", ms(raw), ms(raw_cpu));
-    println!("| CapStorage list | {:.1} | {:.0} | {} entries |", ms(list), ms(list_cpu), entries.len());
-    println!("| CapStorage read, 1 thread | {:.1} | {:.0} | storage cost alone |", ms(cap), ms(cap_cpu));
-    println!("| cap-std open once + read, 1 thread | {:.1} | {:.0} | one resolution per file |", ms(open_once), ms(open_once_cpu));
-    println!("| parse only, 1 thread | {:.1} | {:.0} | GraphDoc from bytes in memory |", ms(parse), ms(parse_cpu));
-    println!("| load with graph | {:.1} | {:.0} | {:.2}x baseline wall; {} nodes, {} edges |", ms(load), ms(load_cpu), ms(load) / ms(raw), graph.nodes().len(), graph.edges().len());
-    println!("| - read + parse (threads) | {:.1} | {:.0} | |", ms(read), ms(read_cpu));
-    println!("| - read + parse, 1 thread | {:.1} | {:.0} | |", ms(read1), ms(read1_cpu));
-    println!("| - graph build | {:.1} | {:.0} | input clone ({:.1} ms, {:.0} cpu) subtracted |", ms(build_graph.saturating_sub(clone)), ms(build_cpu.saturating_sub(clone_cpu)), ms(clone), ms(clone_cpu));
-    println!("| feature list | {:.2} | | {} features |", ms(features), rows.len());
+    println!(
+        "| raw read, std::fs, 1 thread (baseline) | {:.1} | {:.0} | every file, no parsing |",
+        ms(raw),
+        ms(raw_cpu)
+    );
+    println!(
+        "| CapStorage list | {:.1} | {:.0} | {} entries |",
+        ms(list),
+        ms(list_cpu),
+        entries.len()
+    );
+    println!(
+        "| CapStorage read, 1 thread | {:.1} | {:.0} | storage cost alone |",
+        ms(cap),
+        ms(cap_cpu)
+    );
+    println!(
+        "| cap-std open once + read, 1 thread | {:.1} | {:.0} | one resolution per file |",
+        ms(open_once),
+        ms(open_once_cpu)
+    );
+    println!(
+        "| parse only, 1 thread | {:.1} | {:.0} | GraphDoc from bytes in memory |",
+        ms(parse),
+        ms(parse_cpu)
+    );
+    println!(
+        "| load with graph | {:.1} | {:.0} | {:.2}x baseline wall; {} nodes, {} edges |",
+        ms(load),
+        ms(load_cpu),
+        ms(load) / ms(raw),
+        graph.nodes().len(),
+        graph.edges().len()
+    );
+    println!(
+        "| - read + parse (threads) | {:.1} | {:.0} | |",
+        ms(read),
+        ms(read_cpu)
+    );
+    println!(
+        "| - read + parse, 1 thread | {:.1} | {:.0} | |",
+        ms(read1),
+        ms(read1_cpu)
+    );
+    println!(
+        "| - graph build | {:.1} | {:.0} | input clone ({:.1} ms, {:.0} cpu) subtracted |",
+        ms(build_graph.saturating_sub(clone)),
+        ms(build_cpu.saturating_sub(clone_cpu)),
+        ms(clone),
+        ms(clone_cpu)
+    );
+    println!(
+        "| feature list | {:.2} | | {} features |",
+        ms(features),
+        rows.len()
+    );
     println!("| find listing (weights) | {:.2} | | |", ms(find));
-    println!("| stats | {:.2} | | {} orphans, {} dangling |", ms(stats), s.orphaned_count, s.dangling_link_count);
-    println!("| pagerank | {:.1} | | {} nodes |", ms(pagerank), graph.nodes().len());
-    println!("| metrics, whole vault (betweenness incl.) | {:.1} | | skipped above 10,000 |", ms(metrics));
-    println!("| derived edges, whole vault, fan-out 8 | {:.1} | | {derived_edges} kept; skipped above 10,000 |", ms(derived));
-    println!("| BM25 index build | {:.1} | {:.0} | {} blocks |", ms(build), ms(build_index_cpu), index.block_count());
-    println!("| BM25 query (median of {}) | {:.3} | | max {:.3} ms, {hits} hits |", queries.len(), ms(q_median), ms(q_max));
-    println!("| memory: graph retained | {:.1} MiB | | {:.2}x disk |", mib(graph_live), graph_live as f64 / disk as f64);
-    println!("| memory: peak during load | {:.1} MiB | | {:.2}x disk |", mib(load_peak), load_peak as f64 / disk as f64);
-    println!("| memory: search index | {:.1} MiB | | {:.2}x disk |", mib(index_live), index_live as f64 / disk as f64);
+    println!(
+        "| stats | {:.2} | | {} orphans, {} dangling |",
+        ms(stats),
+        s.orphaned_count,
+        s.dangling_link_count
+    );
+    println!(
+        "| pagerank | {:.1} | | {} nodes |",
+        ms(pagerank),
+        graph.nodes().len()
+    );
+    println!(
+        "| metrics, whole vault (betweenness incl.) | {:.1} | | skipped above 10,000 |",
+        ms(metrics)
+    );
+    println!(
+        "| derived edges, whole vault, fan-out 8 | {:.1} | | {derived_edges} kept; skipped above 10,000 |",
+        ms(derived)
+    );
+    println!(
+        "| BM25 index build | {:.1} | {:.0} | {} blocks |",
+        ms(build),
+        ms(build_index_cpu),
+        index.block_count()
+    );
+    println!(
+        "| BM25 query (median of {}) | {:.3} | | max {:.3} ms, {hits} hits |",
+        queries.len(),
+        ms(q_median),
+        ms(q_max)
+    );
+    println!(
+        "| memory: graph retained | {:.1} MiB | | {:.2}x disk |",
+        mib(graph_live),
+        graph_live as f64 / disk as f64
+    );
+    println!(
+        "| memory: peak during load | {:.1} MiB | | {:.2}x disk |",
+        mib(load_peak),
+        load_peak as f64 / disk as f64
+    );
+    println!(
+        "| memory: search index | {:.1} MiB | | {:.2}x disk |",
+        mib(index_live),
+        index_live as f64 / disk as f64
+    );
     assert_eq!(graph.docs().len(), report.docs);
 }
 
@@ -282,7 +433,10 @@ fn main() {
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![2_000, 10_000, 100_000]);
-    println!("# vaultspec-vault model benchmark ({} threads available)", std::thread::available_parallelism().map_or(1, |n| n.get()));
+    println!(
+        "# vaultspec-vault model benchmark ({} threads available)",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
     for n in sizes {
         bench(n);
     }

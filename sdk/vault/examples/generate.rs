@@ -11,7 +11,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = args.next().ok_or("usage: generate DIR [DOCS]")?;
     let mut number = |name: &str, default: usize| -> Result<usize, String> {
         match args.next() {
-            Some(n) => n.parse().map_err(|_| format!("{name} must be a whole number, not `{n}`")),
+            Some(n) => n
+                .parse()
+                .map_err(|_| format!("{name} must be a whole number, not `{n}`")),
             None => Ok(default),
         }
     };
@@ -20,10 +22,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = std::path::Path::new(&dir);
     std::fs::create_dir_all(root.join(".vaultspec"))?;
     let storage = CapStorage::open(root)?;
-    let report = generate(&storage, &GenSpec { docs, features: 50, seed: 7 })?;
+    let report = generate(
+        &storage,
+        &GenSpec {
+            docs,
+            features: 50,
+            seed: 7,
+        },
+    )?;
     if steps > 0 {
-        storage.write(".vault/plan/2026-03-11-long-work-plan.md", long_plan(steps).as_bytes())?;
+        storage.write(
+            ".vault/plan/2026-03-11-long-work-plan.md",
+            long_plan(steps).as_bytes(),
+        )?;
     }
-    eprintln!("generated {docs} documents in {} features under {dir}", report.features.len());
+    eprintln!(
+        "generated {docs} documents in {} features under {dir}",
+        report.features.len()
+    );
     Ok(())
 }

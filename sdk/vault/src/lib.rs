@@ -18,13 +18,13 @@ pub mod graph;
 pub mod hash;
 pub mod index;
 pub mod ledger;
-pub mod plan;
-pub mod search;
-pub mod status;
 pub mod ops;
 mod parallel;
 pub mod pattern;
+pub mod plan;
 pub mod resolve;
+pub mod search;
+pub mod status;
 pub mod storage;
 pub mod template;
 #[cfg(any(test, feature = "testgen"))]

@@ -6,7 +6,9 @@ pub fn default_threads() -> usize {
     #[cfg(target_arch = "wasm32")]
     return 1;
     #[cfg(not(target_arch = "wasm32"))]
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8)
 }
 
 /// `items.iter().map(f).collect()`, on `threads` threads. Each thread takes
@@ -23,7 +25,11 @@ pub fn map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + 
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn map_on_threads<T: Sync, R: Send>(items: &[T], threads: usize, f: &(impl Fn(&T) -> R + Sync)) -> Vec<R> {
+fn map_on_threads<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: &(impl Fn(&T) -> R + Sync),
+) -> Vec<R> {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     let next = AtomicUsize::new(0);
@@ -41,14 +47,20 @@ fn map_on_threads<T: Sync, R: Send>(items: &[T], threads: usize, f: &(impl Fn(&T
                 })
             })
             .collect();
-        workers.into_iter().map(|w| w.join().expect("a worker thread panicked")).collect()
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a worker thread panicked"))
+            .collect()
     });
     let mut results: Vec<Option<R>> = Vec::new();
     results.resize_with(items.len(), || None);
     for (i, result) in parts.into_iter().flatten() {
         results[i] = Some(result);
     }
-    results.into_iter().map(|r| r.expect("every item mapped once")).collect()
+    results
+        .into_iter()
+        .map(|r| r.expect("every item mapped once"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -60,7 +72,10 @@ mod tests {
         let items: Vec<u32> = (0..1000).collect();
         let squares: Vec<u64> = items.iter().map(|&i| u64::from(i) * u64::from(i)).collect();
         for threads in [1, 2, 3, 8] {
-            assert_eq!(map(&items, threads, |&i| u64::from(i) * u64::from(i)), squares);
+            assert_eq!(
+                map(&items, threads, |&i| u64::from(i) * u64::from(i)),
+                squares
+            );
         }
     }
 }

@@ -24,13 +24,18 @@ pub struct Pattern {
 impl Pattern {
     /// A pattern of `source` (regex crate syntax); nothing is compiled yet.
     pub const fn new(source: &'static str) -> Pattern {
-        Pattern { source, ascii: OnceLock::new(), unicode: OnceLock::new() }
+        Pattern {
+            source,
+            ascii: OnceLock::new(),
+            unicode: OnceLock::new(),
+        }
     }
 
     /// The compiled form to search `text` with.
     pub fn regex(&self, text: &str) -> &Regex {
         if text.is_ascii() {
-            self.ascii.get_or_init(|| compile(&ascii_classes(self.source)))
+            self.ascii
+                .get_or_init(|| compile(&ascii_classes(self.source)))
         } else {
             self.unicode.get_or_init(|| compile(self.source))
         }
@@ -68,7 +73,8 @@ impl Pattern {
 }
 
 fn compile(source: &str) -> Regex {
-    Regex::new(source).unwrap_or_else(|e| panic!("the pattern `{source}` is not a valid regex: {e}"))
+    Regex::new(source)
+        .unwrap_or_else(|e| panic!("the pattern `{source}` is not a valid regex: {e}"))
 }
 
 /// `source` with each Perl class escape replaced by its ASCII class. The
@@ -107,7 +113,10 @@ mod tests {
     #[test]
     fn class_escapes_become_ascii_classes_and_other_escapes_stay() {
         assert_eq!(ascii_classes(r"^S\d{2,}$"), "^S[0-9]{2,}$");
-        assert_eq!(ascii_classes(r"[\w.]*\s"), r"[[0-9A-Za-z_].]*[\t\n\x0B\x0C\r ]");
+        assert_eq!(
+            ascii_classes(r"[\w.]*\s"),
+            r"[[0-9A-Za-z_].]*[\t\n\x0B\x0C\r ]"
+        );
         assert_eq!(ascii_classes(r"\\d\.\|\S"), r"\\d\.\|[^\t\n\x0B\x0C\r ]");
     }
 
@@ -115,7 +124,10 @@ mod tests {
     fn text_beyond_ascii_is_searched_with_unicode_classes() {
         static DIGITS: Pattern = Pattern::new(r"^\d+$");
         assert!(DIGITS.is_match("2026"));
-        assert!(DIGITS.is_match("٢٠٢٦"), "Arabic-Indic digits are Unicode digits");
+        assert!(
+            DIGITS.is_match("٢٠٢٦"),
+            "Arabic-Indic digits are Unicode digits"
+        );
         static WORD: Pattern = Pattern::new(r"^(\w+) intent$");
         assert_eq!(&WORD.captures("Épopée intent").unwrap()[1], "Épopée");
     }

@@ -52,7 +52,11 @@ pub struct XorShift(u64);
 impl XorShift {
     /// A generator from a seed (0 is replaced by a fixed odd constant).
     pub fn new(seed: u64) -> XorShift {
-        XorShift(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
+        XorShift(if seed == 0 {
+            0x9E37_79B9_7F4A_7C15
+        } else {
+            seed
+        })
     }
 
     /// The next 64 random bits.
@@ -72,13 +76,17 @@ impl XorShift {
 }
 
 const SYLLABLES: [&str; 24] = [
-    "ka", "lo", "mi", "ren", "tas", "vo", "zel", "pra", "gun", "dor", "fi", "bel", "cor", "nix", "sul",
-    "tra", "quo", "wen", "yar", "hol", "jin", "mar", "ost", "pel",
+    "ka", "lo", "mi", "ren", "tas", "vo", "zel", "pra", "gun", "dor", "fi", "bel", "cor", "nix",
+    "sul", "tra", "quo", "wen", "yar", "hol", "jin", "mar", "ost", "pel",
 ];
 
 fn vocabulary(rng: &mut XorShift) -> Vec<String> {
     (0..600)
-        .map(|_| (0..2 + rng.below(2)).map(|_| SYLLABLES[rng.below(SYLLABLES.len())]).collect())
+        .map(|_| {
+            (0..2 + rng.below(2))
+                .map(|_| SYLLABLES[rng.below(SYLLABLES.len())])
+                .collect()
+        })
         .collect()
 }
 
@@ -105,10 +113,20 @@ struct Doc {
 }
 
 fn body_hash(body: &str) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(body.trim().as_bytes())))
+    format!(
+        "sha256:{}",
+        hex::encode(Sha256::digest(body.trim().as_bytes()))
+    )
 }
 
-fn frontmatter(doc_type: &str, feature: &str, date: &str, body: &str, related: &[String], tier: bool) -> String {
+fn frontmatter(
+    doc_type: &str,
+    feature: &str,
+    date: &str,
+    body: &str,
+    related: &[String],
+    tier: bool,
+) -> String {
     let mut fm = format!(
         "---\ntags:\n  - '#{doc_type}'\n  - '#{feature}'\ndate: '{date}'\nmodified: '{date}'\nbody_schema: 'body-v2'\nbody_hash: '{}'\n",
         body_hash(body)
@@ -149,7 +167,10 @@ impl Gen<'_> {
     fn paragraph(&mut self) -> String {
         let n = 6 + self.rng.below(10);
         let mut p = self.sentence(n);
-        p.push_str(&format!(" See `src/{}.rs`. ", self.words[self.rng.below(40)]));
+        p.push_str(&format!(
+            " See `src/{}.rs`. ",
+            self.words[self.rng.below(40)]
+        ));
         let n = 5 + self.rng.below(8);
         p.push_str(&self.sentence(n));
         p
@@ -173,13 +194,28 @@ pub fn generate(storage: &dyn Storage, spec: &GenSpec) -> Result<GenReport, Stor
     let nf = spec.features.max(1);
     let mut rng = XorShift::new(spec.seed);
     let words = vocabulary(&mut rng);
-    let features: Vec<String> = (0..nf).map(|i| format!("{}-{i:02}", words[i % words.len()])).collect();
+    let features: Vec<String> = (0..nf)
+        .map(|i| format!("{}-{i:02}", words[i % words.len()]))
+        .collect();
     let mut g = Gen { rng, words: &words };
-    let mut report = GenReport { features: features.clone(), ..GenReport::default() };
+    let mut report = GenReport {
+        features: features.clone(),
+        ..GenReport::default()
+    };
     let mut members: Vec<Vec<Doc>> = (0..nf).map(|_| Vec::new()).collect();
     let content = spec.docs.saturating_sub(nf.min(spec.docs));
-    const CYCLE: [&str; 10] =
-        ["research", "adr", "reference", "plan", "exec", "adr", "research", "audit", "adr", "reference"];
+    const CYCLE: [&str; 10] = [
+        "research",
+        "adr",
+        "reference",
+        "plan",
+        "exec",
+        "adr",
+        "research",
+        "audit",
+        "adr",
+        "reference",
+    ];
     let mut i = 0;
     while i < content {
         let f = i % nf;
@@ -210,10 +246,19 @@ pub fn generate(storage: &dyn Storage, spec: &GenSpec) -> Result<GenReport, Stor
                 let mut steps = String::from("\n## Steps\n\n");
                 for s in 1..=3 + g.rng.below(4) {
                     let mark = if g.rng.below(2) == 0 { 'x' } else { ' ' };
-                    let _ = writeln!(steps, "- [{mark}] `S{s:02}` - {}; `src/{topic}_{s}.rs`.", g.sentence(4).trim_end_matches('.'));
+                    let _ = writeln!(
+                        steps,
+                        "- [{mark}] `S{s:02}` - {}; `src/{topic}_{s}.rs`.",
+                        g.sentence(4).trim_end_matches('.')
+                    );
                 }
                 let body = g.sections(&title, &["Description"], &steps);
-                let body = body + &format!("\n## Parallelization\n\n{}\n\n## Verification\n\n{}\n", g.sentence(8), g.sentence(6));
+                let body = body
+                    + &format!(
+                        "\n## Parallelization\n\n{}\n\n## Verification\n\n{}\n",
+                        g.sentence(8),
+                        g.sentence(6)
+                    );
                 (format!(".vault/plan/{stem}.md"), stem, title, body)
             }
             "exec" => {
@@ -228,18 +273,40 @@ pub fn generate(storage: &dyn Storage, spec: &GenSpec) -> Result<GenReport, Stor
                     let _ = writeln!(rows, "- `S{s:02}` `verify:` `cargo test` -> `pass`");
                 }
                 let body = format!("# {title}\n{rows}");
-                (format!(".vault/exec/{plan_date}-{feature}/{stem}.md"), stem, title, body)
+                (
+                    format!(".vault/exec/{plan_date}-{feature}/{stem}.md"),
+                    stem,
+                    title,
+                    body,
+                )
             }
             t => {
                 let stem = format!("{date_s}-{feature}-{topic}-{i}-{t}");
                 let (title, names): (String, &[&str]) = match t {
                     "adr" => (
-                        format!("`{feature}` adr: `{}` | (**status:** `accepted`)", g.sentence(3).trim_end_matches('.')),
-                        &["Problem Statement", "Considerations", "Considered options", "Constraints", "Implementation", "Rationale", "Consequences"],
+                        format!(
+                            "`{feature}` adr: `{}` | (**status:** `accepted`)",
+                            g.sentence(3).trim_end_matches('.')
+                        ),
+                        &[
+                            "Problem Statement",
+                            "Considerations",
+                            "Considered options",
+                            "Constraints",
+                            "Implementation",
+                            "Rationale",
+                            "Consequences",
+                        ],
                     ),
-                    "audit" => (format!("`{feature}` audit: `{topic}`"), &["Scope", "Findings", "Recommendations"]),
+                    "audit" => (
+                        format!("`{feature}` audit: `{topic}`"),
+                        &["Scope", "Findings", "Recommendations"],
+                    ),
                     "reference" => (format!("`{feature}` reference: `{topic}`"), &["Summary"]),
-                    _ => (format!("`{feature}` research: `{topic}`"), &["Findings", "Sources"]),
+                    _ => (
+                        format!("`{feature}` research: `{topic}`"),
+                        &["Findings", "Sources"],
+                    ),
                 };
                 let mut extra = String::new();
                 if g.rng.below(10) == 0 && !members[f].is_empty() {
@@ -254,11 +321,23 @@ pub fn generate(storage: &dyn Storage, spec: &GenSpec) -> Result<GenReport, Stor
                 (format!(".vault/{t}/{stem}.md"), stem, title, body)
             }
         };
-        let text = frontmatter(doc_type, feature, &date_s, &body, &related, doc_type == "plan") + &body;
+        let text = frontmatter(
+            doc_type,
+            feature,
+            &date_s,
+            &body,
+            &related,
+            doc_type == "plan",
+        ) + &body;
         storage.write(&path, text.as_bytes())?;
         report.bytes += text.len() as u64;
         report.docs += 1;
-        members[f].push(Doc { stem, doc_type, title, date: date_s });
+        members[f].push(Doc {
+            stem,
+            doc_type,
+            title,
+            date: date_s,
+        });
         i += 1;
     }
     for (f, feature) in features.iter().enumerate().take(spec.docs.min(nf)) {
@@ -287,7 +366,11 @@ fn index_text(feature: &str, members: &[Doc]) -> String {
         }
     }
     let body = format!("{}\n", body.trim_end());
-    let date = members.iter().map(|d| d.date.as_str()).min().unwrap_or("2024-01-01");
+    let date = members
+        .iter()
+        .map(|d| d.date.as_str())
+        .min()
+        .unwrap_or("2024-01-01");
     let mut related: Vec<String> = members.iter().map(|d| format!("[[{}]]", d.stem)).collect();
     related.sort();
     let mut fm = format!(
@@ -314,12 +397,20 @@ pub fn long_plan(steps: usize) -> String {
     use crate::plan::{PlanOp, parse_plan, serialise_plan};
     let mut plan = parse_plan(SEED_PLAN).expect("the seed plan parses");
     for p in 2..=20 {
-        let op = PlanOp::PhaseAdd { title: format!("phase {p}"), intent: "More work.".into(), wave: None };
+        let op = PlanOp::PhaseAdd {
+            title: format!("phase {p}"),
+            intent: "More work.".into(),
+            wave: None,
+        };
         plan.apply(&op).expect("a phase can be added");
     }
     for i in 1..steps {
         let phase = format!("P{:02}", i * 20 / steps.max(1) + 1);
-        let op = PlanOp::StepAdd { action: format!("do part {i}"), scope: format!("src/part_{i}.rs"), phase: Some(phase) };
+        let op = PlanOp::StepAdd {
+            action: format!("do part {i}"),
+            scope: format!("src/part_{i}.rs"),
+            phase: Some(phase),
+        };
         plan.apply(&op).expect("a step can be added");
     }
     serialise_plan(&plan, false)
@@ -340,7 +431,11 @@ mod tests {
 
     #[test]
     fn the_same_seed_writes_the_same_vault() {
-        let spec = GenSpec { docs: 120, features: 4, seed: 42 };
+        let spec = GenSpec {
+            docs: 120,
+            features: 4,
+            seed: 42,
+        };
         let (a, b) = (MemStorage::new(), MemStorage::new());
         generate(&a, &spec).unwrap();
         generate(&b, &spec).unwrap();
@@ -353,18 +448,44 @@ mod tests {
     #[test]
     fn a_generated_vault_has_every_type_links_and_one_index_per_feature() {
         let s = MemStorage::new();
-        let report = generate(&s, &GenSpec { docs: 400, features: 5, seed: 1 }).unwrap();
+        let report = generate(
+            &s,
+            &GenSpec {
+                docs: 400,
+                features: 5,
+                seed: 1,
+            },
+        )
+        .unwrap();
         let g = load_graph(&s).unwrap();
         assert_eq!(g.docs().len(), 400);
         assert_eq!(report.docs, 400);
         let stats = g.stats(crate::graph::DocSelect::All, None, None);
-        let types: Vec<&str> = stats.counts_by_type.iter().map(|(t, _)| t.as_str()).collect();
-        assert_eq!(types, ["adr", "audit", "exec", "index", "plan", "reference", "research"]);
+        let types: Vec<&str> = stats
+            .counts_by_type
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .collect();
+        assert_eq!(
+            types,
+            [
+                "adr",
+                "audit",
+                "exec",
+                "index",
+                "plan",
+                "reference",
+                "research"
+            ]
+        );
         assert_eq!(stats.total_features, 5);
         assert_eq!(stats.dangling_link_count, report.dangling);
         let rows = g.feature_list(&Default::default());
         assert_eq!(rows.iter().map(|r| r.doc_count).sum::<usize>(), 400);
-        assert!(rows.iter().all(|r| r.has_plan && r.types.contains(&"index".to_owned())));
+        assert!(
+            rows.iter()
+                .all(|r| r.has_plan && r.types.contains(&"index".to_owned()))
+        );
         // Every ledger links to its plan, and every index to all its members.
         assert!(g.edges().len() > 400);
         let ledger = g.docs().iter().find(|d| d.type_name() == "exec").unwrap();
@@ -377,6 +498,10 @@ mod tests {
         let plan = crate::plan::parse_plan(&text).unwrap();
         assert_eq!(plan.steps.len(), 1000);
         assert_eq!(plan.phases.len(), 20);
-        assert!(!crate::plan::has_errors(&crate::plan::check_plan(&text)), "{:?}", crate::plan::check_plan(&text));
+        assert!(
+            !crate::plan::has_errors(&crate::plan::check_plan(&text)),
+            "{:?}",
+            crate::plan::check_plan(&text)
+        );
     }
 }

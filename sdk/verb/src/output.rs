@@ -53,7 +53,11 @@ pub fn aggregate<'a>(statuses: impl IntoIterator<Item = &'a str>) -> &'a str {
     let Some(first) = iter.next() else {
         return status::UNCHANGED;
     };
-    if iter.all(|s| s == first) { first } else { status::MIXED }
+    if iter.all(|s| s == first) {
+        first
+    } else {
+        status::MIXED
+    }
 }
 
 /// Build the envelope of a verb's result.
@@ -115,9 +119,19 @@ fn report_error(json: bool, message: &str) {
 
 /// Print a result (its envelope under `--json`; otherwise `text` prints the
 /// human form, and runs only then) and return the success exit code.
-pub fn done(json: bool, schema: &str, status: &str, data: impl Serialize, text: impl FnOnce()) -> u8 {
+pub fn done(
+    json: bool,
+    schema: &str,
+    status: &str,
+    data: impl Serialize,
+    text: impl FnOnce(),
+) -> u8 {
     if json {
-        match serde_json::to_vec(&Envelope { schema, status, data }) {
+        match serde_json::to_vec(&Envelope {
+            schema,
+            status,
+            data,
+        }) {
             Ok(line) => print_line(line),
             Err(_) => print_json(&envelope(schema, status, Value::Null)),
         }
@@ -160,11 +174,23 @@ mod tests {
             alpha: &'static str,
             nested: Value,
         }
-        let data = Row { zeta: 1, alpha: "a", nested: json!({"b": [1, 2.5, null], "a": "é\n"}) };
-        let direct = serde_json::to_string(&Envelope { schema: "s.v1", status: status::UNCHANGED, data: &data }).unwrap();
+        let data = Row {
+            zeta: 1,
+            alpha: "a",
+            nested: json!({"b": [1, 2.5, null], "a": "é\n"}),
+        };
+        let direct = serde_json::to_string(&Envelope {
+            schema: "s.v1",
+            status: status::UNCHANGED,
+            data: &data,
+        })
+        .unwrap();
         let built = serde_json::to_string(&envelope("s.v1", status::UNCHANGED, &data)).unwrap();
         assert_eq!(direct, built);
-        assert!(direct.starts_with(r#"{"schema":"s.v1","status":"unchanged","data":{"zeta":1,"alpha""#), "{direct}");
+        assert!(
+            direct.starts_with(r#"{"schema":"s.v1","status":"unchanged","data":{"zeta":1,"alpha""#),
+            "{direct}"
+        );
     }
 
     #[test]

@@ -39,10 +39,18 @@ impl WritableWorkspace {
 }
 
 fn convert(err: FsError) -> StorageError {
-    let FsError { kind, path, message } = err;
+    let FsError {
+        kind,
+        path,
+        message,
+    } = err;
     // The host's message is a whole sentence; a reason carried inside our
     // own error would repeat its opening.
-    let reason = |opening: String| message.strip_prefix(&opening).map_or(message.clone(), str::to_owned);
+    let reason = |opening: String| {
+        message
+            .strip_prefix(&opening)
+            .map_or(message.clone(), str::to_owned)
+    };
     match kind {
         ErrorKind::NotFound => StorageError::NotFound { path },
         ErrorKind::TooLarge | ErrorKind::BudgetExceeded | ErrorKind::Io => StorageError::Io {
@@ -69,7 +77,10 @@ fn read_file(path: &str) -> Result<Vec<u8>, StorageError> {
 
 fn read_files(paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
     let paths: Vec<String> = paths.iter().map(|p| (*p).to_owned()).collect();
-    read::read_files(&paths).into_iter().map(|r| r.map_err(convert)).collect()
+    read::read_files(&paths)
+        .into_iter()
+        .map(|r| r.map_err(convert))
+        .collect()
 }
 
 /// Batches [`read_batches`] keeps reading on the host ahead of the one the
@@ -86,7 +97,12 @@ fn read_batches(paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, 
     let mut size = FIRST_BATCH;
     let mut offset = 0;
     let mut batches = std::iter::from_fn(|| {
-        let batch: Vec<String> = paths.get(offset..)?.iter().take(size).map(|p| (*p).to_owned()).collect();
+        let batch: Vec<String> = paths
+            .get(offset..)?
+            .iter()
+            .take(size)
+            .map(|p| (*p).to_owned())
+            .collect();
         if batch.is_empty() {
             return None;
         }
@@ -99,7 +115,10 @@ fn read_batches(paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, 
     while let Some((offset, reads)) = pending.pop_front() {
         pending.extend(batches.next());
         let results = read::PendingReads::finish(reads);
-        each(offset, results.into_iter().map(|r| r.map_err(convert)).collect());
+        each(
+            offset,
+            results.into_iter().map(|r| r.map_err(convert)).collect(),
+        );
     }
 }
 
@@ -107,7 +126,10 @@ fn list_files(dir: &str) -> Result<Vec<FileEntry>, StorageError> {
     let entries = read::list_files(dir).map_err(convert)?;
     Ok(entries
         .into_iter()
-        .map(|e| FileEntry { path: e.path, size: e.size })
+        .map(|e| FileEntry {
+            path: e.path,
+            size: e.size,
+        })
         .collect())
 }
 
@@ -122,7 +144,11 @@ impl Storage for Workspace {
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
         read_files(paths)
     }
-    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+    fn read_batches(
+        &self,
+        paths: &[&str],
+        each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>),
+    ) {
         read_batches(paths, each)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
@@ -156,7 +182,11 @@ impl Storage for WritableWorkspace {
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
         read_files(paths)
     }
-    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+    fn read_batches(
+        &self,
+        paths: &[&str],
+        each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>),
+    ) {
         read_batches(paths, each)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {

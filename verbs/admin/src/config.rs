@@ -32,8 +32,16 @@ pub fn set(json: bool, key: &str, value: Option<&str>) -> u8 {
         return output::fail(json, &err.to_string());
     }
     let (schema, status, data) = match value {
-        Some(v) => ("vaultspec.config.set.v1", output::status::UPDATED, json!({ "key": key, "value": v })),
-        None => ("vaultspec.config.unset.v1", output::status::REMOVED, json!({ "key": key })),
+        Some(v) => (
+            "vaultspec.config.set.v1",
+            output::status::UPDATED,
+            json!({ "key": key, "value": v }),
+        ),
+        None => (
+            "vaultspec.config.unset.v1",
+            output::status::REMOVED,
+            json!({ "key": key }),
+        ),
     };
     if json {
         output::print_json(&output::envelope(schema, status, data));

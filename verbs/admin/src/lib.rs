@@ -3,7 +3,10 @@
 
 mod config;
 #[path = "../../orient/src/config_file.rs"]
-#[allow(dead_code, reason = "shared with the orient component, which uses the reading half")]
+#[allow(
+    dead_code,
+    reason = "shared with the orient component, which uses the reading half"
+)]
 mod config_file;
 #[path = "../../orient/src/migration_table.rs"]
 #[allow(dead_code, reason = "shared with the orient component")]

@@ -29,7 +29,11 @@ fn bump(text: &str, version: &str) -> String {
         Some(brace) => {
             let rest = text[brace + 1..].trim_start();
             let sep = if rest.starts_with('}') { "" } else { "," };
-            format!("{}\n  {key}: \"{version}\"{sep}{}", &text[..=brace], &text[brace + 1..])
+            format!(
+                "{}\n  {key}: \"{version}\"{sep}{}",
+                &text[..=brace],
+                &text[brace + 1..]
+            )
         }
         None => format!("{{\n  {key}: \"{version}\"\n}}\n"),
     }
@@ -55,7 +59,10 @@ pub fn run(options: RunOptions) -> u8 {
                 let file = old.rsplit('/').next().unwrap_or(old);
                 moves.push((old.clone(), format!(".vault/index/{file}")));
             }
-            format!("{} feature indexes moved into `.vault/index/`", st.legacy_indexes.len())
+            format!(
+                "{} feature indexes moved into `.vault/index/`",
+                st.legacy_indexes.len()
+            )
         } else {
             "nothing to change in the files this tool manages".to_owned()
         };
@@ -70,7 +77,10 @@ pub fn run(options: RunOptions) -> u8 {
         for (from, to) in &moves {
             match ws.exists(to) {
                 Ok(true) => changes.push(Change::Remove { path: from.clone() }),
-                Ok(false) => changes.push(Change::Rename { from: from.clone(), to: to.clone() }),
+                Ok(false) => changes.push(Change::Rename {
+                    from: from.clone(),
+                    to: to.clone(),
+                }),
                 Err(err) => return output::fail(json, &err.to_string()),
             }
         }
@@ -88,7 +98,11 @@ pub fn run(options: RunOptions) -> u8 {
             return output::fail(json, &err.to_string());
         }
     }
-    let status = if st.pending.is_empty() || options.dry_run { output::status::UNCHANGED } else { output::status::UPDATED };
+    let status = if st.pending.is_empty() || options.dry_run {
+        output::status::UNCHANGED
+    } else {
+        output::status::UPDATED
+    };
     let data = json!({
         "dry_run": options.dry_run,
         "deletes": [],
@@ -96,16 +110,32 @@ pub fn run(options: RunOptions) -> u8 {
         "manifest_version": manifest_change,
     });
     if json {
-        output::print_json(&output::envelope("vaultspec.migrations.run.v1", status, data));
+        output::print_json(&output::envelope(
+            "vaultspec.migrations.run.v1",
+            status,
+            data,
+        ));
     } else if st.pending.is_empty() {
         println!("no migration is pending");
     } else {
-        let verb = if options.dry_run { "would apply" } else { "applied" };
+        let verb = if options.dry_run {
+            "would apply"
+        } else {
+            "applied"
+        };
         for m in &migrations {
-            println!("{verb} {} ({}): {}", m["name"].as_str().unwrap_or(""), m["target_version"].as_str().unwrap_or(""), m["detail"].as_str().unwrap_or(""));
+            println!(
+                "{verb} {} ({}): {}",
+                m["name"].as_str().unwrap_or(""),
+                m["target_version"].as_str().unwrap_or(""),
+                m["detail"].as_str().unwrap_or("")
+            );
         }
         if st.has_manifest {
-            println!("manifest version {} -> {CURRENT_VERSION}", st.manifest_version.as_deref().unwrap_or("(none)"));
+            println!(
+                "manifest version {} -> {CURRENT_VERSION}",
+                st.manifest_version.as_deref().unwrap_or("(none)")
+            );
         }
     }
     output::EXIT_OK
@@ -117,7 +147,13 @@ mod tests {
 
     #[test]
     fn the_manifest_version_is_replaced_or_added() {
-        assert_eq!(bump("{\"vaultspec_version\": \"0.1.0\", \"x\": 1}", "0.3.9"), "{\"vaultspec_version\": \"0.3.9\", \"x\": 1}");
-        assert_eq!(bump("{}", "0.3.9"), "{\n  \"vaultspec_version\": \"0.3.9\"}");
+        assert_eq!(
+            bump("{\"vaultspec_version\": \"0.1.0\", \"x\": 1}", "0.3.9"),
+            "{\"vaultspec_version\": \"0.3.9\", \"x\": 1}"
+        );
+        assert_eq!(
+            bump("{}", "0.3.9"),
+            "{\n  \"vaultspec_version\": \"0.3.9\"}"
+        );
     }
 }

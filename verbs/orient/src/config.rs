@@ -32,10 +32,15 @@ pub fn get(options: GetOptions, key: String) -> u8 {
         Err(err) => return fail(json, err),
     };
     let value = config_file::get(&text, key);
-    done(json, "vaultspec.config.get.v1", &json!({ "key": key, "value": value }), || match &value {
-        Some(v) => println!("{v}"),
-        None => println!("{key} is not set"),
-    })
+    done(
+        json,
+        "vaultspec.config.get.v1",
+        &json!({ "key": key, "value": value }),
+        || match &value {
+            Some(v) => println!("{v}"),
+            None => println!("{key} is not set"),
+        },
+    )
 }
 
 pub fn list(options: ListOptions) -> u8 {
@@ -62,9 +67,15 @@ pub fn migrations_status(options: StatusOptions) -> u8 {
         Ok(s) => s,
         Err(message) => return fail(json, message),
     };
-    let registered: Vec<Value> =
-        REGISTERED.iter().map(|(name, target)| json!({ "name": name, "target_version": target })).collect();
-    let pending: Vec<Value> = st.pending.iter().map(|(name, target)| json!({ "name": name, "target_version": target })).collect();
+    let registered: Vec<Value> = REGISTERED
+        .iter()
+        .map(|(name, target)| json!({ "name": name, "target_version": target }))
+        .collect();
+    let pending: Vec<Value> = st
+        .pending
+        .iter()
+        .map(|(name, target)| json!({ "name": name, "target_version": target }))
+        .collect();
     let data = json!({
         "manifest_version": st.manifest_version,
         "status": st.status_word(),
@@ -73,7 +84,12 @@ pub fn migrations_status(options: StatusOptions) -> u8 {
         "legacy_indexes": st.legacy_indexes,
     });
     let code = done(json, "vaultspec.migrations.status.v1", &data, || {
-        println!("manifest version: {}", st.manifest_version.as_deref().unwrap_or("(no .vaultspec/providers.json)"));
+        println!(
+            "manifest version: {}",
+            st.manifest_version
+                .as_deref()
+                .unwrap_or("(no .vaultspec/providers.json)")
+        );
         println!("status: {}", st.status_word());
         for (name, target) in &st.pending {
             println!("  pending {name} ({target})");
@@ -82,5 +98,9 @@ pub fn migrations_status(options: StatusOptions) -> u8 {
             println!("run `vaultspec migrations run` to apply them");
         }
     });
-    if st.pending.is_empty() { code } else { output::EXIT_FAILURE }
+    if st.pending.is_empty() {
+        code
+    } else {
+        output::EXIT_FAILURE
+    }
 }

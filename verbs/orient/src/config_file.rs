@@ -14,7 +14,13 @@ pub const KEYS: [&str; 1] = ["editor"];
 pub fn known_key(raw: &str) -> Result<&'static str, String> {
     let key = raw.trim();
     KEYS.iter().copied().find(|k| *k == key).ok_or_else(|| {
-        format!("unknown configuration key `{key}`: valid keys are {}", KEYS.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))
+        format!(
+            "unknown configuration key `{key}`: valid keys are {}",
+            KEYS.iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     })
 }
 
@@ -66,7 +72,12 @@ pub fn get(text: &str, key: &str) -> Option<String> {
 
 /// `text` with `key` set to `value` (or removed when `None`), other lines kept.
 pub fn set(text: &str, key: &str, value: Option<&str>) -> String {
-    let rendered = value.map(|v| format!("{key} = \"{}\"", v.replace('\\', "\\\\").replace('"', "\\\"")));
+    let rendered = value.map(|v| {
+        format!(
+            "{key} = \"{}\"",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        )
+    });
     let mut out = Vec::new();
     let mut placed = false;
     let mut in_top = true;

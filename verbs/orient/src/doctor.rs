@@ -35,20 +35,39 @@ pub fn doctor(options: DoctorOptions) -> u8 {
     };
     let framework = match ws.list(".vaultspec") {
         Ok(files) if files.is_empty() => "missing",
-        Ok(files) if files.iter().any(|f| f.path.starts_with(".vaultspec/templates/")) => "present",
+        Ok(files)
+            if files
+                .iter()
+                .any(|f| f.path.starts_with(".vaultspec/templates/")) =>
+        {
+            "present"
+        }
         Ok(_) => "partial",
         Err(err) => return fail(json, err),
     };
-    let vault_content = ws.list(".vault").map(|f| f.iter().any(|e| e.path.ends_with(".md"))).unwrap_or(false);
+    let vault_content = ws
+        .list(".vault")
+        .map(|f| f.iter().any(|e| e.path.ends_with(".md")))
+        .unwrap_or(false);
     let annotations = count(&results, Check::Annotations, None);
     let unreadable = count(&results, Check::Encoding, Some(Severity::Error));
     let renames = count(&results, Check::RenameIntegrity, Some(Severity::Error));
     let errors: usize = results.iter().map(CheckResult::error_count).sum();
     let mut warnings: usize = results.iter().map(CheckResult::warning_count).sum();
     warnings += usize::from(framework != "present") + usize::from(!migrations.pending.is_empty());
-    let code = if errors > 0 { output::EXIT_USAGE } else if warnings > 0 { output::EXIT_FAILURE } else { output::EXIT_OK };
+    let code = if errors > 0 {
+        output::EXIT_USAGE
+    } else if warnings > 0 {
+        output::EXIT_FAILURE
+    } else {
+        output::EXIT_OK
+    };
     let pending: Vec<&str> = migrations.pending.iter().map(|(n, _)| *n).collect();
-    let page = Page { limit: None, offset: 0, info: false };
+    let page = Page {
+        limit: None,
+        offset: 0,
+        info: false,
+    };
     let data = json!({
         "spec": {
             "framework": framework,
@@ -65,18 +84,43 @@ pub fn doctor(options: DoctorOptions) -> u8 {
         "vault": all_data(&results, page),
     });
     if json {
-        let status = if code == output::EXIT_USAGE { output::status::FAILED } else { output::status::UNCHANGED };
+        let status = if code == output::EXIT_USAGE {
+            output::status::FAILED
+        } else {
+            output::status::UNCHANGED
+        };
         output::print_json(&output::envelope("vaultspec.doctor.v1", status, data));
         return code;
     }
     println!("framework (.vaultspec/): {framework}");
-    println!("migrations: {}{}", migrations.status_word(), if pending.is_empty() { String::new() } else { format!(" ({})", pending.join(", ")) });
+    println!(
+        "migrations: {}{}",
+        migrations.status_word(),
+        if pending.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", pending.join(", "))
+        }
+    );
     println!("template annotations: {annotations}");
     println!("unreadable documents: {unreadable}");
     println!("rule/skill/agent name mismatches: {renames}");
-    for r in results.iter().filter(|r| r.error_count() + r.warning_count() > 0) {
-        println!("check {}: {} errors, {} warnings", r.check.as_str(), r.error_count(), r.warning_count());
-        for f in r.findings.iter().filter(|f| f.severity != Severity::Info).take(5) {
+    for r in results
+        .iter()
+        .filter(|r| r.error_count() + r.warning_count() > 0)
+    {
+        println!(
+            "check {}: {} errors, {} warnings",
+            r.check.as_str(),
+            r.error_count(),
+            r.warning_count()
+        );
+        for f in r
+            .findings
+            .iter()
+            .filter(|f| f.severity != Severity::Info)
+            .take(5)
+        {
             println!("  {}: {}", f.path.as_deref().unwrap_or("vault"), f.message);
         }
     }

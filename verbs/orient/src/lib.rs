@@ -5,7 +5,10 @@
 //! run` and `config set|unset` live in the `admin` component.
 
 mod config;
-#[allow(dead_code, reason = "shared with the admin component, which uses the writing half")]
+#[allow(
+    dead_code,
+    reason = "shared with the admin component, which uses the writing half"
+)]
 mod config_file;
 mod doctor;
 #[allow(dead_code, reason = "shared with the admin component")]

@@ -31,7 +31,11 @@ pub const REGISTERED: [(&str, &str); 13] = [
 
 /// `0.1.17` → `[0, 1, 17]`; anything unreadable sorts first.
 pub fn version_key(v: &str) -> Vec<u64> {
-    v.trim().trim_start_matches('v').split(['.', '-', '+']).map_while(|p| p.parse().ok()).collect()
+    v.trim()
+        .trim_start_matches('v')
+        .split(['.', '-', '+'])
+        .map_while(|p| p.parse().ok())
+        .collect()
 }
 
 /// Where the workspace stands.
@@ -63,7 +67,10 @@ impl MigrationState {
 /// The `vaultspec_version` string of a manifest's text.
 pub fn manifest_version(text: &str) -> Option<String> {
     let at = text.find("\"vaultspec_version\"")?;
-    let rest = text[at + "\"vaultspec_version\"".len()..].trim_start().strip_prefix(':')?.trim_start();
+    let rest = text[at + "\"vaultspec_version\"".len()..]
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
     let rest = rest.strip_prefix('"')?;
     Some(rest[..rest.find('"')?].to_owned())
 }
@@ -94,7 +101,12 @@ pub fn state(storage: &dyn Storage) -> Result<MigrationState, String> {
             None => has_manifest,
         })
         .collect();
-    Ok(MigrationState { manifest_version, has_manifest, legacy_indexes, pending })
+    Ok(MigrationState {
+        manifest_version,
+        has_manifest,
+        legacy_indexes,
+        pending,
+    })
 }
 
 #[cfg(test)]
@@ -104,6 +116,9 @@ mod tests {
     #[test]
     fn versions_compare_numerically() {
         assert!(version_key("0.1.20") > version_key("0.1.9"));
-        assert_eq!(manifest_version("{\n  \"vaultspec_version\": \"0.2.1\"\n}").as_deref(), Some("0.2.1"));
+        assert_eq!(
+            manifest_version("{\n  \"vaultspec_version\": \"0.2.1\"\n}").as_deref(),
+            Some("0.2.1")
+        );
     }
 }

@@ -11,7 +11,9 @@ use vaultspec_sdk::output::status::{UNCHANGED, UPDATED};
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::Date;
 use vaultspec_sdk::vault::Storage;
-use vaultspec_sdk::vault::plan::{Anchor, Kind, PlanError, PlanOp, Tier, WriteOptions, load_plan, mutate_plan};
+use vaultspec_sdk::vault::plan::{
+    Anchor, Kind, PlanError, PlanOp, Tier, WriteOptions, load_plan, mutate_plan,
+};
 
 use crate::common::{FAILURE_SCHEMA, done, error_data, exit_code, fail, resolve, schema};
 use vaultspec_sdk::output;
@@ -119,7 +121,13 @@ pub fn tier(raw: Option<&str>) -> Result<Option<Tier>, PlanError> {
 /// The live ids of `kind` in the plan at `path` (empty when it cannot be read).
 fn live_ids(storage: &dyn Storage, path: &str, kind: Kind) -> Vec<String> {
     load_plan(storage, path)
-        .map(|doc| doc.plan.live_ids(kind).into_iter().map(str::to_string).collect())
+        .map(|doc| {
+            doc.plan
+                .live_ids(kind)
+                .into_iter()
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -128,10 +136,18 @@ fn live_ids(storage: &dyn Storage, path: &str, kind: Kind) -> Vec<String> {
 /// that needs `--force` names the containers it would collapse.
 fn refuse(json: bool, storage: &dyn Storage, path: &str, err: PlanError) -> u8 {
     let err = match err {
-        PlanError::Unknown { kind, id, suggestions } if suggestions.is_empty() => {
+        PlanError::Unknown {
+            kind,
+            id,
+            suggestions,
+        } if suggestions.is_empty() => {
             let mut live = live_ids(storage, path, kind);
             live.truncate(5);
-            PlanError::Unknown { kind, id, suggestions: live }
+            PlanError::Unknown {
+                kind,
+                id,
+                suggestions: live,
+            }
         }
         other => other,
     };
@@ -139,13 +155,21 @@ fn refuse(json: bool, storage: &dyn Storage, path: &str, err: PlanError) -> u8 {
         return fail(json, FAILURE_SCHEMA, &err);
     };
     let ids = live_ids(storage, path, *kind);
-    let named = ids.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ");
+    let named = ids
+        .iter()
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let message = format!("{err}; it would collapse {named}");
     if json {
         let mut data = error_data(&err);
         data["message"] = json!(message);
         data["collapses"] = json!(ids);
-        output::print_json(&output::envelope(FAILURE_SCHEMA, output::status::FAILED, data));
+        output::print_json(&output::envelope(
+            FAILURE_SCHEMA,
+            output::status::FAILED,
+            data,
+        ));
     } else {
         eprintln!("error: {message}");
     }

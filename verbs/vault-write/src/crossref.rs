@@ -7,7 +7,7 @@ use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::graph::{GraphDoc, read_corpus};
 use vaultspec_sdk::vault::ops::{Status, link};
 use vaultspec_sdk::vault::search::{AdrIndex, AdrRecord, RankedAdr};
-use vaultspec_sdk::vault::{Date, Document, resolve, Corpus};
+use vaultspec_sdk::vault::{Corpus, Date, Document, resolve};
 
 use crate::exports::vaultspec::vault_write::vault_adr::CrossrefOptions;
 use crate::report::{self, done, fail, read_input};
@@ -18,7 +18,11 @@ const VERDICTS: usize = 5;
 const LINK_SIMILARITY: f64 = 0.3;
 
 fn verdict(r: &RankedAdr) -> Value {
-    let kind = if r.artifact_similarity >= LINK_SIMILARITY { "link" } else { "weak" };
+    let kind = if r.artifact_similarity >= LINK_SIMILARITY {
+        "link"
+    } else {
+        "weak"
+    };
     json!({
         "stem": r.stem,
         "kind": kind,
@@ -29,27 +33,49 @@ fn verdict(r: &RankedAdr) -> Value {
 }
 
 /// The ADR sources a call judges, and how many more a sweep left for later.
-fn select(options: &CrossrefOptions, refs: &[String], adrs: &[&GraphDoc], corpus: &Corpus) -> Result<(Vec<String>, usize), String> {
-    let single = refs.len() == 1 && options.feature.is_none() && !options.isolated && !options.all && options.after.is_none();
+fn select(
+    options: &CrossrefOptions,
+    refs: &[String],
+    adrs: &[&GraphDoc],
+    corpus: &Corpus,
+) -> Result<(Vec<String>, usize), String> {
+    let single = refs.len() == 1
+        && options.feature.is_none()
+        && !options.isolated
+        && !options.all
+        && options.after.is_none();
     if !single && options.body_file.is_some() {
-        return Err("a draft body (`--body-file`) needs exactly one ADR, without sweep options".into());
+        return Err(
+            "a draft body (`--body-file`) needs exactly one ADR, without sweep options".into(),
+        );
     }
     let mut stems: Vec<String> = if !refs.is_empty() {
         let mut out = Vec::new();
         for r in refs {
             let d: &Document = resolve::resolve(corpus, r).map_err(|e| e.to_string())?;
             if !d.path.starts_with(".vault/adr/") {
-                return Err(format!("`{r}` is not an ADR: expected a document under `.vault/adr/`"));
+                return Err(format!(
+                    "`{r}` is not an ADR: expected a document under `.vault/adr/`"
+                ));
             }
             out.push(d.stem.clone());
         }
         out
     } else if options.feature.is_some() || options.all || options.isolated {
-        let feature = options.feature.as_deref().map(|f| f.trim().trim_start_matches('#'));
+        let feature = options
+            .feature
+            .as_deref()
+            .map(|f| f.trim().trim_start_matches('#'));
         let adr_stems: Vec<&str> = adrs.iter().map(|d| d.stem.as_str()).collect();
         adrs.iter()
             .filter(|d| feature.is_none_or(|f| d.graph_feature().as_deref() == Some(f)))
-            .filter(|d| !options.isolated || !d.related.iter().any(|r| adr_stems.iter().any(|s| r.contains(s))))
+            .filter(|d| {
+                !options.isolated
+                    || !d
+                        .related
+                        .iter()
+                        .any(|r| adr_stems.iter().any(|s| r.contains(s)))
+            })
             .map(|d| d.stem.clone())
             .collect()
     } else {
@@ -77,7 +103,10 @@ pub fn crossref(options: CrossrefOptions, refs: Vec<String>) -> u8 {
         Ok(c) => c,
         Err(err) => return fail(json, err),
     };
-    let adrs: Vec<&GraphDoc> = docs.iter().filter(|d| d.path.starts_with(".vault/adr/")).collect();
+    let adrs: Vec<&GraphDoc> = docs
+        .iter()
+        .filter(|d| d.path.starts_with(".vault/adr/"))
+        .collect();
     let (stems, remaining) = match select(&options, &refs, &adrs, &corpus) {
         Ok(s) => s,
         Err(message) => return report::usage(json, &message),
@@ -86,7 +115,12 @@ pub fn crossref(options: CrossrefOptions, refs: Vec<String>) -> u8 {
         Ok(i) => i,
         Err(err) => return fail(json, err),
     };
-    let draft = match options.body_file.as_deref().map(|f| read_input(&ws, "--body-file", f)).transpose() {
+    let draft = match options
+        .body_file
+        .as_deref()
+        .map(|f| read_input(&ws, "--body-file", f))
+        .transpose()
+    {
         Ok(d) => d,
         Err(message) => return fail(json, message),
     };
@@ -96,14 +130,21 @@ pub fn crossref(options: CrossrefOptions, refs: Vec<String>) -> u8 {
     for stem in &stems {
         let ranked = match (&draft, index.record(stem)) {
             (Some(body), Some(_)) => {
-                let doc = adrs.iter().find(|d| &d.stem == stem).expect("selected from the corpus");
+                let doc = adrs
+                    .iter()
+                    .find(|d| &d.stem == stem)
+                    .expect("selected from the corpus");
                 let text = format!("{}{body}", &doc.text[..doc.body_start]);
                 index.rank_record(&AdrRecord::from_doc(&GraphDoc::from_text(&doc.path, &text)))
             }
             _ => index.rank(stem).unwrap_or_default(),
         };
         let total = ranked.iter().filter(|r| !r.declared).count();
-        let shown: Vec<&RankedAdr> = ranked.iter().filter(|r| !r.declared).take(VERDICTS).collect();
+        let shown: Vec<&RankedAdr> = ranked
+            .iter()
+            .filter(|r| !r.declared)
+            .take(VERDICTS)
+            .collect();
         let mut verdicts: Vec<Value> = shown.iter().map(|r| verdict(r)).collect();
         let links = verdicts.iter().filter(|v| v["kind"] == "link").count();
         let mut written = 0;
@@ -116,7 +157,9 @@ pub fn crossref(options: CrossrefOptions, refs: Vec<String>) -> u8 {
                         v["applied"] = json!(c.status == Status::Created);
                         written += usize::from(c.status == Status::Created);
                     }
-                    Err(err) => write_failed.push(json!({ "stem": dst, "message": err.to_string() })),
+                    Err(err) => {
+                        write_failed.push(json!({ "stem": dst, "message": err.to_string() }))
+                    }
                 }
             }
         }
@@ -149,25 +192,42 @@ pub fn crossref(options: CrossrefOptions, refs: Vec<String>) -> u8 {
     {
         data["next_after"] = json!(last);
     }
-    let status = if total_written > 0 { "updated" } else { "unchanged" };
-    done(json, "vaultspec.vault.adr.crossref.v1", status, &data, || {
-        for s in data["sources"].as_array().into_iter().flatten() {
-            println!("{}", s["source"].as_str().unwrap_or_default());
-            for v in s["verdicts"].as_array().into_iter().flatten() {
-                let applied = if v["applied"] == json!(true) { " (linked)" } else { "" };
+    let status = if total_written > 0 {
+        "updated"
+    } else {
+        "unchanged"
+    };
+    done(
+        json,
+        "vaultspec.vault.adr.crossref.v1",
+        status,
+        &data,
+        || {
+            for s in data["sources"].as_array().into_iter().flatten() {
+                println!("{}", s["source"].as_str().unwrap_or_default());
+                for v in s["verdicts"].as_array().into_iter().flatten() {
+                    let applied = if v["applied"] == json!(true) {
+                        " (linked)"
+                    } else {
+                        ""
+                    };
+                    println!(
+                        "  {:<5} {}  {}{applied}",
+                        v["kind"].as_str().unwrap_or_default(),
+                        v["stem"].as_str().unwrap_or_default(),
+                        v["relation"].as_str().unwrap_or_default()
+                    );
+                }
+                if s["verdicts"].as_array().is_none_or(|v| v.is_empty()) {
+                    println!("  no other ADR to suggest");
+                }
+            }
+            if remaining > 0 {
                 println!(
-                    "  {:<5} {}  {}{applied}",
-                    v["kind"].as_str().unwrap_or_default(),
-                    v["stem"].as_str().unwrap_or_default(),
-                    v["relation"].as_str().unwrap_or_default()
+                    "{remaining} more ADRs: continue with --after {}",
+                    stems.last().map_or("", String::as_str)
                 );
             }
-            if s["verdicts"].as_array().is_none_or(|v| v.is_empty()) {
-                println!("  no other ADR to suggest");
-            }
-        }
-        if remaining > 0 {
-            println!("{remaining} more ADRs: continue with --after {}", stems.last().map_or("", String::as_str));
-        }
-    })
+        },
+    )
 }

@@ -8,13 +8,18 @@ use vaultspec_sdk::vault::ops::add::{AddRequest, add as add_doc};
 use vaultspec_sdk::vault::ops::edit::{EditRequest, Edited, FrontmatterEdit, edit as edit_doc};
 use vaultspec_sdk::vault::ops::rename::rename as rename_doc;
 
-use crate::exports::vaultspec::vault_write::vault::{AddOptions, EditOptions, RenameOptions, SetBodyOptions, SetFrontmatterOptions};
+use crate::exports::vaultspec::vault_write::vault::{
+    AddOptions, EditOptions, RenameOptions, SetBodyOptions, SetFrontmatterOptions,
+};
 use crate::report::{self, canonical_date, done, fail, fail_guarded, finding, read_input, word};
 
 pub fn add(options: AddOptions, doc_type: String) -> u8 {
     let json = options.json;
     let Some(feature) = options.feature.filter(|f| !f.trim().is_empty()) else {
-        return report::usage(json, "`--feature` is required: name the feature tag the document belongs to (e.g. `--feature cache-layer`)");
+        return report::usage(
+            json,
+            "`--feature` is required: name the feature tag the document belongs to (e.g. `--feature cache-layer`)",
+        );
     };
     let req = AddRequest {
         doc_type,
@@ -37,7 +42,11 @@ pub fn add(options: AddOptions, doc_type: String) -> u8 {
         data["dry_run"] = json!(true);
     }
     done(json, "vaultspec.vault.add.v1", "created", data, || {
-        let verb = if added.dry_run { "would create" } else { "created" };
+        let verb = if added.dry_run {
+            "would create"
+        } else {
+            "created"
+        };
         println!("{verb} {}", added.path);
     })
 }
@@ -47,7 +56,11 @@ fn body(ws: &WritableWorkspace, file: Option<&str>) -> Result<Option<String>, St
     file.map(|f| read_input(ws, "--body-file", f)).transpose()
 }
 
-fn frontmatter(date: Option<String>, tags: Vec<String>, related: Vec<String>) -> Result<FrontmatterEdit, String> {
+fn frontmatter(
+    date: Option<String>,
+    tags: Vec<String>,
+    related: Vec<String>,
+) -> Result<FrontmatterEdit, String> {
     Ok(FrontmatterEdit {
         date: date.map(|d| canonical_date(&d)).transpose()?,
         tags: (!tags.is_empty()).then_some(tags),
@@ -89,7 +102,10 @@ pub fn set_body(options: SetBodyOptions, reference: String) -> u8 {
     let body = match body(&ws, options.body_file.as_deref()) {
         Ok(Some(b)) => b,
         Ok(None) => {
-            return report::usage(json, "`--body-file` is required: name a workspace file holding the new body (`--body-stdin` is not available: verbs get no stdin)");
+            return report::usage(
+                json,
+                "`--body-file` is required: name a workspace file holding the new body (`--body-stdin` is not available: verbs get no stdin)",
+            );
         }
         Err(message) => return fail(json, message),
     };
@@ -111,7 +127,10 @@ pub fn set_frontmatter(options: SetFrontmatterOptions, reference: String) -> u8 
         Err(message) => return report::usage(json, &message),
     };
     if fm.is_empty() {
-        return report::usage(json, "nothing to change: give `--date`, `--tags` or `--related`");
+        return report::usage(
+            json,
+            "nothing to change: give `--date`, `--tags` or `--related`",
+        );
     }
     let req = EditRequest {
         reference,
@@ -135,7 +154,10 @@ pub fn edit(options: EditOptions, reference: String) -> u8 {
         Err(message) => return report::usage(json, &message),
     };
     if body.is_none() && fm.is_empty() {
-        return report::usage(json, "nothing to change: give `--body-file`, `--date`, `--tags` or `--related`");
+        return report::usage(
+            json,
+            "nothing to change: give `--body-file`, `--date`, `--tags` or `--related`",
+        );
     }
     let req = EditRequest {
         reference,
@@ -153,7 +175,14 @@ pub fn rename(options: RenameOptions, reference: String) -> u8 {
     let schema = "vaultspec.vault.rename.v1";
     let ws = WritableWorkspace::open();
     let to = options.to.trim().trim_end_matches(".md");
-    let renamed = match rename_doc(&ws, &reference, to, options.expected_blob_hash.as_deref(), options.dry_run, Date::today_utc()) {
+    let renamed = match rename_doc(
+        &ws,
+        &reference,
+        to,
+        options.expected_blob_hash.as_deref(),
+        options.dry_run,
+        Date::today_utc(),
+    ) {
         Ok(r) => r,
         Err(err) => return fail_guarded(json, schema, err),
     };
@@ -170,7 +199,11 @@ pub fn rename(options: RenameOptions, reference: String) -> u8 {
         data["dry_run"] = json!(true);
     }
     done(json, schema, word(renamed.status), data, || {
-        let verb = if renamed.dry_run { "would rename" } else { "renamed" };
+        let verb = if renamed.dry_run {
+            "would rename"
+        } else {
+            "renamed"
+        };
         println!("{verb} {} -> {}", renamed.old_path, renamed.new_path);
         println!("  {} documents re-pointed", renamed.incoming_rewritten);
     })

@@ -4,11 +4,15 @@
 use vaultspec_sdk::WritableWorkspace;
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::Date;
-use vaultspec_sdk::vault::ops::archive::{archive_documents, archive_feature, restore_documents, unarchive_feature};
+use vaultspec_sdk::vault::ops::archive::{
+    archive_documents, archive_feature, restore_documents, unarchive_feature,
+};
 use vaultspec_sdk::vault::ops::feature::{index_features, rename_feature};
 
 use crate::exports::vaultspec::vault_write::vault_archive::{DocumentsOptions, RestoreOptions};
-use crate::exports::vaultspec::vault_write::vault_feature::{ArchiveOptions, IndexOptions, RenameOptions, UnarchiveOptions};
+use crate::exports::vaultspec::vault_write::vault_feature::{
+    ArchiveOptions, IndexOptions, RenameOptions, UnarchiveOptions,
+};
 use crate::report::{done, fail, read_input, word};
 
 fn print_paths(verb: &str, paths: &[String], dry_run: bool) {
@@ -21,18 +25,28 @@ fn print_paths(verb: &str, paths: &[String], dry_run: bool) {
 
 pub fn index(options: IndexOptions) -> u8 {
     let json = options.json;
-    let indexed = match index_features(&WritableWorkspace::open(), options.feature.as_deref(), Date::today_utc()) {
+    let indexed = match index_features(
+        &WritableWorkspace::open(),
+        options.feature.as_deref(),
+        Date::today_utc(),
+    ) {
         Ok(i) => i,
         Err(err) => return fail(json, err),
     };
-    done(json, "vaultspec.vault.feature.index.v1", word(indexed.status), json!({ "generated": indexed.generated }), || {
-        for p in &indexed.generated {
-            println!("generated {p}");
-        }
-        if indexed.generated.is_empty() {
-            println!("every feature index is up to date");
-        }
-    })
+    done(
+        json,
+        "vaultspec.vault.feature.index.v1",
+        word(indexed.status),
+        json!({ "generated": indexed.generated }),
+        || {
+            for p in &indexed.generated {
+                println!("generated {p}");
+            }
+            if indexed.generated.is_empty() {
+                println!("every feature index is up to date");
+            }
+        },
+    )
 }
 
 pub fn archive(options: ArchiveOptions, feature: String) -> u8 {
@@ -47,12 +61,18 @@ pub fn archive(options: ArchiveOptions, feature: String) -> u8 {
         "cross_links": archived.cross_link_paths,
         "dry_run": archived.dry_run,
     });
-    done(json, "vaultspec.vault.feature.archive.v1", word(archived.status), data, || {
-        print_paths("archived", &archived.paths, archived.dry_run);
-        for p in &archived.cross_link_paths {
-            println!("  still linked from {p}");
-        }
-    })
+    done(
+        json,
+        "vaultspec.vault.feature.archive.v1",
+        word(archived.status),
+        data,
+        || {
+            print_paths("archived", &archived.paths, archived.dry_run);
+            for p in &archived.cross_link_paths {
+                println!("  still linked from {p}");
+            }
+        },
+    )
 }
 
 pub fn unarchive(options: UnarchiveOptions, feature: String) -> u8 {
@@ -66,37 +86,71 @@ pub fn unarchive(options: UnarchiveOptions, feature: String) -> u8 {
         "paths": restored.paths,
         "dry_run": restored.dry_run,
     });
-    done(json, "vaultspec.vault.feature.unarchive.v1", word(restored.status), data, || {
-        print_paths("restored", &restored.paths, restored.dry_run);
-    })
+    done(
+        json,
+        "vaultspec.vault.feature.unarchive.v1",
+        word(restored.status),
+        data,
+        || {
+            print_paths("restored", &restored.paths, restored.dry_run);
+        },
+    )
 }
 
 pub fn rename(options: RenameOptions, old: String, new: String) -> u8 {
     let json = options.json;
     let ws = WritableWorkspace::open();
-    let renamed = match rename_feature(&ws, &old, &new, options.force, options.dry_run, Date::today_utc()) {
+    let renamed = match rename_feature(
+        &ws,
+        &old,
+        &new,
+        options.force,
+        options.dry_run,
+        Date::today_utc(),
+    ) {
         Ok(r) => r,
         Err(err) => return fail(json, err),
     };
     let status = word(renamed.status);
     let data = json!(renamed);
-    done(json, "vaultspec.vault.feature.rename.v1", status, data, || {
-        let prefix = if renamed.dry_run { "would rename" } else { "renamed" };
-        println!("{prefix} `{}` to `{}`: {} files", renamed.old, renamed.new, renamed.renamed_count);
-        for m in &renamed.paths {
-            println!("  {} -> {}", m.old, m.new);
-        }
-        println!("  {} tags and {} related links rewritten", renamed.tag_rewrites, renamed.related_rewrites);
-        for c in &renamed.collisions {
-            println!("  collision: {c}");
-        }
-    })
+    done(
+        json,
+        "vaultspec.vault.feature.rename.v1",
+        status,
+        data,
+        || {
+            let prefix = if renamed.dry_run {
+                "would rename"
+            } else {
+                "renamed"
+            };
+            println!(
+                "{prefix} `{}` to `{}`: {} files",
+                renamed.old, renamed.new, renamed.renamed_count
+            );
+            for m in &renamed.paths {
+                println!("  {} -> {}", m.old, m.new);
+            }
+            println!(
+                "  {} tags and {} related links rewritten",
+                renamed.tag_rewrites, renamed.related_rewrites
+            );
+            for c in &renamed.collisions {
+                println!("  collision: {c}");
+            }
+        },
+    )
 }
 
 /// The non-blank lines of a manifest file.
 fn manifest(ws: &WritableWorkspace, path: &str) -> Result<Vec<String>, String> {
     let text = read_input(ws, "--manifest", path)?;
-    Ok(text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_owned).collect())
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect())
 }
 
 pub fn documents(options: DocumentsOptions) -> u8 {
@@ -118,12 +172,18 @@ pub fn documents(options: DocumentsOptions) -> u8 {
         "cross_link_paths": archived.cross_link_paths,
         "dry_run": archived.dry_run,
     });
-    done(json, "vaultspec.vault.archive.documents.v1", status, data, || {
-        print_paths("archived", &archived.paths, archived.dry_run);
-        for p in &archived.cross_link_paths {
-            println!("  still linked from {p}");
-        }
-    })
+    done(
+        json,
+        "vaultspec.vault.archive.documents.v1",
+        status,
+        data,
+        || {
+            print_paths("archived", &archived.paths, archived.dry_run);
+            for p in &archived.cross_link_paths {
+                println!("  still linked from {p}");
+            }
+        },
+    )
 }
 
 pub fn restore(options: RestoreOptions) -> u8 {
@@ -133,10 +193,11 @@ pub fn restore(options: RestoreOptions) -> u8 {
         Ok(r) => r,
         Err(message) => return fail(json, message),
     };
-    let restored = match restore_documents(&ws, &paths, options.deduplicate_identical, options.dry_run) {
-        Ok(r) => r,
-        Err(err) => return fail(json, err),
-    };
+    let restored =
+        match restore_documents(&ws, &paths, options.deduplicate_identical, options.dry_run) {
+            Ok(r) => r,
+            Err(err) => return fail(json, err),
+        };
     let status = word(restored.status);
     let data = json!({
         "status": status,
@@ -147,10 +208,16 @@ pub fn restore(options: RestoreOptions) -> u8 {
         "cross_link_paths": restored.cross_link_paths,
         "dry_run": restored.dry_run,
     });
-    done(json, "vaultspec.vault.archive.restore.v1", status, data, || {
-        print_paths("restored", &restored.paths, restored.dry_run);
-        for p in &restored.deduplicated_paths {
-            println!("  dropped identical archived copy {p}");
-        }
-    })
+    done(
+        json,
+        "vaultspec.vault.archive.restore.v1",
+        status,
+        data,
+        || {
+            print_paths("restored", &restored.paths, restored.dry_run);
+            for p in &restored.deduplicated_paths {
+                println!("  dropped identical archived copy {p}");
+            }
+        },
+    )
 }

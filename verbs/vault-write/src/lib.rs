@@ -14,7 +14,9 @@ mod repair;
 mod report;
 mod rule;
 
-use exports::vaultspec::vault_write::{vault, vault_adr, vault_archive, vault_feature, vault_link, vault_rule, vault_sanitize};
+use exports::vaultspec::vault_write::{
+    vault, vault_adr, vault_archive, vault_feature, vault_link, vault_rule, vault_sanitize,
+};
 
 struct Verbs;
 
@@ -49,7 +51,11 @@ impl vault_feature::Guest for Verbs {
     fn unarchive(options: vault_feature::UnarchiveOptions, feature_tag: String) -> u8 {
         feature::unarchive(options, feature_tag)
     }
-    fn rename(options: vault_feature::RenameOptions, old_feature: String, new_feature: String) -> u8 {
+    fn rename(
+        options: vault_feature::RenameOptions,
+        old_feature: String,
+        new_feature: String,
+    ) -> u8 {
         feature::rename(options, old_feature, new_feature)
     }
 }

@@ -3,8 +3,8 @@
 
 use vaultspec_sdk::WritableWorkspace;
 use vaultspec_sdk::serde_json::json;
-use vaultspec_sdk::vault::ops::link::{self, LinkChange};
 use vaultspec_sdk::vault::ops::Status;
+use vaultspec_sdk::vault::ops::link::{self, LinkChange};
 use vaultspec_sdk::vault::{Date, Storage, adr};
 
 use crate::exports::vaultspec::vault_write::vault_adr::SupersedeOptions;
@@ -18,13 +18,19 @@ fn print_change(json: bool, schema: &str, change: &LinkChange) -> u8 {
         data["dry_run"] = json!(true);
     }
     if change.status == Status::Unchanged {
-        let message = if schema.ends_with("add.v1") { "edge already exists" } else { "edge does not exist" };
+        let message = if schema.ends_with("add.v1") {
+            "edge already exists"
+        } else {
+            "edge does not exist"
+        };
         data["message"] = json!(message);
     }
     done(json, schema, word(change.status), data, || {
         let arrow = format!("{} -> {}", change.src, change.dst);
         match (change.status, change.dry_run) {
-            (Status::Unchanged, _) if schema.ends_with("add.v1") => println!("{arrow} already linked"),
+            (Status::Unchanged, _) if schema.ends_with("add.v1") => {
+                println!("{arrow} already linked")
+            }
             (Status::Unchanged, _) => println!("{arrow} was not linked"),
             (Status::Created, true) => println!("would link {arrow}"),
             (Status::Created, false) => println!("linked {arrow}"),
@@ -36,7 +42,14 @@ fn print_change(json: bool, schema: &str, change: &LinkChange) -> u8 {
 
 pub fn add(options: AddOptions, src: String, dst: String) -> u8 {
     let json = options.json;
-    match link::add(&WritableWorkspace::open(), &src, &dst, options.force, options.dry_run, Date::today_utc()) {
+    match link::add(
+        &WritableWorkspace::open(),
+        &src,
+        &dst,
+        options.force,
+        options.dry_run,
+        Date::today_utc(),
+    ) {
         Ok(change) => print_change(json, "vaultspec.vault.link.add.v1", &change),
         Err(err) => fail(json, err),
     }
@@ -44,7 +57,13 @@ pub fn add(options: AddOptions, src: String, dst: String) -> u8 {
 
 pub fn remove(options: RemoveOptions, src: String, dst: String) -> u8 {
     let json = options.json;
-    match link::remove(&WritableWorkspace::open(), &src, &dst, options.dry_run, Date::today_utc()) {
+    match link::remove(
+        &WritableWorkspace::open(),
+        &src,
+        &dst,
+        options.dry_run,
+        Date::today_utc(),
+    ) {
         Ok(change) => print_change(json, "vaultspec.vault.link.remove.v1", &change),
         Err(err) => fail(json, err),
     }

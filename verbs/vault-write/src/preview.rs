@@ -17,7 +17,10 @@ pub struct Preview<'a> {
 impl<'a> Preview<'a> {
     /// A preview over `inner`, with nothing pending.
     pub fn new(inner: &'a dyn Storage) -> Self {
-        Preview { inner, files: Mutex::new(BTreeMap::new()) }
+        Preview {
+            inner,
+            files: Mutex::new(BTreeMap::new()),
+        }
     }
 
     fn pending(&self, path: &str) -> Option<Option<Vec<u8>>> {
@@ -29,20 +32,34 @@ impl Storage for Preview<'_> {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         match self.pending(path) {
             Some(Some(bytes)) => Ok(bytes),
-            Some(None) => Err(StorageError::NotFound { path: path.to_owned() }),
+            Some(None) => Err(StorageError::NotFound {
+                path: path.to_owned(),
+            }),
             None => self.inner.read(path),
         }
     }
 
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         let files = self.files.lock().expect("preview lock");
-        let mut out: Vec<FileEntry> = self.inner.list(dir)?.into_iter().filter(|e| !files.contains_key(&e.path)).collect();
-        let prefix = if dir.is_empty() { String::new() } else { format!("{}/", dir.trim_end_matches('/')) };
+        let mut out: Vec<FileEntry> = self
+            .inner
+            .list(dir)?
+            .into_iter()
+            .filter(|e| !files.contains_key(&e.path))
+            .collect();
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", dir.trim_end_matches('/'))
+        };
         for (path, bytes) in files.iter() {
             if let Some(bytes) = bytes
                 && path.starts_with(&prefix)
             {
-                out.push(FileEntry { path: path.clone(), size: bytes.len() as u64 });
+                out.push(FileEntry {
+                    path: path.clone(),
+                    size: bytes.len() as u64,
+                });
             }
         }
         out.sort();
@@ -57,13 +74,18 @@ impl Storage for Preview<'_> {
     }
 
     fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
-        self.files.lock().expect("preview lock").insert(path.to_owned(), Some(bytes.to_vec()));
+        self.files
+            .lock()
+            .expect("preview lock")
+            .insert(path.to_owned(), Some(bytes.to_vec()));
         Ok(())
     }
 
     fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
         if self.exists(to)? {
-            return Err(StorageError::AlreadyExists { path: to.to_owned() });
+            return Err(StorageError::AlreadyExists {
+                path: to.to_owned(),
+            });
         }
         let bytes = self.read(from)?;
         let mut files = self.files.lock().expect("preview lock");
@@ -74,9 +96,14 @@ impl Storage for Preview<'_> {
 
     fn remove(&self, path: &str) -> Result<(), StorageError> {
         if !self.exists(path)? {
-            return Err(StorageError::NotFound { path: path.to_owned() });
+            return Err(StorageError::NotFound {
+                path: path.to_owned(),
+            });
         }
-        self.files.lock().expect("preview lock").insert(path.to_owned(), None);
+        self.files
+            .lock()
+            .expect("preview lock")
+            .insert(path.to_owned(), None);
         Ok(())
     }
 }

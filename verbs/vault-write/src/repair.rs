@@ -2,11 +2,13 @@
 //! model's fixers over the whole vault.
 
 use vaultspec_sdk::WritableWorkspace;
+use vaultspec_sdk::output;
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::checks::report::{Page, result_data};
-use vaultspec_sdk::vault::checks::{Check, Options, RepairOptions, repair as run_repair, run_check};
+use vaultspec_sdk::vault::checks::{
+    Check, Options, RepairOptions, repair as run_repair, run_check,
+};
 use vaultspec_sdk::vault::{Date, Storage};
-use vaultspec_sdk::output;
 
 use crate::exports::vaultspec::vault_write::vault::RepairOptions as RepairFlags;
 use crate::exports::vaultspec::vault_write::vault_sanitize::AnnotationsOptions;
@@ -16,12 +18,17 @@ use crate::report::{done, fail, usage};
 pub fn repair(options: RepairFlags) -> u8 {
     let json = options.json;
     if options.include_index && options.no_index {
-        return usage(json, "`--include-index` and `--no-index` contradict each other: give one");
+        return usage(
+            json,
+            "`--include-index` and `--no-index` contradict each other: give one",
+        );
     }
     let mut opts = RepairOptions::new(Date::today_utc());
     opts.dry_run = options.dry_run;
     opts.include_index = !options.no_index;
-    opts.feature = options.feature.map(|f| f.trim().trim_start_matches('#').to_owned());
+    opts.feature = options
+        .feature
+        .map(|f| f.trim().trim_start_matches('#').to_owned());
     let run = match run_repair(&WritableWorkspace::open(), &opts) {
         Ok(r) => r,
         Err(err) => return fail(json, err),
@@ -42,14 +49,23 @@ pub fn repair(options: RepairFlags) -> u8 {
         }
         if run.dry_run {
             for fix in &run.planned_fixes {
-                println!("would fix ({}) {}: {}", fix.check, fix.path.as_deref().unwrap_or("vault"), fix.message);
+                println!(
+                    "would fix ({}) {}: {}",
+                    fix.check,
+                    fix.path.as_deref().unwrap_or("vault"),
+                    fix.message
+                );
             }
         }
         for path in &run.changed_files {
             println!("changed {path}");
         }
         for path in &run.generated_indexes {
-            let verb = if run.dry_run { "would regenerate" } else { "regenerated" };
+            let verb = if run.dry_run {
+                "would regenerate"
+            } else {
+                "regenerated"
+            };
             println!("{verb} {path}");
         }
         if verbose {
@@ -62,7 +78,11 @@ pub fn repair(options: RepairFlags) -> u8 {
         }
         println!("{} errors remain", run.error_count);
     });
-    if failed { output::EXIT_FAILURE } else { output::EXIT_OK }
+    if failed {
+        output::EXIT_FAILURE
+    } else {
+        output::EXIT_OK
+    }
 }
 
 pub fn annotations(options: AnnotationsOptions) -> u8 {
@@ -75,17 +95,35 @@ pub fn annotations(options: AnnotationsOptions) -> u8 {
         Ok(r) => r,
         Err(err) => return fail(json, err),
     };
-    let page = Page { limit: options.limit.map(|l| l as usize), offset: options.offset.unwrap_or(0) as usize, info: true };
+    let page = Page {
+        limit: options.limit.map(|l| l as usize),
+        offset: options.offset.unwrap_or(0) as usize,
+        info: true,
+    };
     let mut data = result_data(&result, page);
     data["dry_run"] = json!(options.dry_run);
-    let status = if result.fixed_count == 0 || options.dry_run { output::status::UNCHANGED } else { output::status::UPDATED };
-    done(json, "vaultspec.vault.sanitize.annotations.v1", status, data, || {
-        let verb = if options.dry_run { "would strip" } else { "stripped" };
-        if options.verbose {
-            for f in &result.findings {
-                println!("{}: {}", f.path.as_deref().unwrap_or("vault"), f.message);
+    let status = if result.fixed_count == 0 || options.dry_run {
+        output::status::UNCHANGED
+    } else {
+        output::status::UPDATED
+    };
+    done(
+        json,
+        "vaultspec.vault.sanitize.annotations.v1",
+        status,
+        data,
+        || {
+            let verb = if options.dry_run {
+                "would strip"
+            } else {
+                "stripped"
+            };
+            if options.verbose {
+                for f in &result.findings {
+                    println!("{}: {}", f.path.as_deref().unwrap_or("vault"), f.message);
+                }
             }
-        }
-        println!("{verb} annotations from {} documents", result.fixed_count);
-    })
+            println!("{verb} annotations from {} documents", result.fixed_count);
+        },
+    )
 }

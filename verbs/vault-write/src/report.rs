@@ -57,7 +57,11 @@ pub fn fail_guarded(json: bool, schema: &str, err: Error) -> u8 {
             let data = json!({ "path": path, "refused": true, "checks": checks });
             fail_in(json, schema, data, &err.to_string())
         }
-        Error::Conflict { path, expected, actual } => {
+        Error::Conflict {
+            path,
+            expected,
+            actual,
+        } => {
             let data = json!({
                 "message": err.to_string(),
                 "conflict": true,
@@ -75,10 +79,11 @@ pub fn fail_guarded(json: bool, schema: &str, err: Error) -> u8 {
 /// workspace-relative.
 pub fn read_input(storage: &dyn Storage, flag: &str, path: &str) -> Result<String, String> {
     let clean = path.trim().trim_start_matches("./");
-    let bytes = storage
-        .read(clean)
-        .map_err(|e| format!("cannot read `{flag}` file `{path}`: {e} (expected a workspace-relative path)"))?;
-    String::from_utf8(bytes).map_err(|_| format!("`{flag}` file `{path}` is not UTF-8: expected a UTF-8 text file"))
+    let bytes = storage.read(clean).map_err(|e| {
+        format!("cannot read `{flag}` file `{path}`: {e} (expected a workspace-relative path)")
+    })?;
+    String::from_utf8(bytes)
+        .map_err(|_| format!("`{flag}` file `{path}` is not UTF-8: expected a UTF-8 text file"))
 }
 
 /// A date flag in canonical `yyyy-mm-dd` form.

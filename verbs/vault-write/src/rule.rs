@@ -15,10 +15,18 @@ const RULES_DIR: &str = ".vaultspec/rules";
 fn rule_name(raw: &str) -> Result<String, String> {
     let name = raw.trim().trim_end_matches(".md").to_owned();
     let ok = !name.is_empty()
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         && !name.starts_with('-')
         && !name.ends_with('-');
-    if ok { Ok(name) } else { Err(format!("invalid rule name `{raw}`: expected kebab-case such as `no-silent-retries`")) }
+    if ok {
+        Ok(name)
+    } else {
+        Err(format!(
+            "invalid rule name `{raw}`: expected kebab-case such as `no-silent-retries`"
+        ))
+    }
 }
 
 /// The rule file: its name in the frontmatter (the rename-integrity check
@@ -50,7 +58,13 @@ pub fn promote(options: PromoteOptions) -> u8 {
         Err(err) => return fail(json, err),
     };
     if audit.doc_type != Some(DocType::Audit) {
-        return fail(json, format!("`{}` is not an audit: `--from` expects a document under `.vault/audit/`", audit.path));
+        return fail(
+            json,
+            format!(
+                "`{}` is not an audit: `--from` expects a document under `.vault/audit/`",
+                audit.path
+            ),
+        );
     }
     let path = format!("{RULES_DIR}/{name}.md");
     let exists = match ws.exists(&path) {
@@ -58,7 +72,12 @@ pub fn promote(options: PromoteOptions) -> u8 {
         Err(err) => return fail(json, err),
     };
     if exists && !options.force {
-        return fail(json, format!("rule `{path}` already exists: pass `--force` to overwrite it or choose another `--as`"));
+        return fail(
+            json,
+            format!(
+                "rule `{path}` already exists: pass `--force` to overwrite it or choose another `--as`"
+            ),
+        );
     }
     let text = render(&name, &audit.stem, audit.body());
     if !options.dry_run
@@ -71,8 +90,18 @@ pub fn promote(options: PromoteOptions) -> u8 {
     if options.dry_run {
         data["dry_run"] = json!(true);
     }
-    done(json, "vaultspec.vault.rule.promote.v1", status, data, || {
-        let verb = if options.dry_run { "would write" } else { "wrote" };
-        println!("{verb} {path} from {}", audit.path);
-    })
+    done(
+        json,
+        "vaultspec.vault.rule.promote.v1",
+        status,
+        data,
+        || {
+            let verb = if options.dry_run {
+                "would write"
+            } else {
+                "wrote"
+            };
+            println!("{verb} {path} from {}", audit.path);
+        },
+    )
 }

@@ -23,13 +23,23 @@ pub fn graph(options: GraphOptions) -> u8 {
         Err(err) => return fail(json, err),
     };
     let reference = options.ref_.as_deref().map(ref_key);
-    let node = options.node.as_deref().map(str::to_owned).or(reference.clone());
+    let node = options
+        .node
+        .as_deref()
+        .map(str::to_owned)
+        .or(reference.clone());
     let depth = options.depth.unwrap_or(1) as usize;
-    let feature = options.feature.as_deref().map(|f| f.trim().trim_start_matches('#'));
+    let feature = options
+        .feature
+        .as_deref()
+        .map(|f| f.trim().trim_start_matches('#'));
     if let Some(key) = &node
         && graph.node_id(key).is_none()
     {
-        return fail(json, format!("no graph node `{key}`: expected a document stem (see `vault list`)"));
+        return fail(
+            json,
+            format!("no graph node `{key}`: expected a document stem (see `vault list`)"),
+        );
     }
     let Some(scope) = graph.export_scope(node.as_deref(), depth, feature) else {
         return fail(json, "the requested graph scope is empty");
@@ -68,10 +78,16 @@ fn page_derived(data: &mut Value, limit: Option<u32>, offset: Option<u32>) {
     if limit.is_none() && offset.is_none() {
         return;
     }
-    let Some(edges) = data["derived_edges"].as_array().cloned() else { return };
-    let total = data["derived_edges_total"].as_u64().unwrap_or(edges.len() as u64) as usize;
+    let Some(edges) = data["derived_edges"].as_array().cloned() else {
+        return;
+    };
+    let total = data["derived_edges_total"]
+        .as_u64()
+        .unwrap_or(edges.len() as u64) as usize;
     let start = (offset.unwrap_or(0) as usize).min(edges.len());
-    let end = limit.map_or(edges.len(), |l| start.saturating_add(l as usize).min(edges.len()));
+    let end = limit.map_or(edges.len(), |l| {
+        start.saturating_add(l as usize).min(edges.len())
+    });
     data["derived_edges"] = Value::Array(edges[start..end].to_vec());
     data["derived_edges_truncated"] = json!(end < total);
     if end < total {
@@ -97,11 +113,18 @@ fn print_tree(graph: &Graph, nodes: &[NodeId]) {
             continue;
         }
         shown += 1;
-        let doc_type = graph.doc(id).and_then(|d| d.doc_type.clone()).unwrap_or_default();
+        let doc_type = graph
+            .doc(id)
+            .and_then(|d| d.doc_type.clone())
+            .unwrap_or_default();
         println!("{} [{doc_type}]", graph.node(id).key);
         let targets: Vec<NodeId> = graph.out_links(id).collect();
         for (i, t) in targets.iter().enumerate() {
-            let branch = if i + 1 == targets.len() { "└──" } else { "├──" };
+            let branch = if i + 1 == targets.len() {
+                "└──"
+            } else {
+                "├──"
+            };
             println!("  {branch} {}", label(graph, *t));
         }
     }

@@ -11,25 +11,51 @@ use crate::exports::vaultspec::vault::{vault, vault_feature, vault_link};
 use crate::report::{self, date_flag, done, fail, page};
 
 /// The document types and pseudo types `vault list` accepts.
-const LIST_TYPES: [&str; 9] = ["adr", "audit", "exec", "index", "plan", "reference", "research", "orphaned", "invalid"];
+const LIST_TYPES: [&str; 9] = [
+    "adr",
+    "audit",
+    "exec",
+    "index",
+    "plan",
+    "reference",
+    "research",
+    "orphaned",
+    "invalid",
+];
 
 fn check_type(raw: &str, pseudo: bool) -> Result<String, String> {
     let t = raw.trim().to_lowercase();
-    let accepted = if pseudo { &LIST_TYPES[..] } else { &LIST_TYPES[..7] };
+    let accepted = if pseudo {
+        &LIST_TYPES[..]
+    } else {
+        &LIST_TYPES[..7]
+    };
     if accepted.contains(&t.as_str()) {
         Ok(t)
     } else {
         Err(format!(
             "unknown document type `{raw}`: expected one of {}",
-            accepted.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+            accepted
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ))
     }
 }
 
 /// The `--type` and `--date` filters checked, and the vault's graph; or the
 /// exit code of the refusal already reported.
-fn filtered_graph(json: bool, doc_type: Option<&str>, pseudo: bool, date: Option<&str>) -> Result<(Option<String>, Option<String>, Graph), u8> {
-    let doc_type = doc_type.map(|t| check_type(t, pseudo)).transpose().map_err(|message| fail(json, message))?;
+fn filtered_graph(
+    json: bool,
+    doc_type: Option<&str>,
+    pseudo: bool,
+    date: Option<&str>,
+) -> Result<(Option<String>, Option<String>, Graph), u8> {
+    let doc_type = doc_type
+        .map(|t| check_type(t, pseudo))
+        .transpose()
+        .map_err(|message| fail(json, message))?;
     let date = date_flag(date).map_err(|message| report::usage(json, &message))?;
     let graph = load_graph(&Workspace::open()).map_err(|err| fail(json, err))?;
     Ok((doc_type, date, graph))
@@ -37,11 +63,16 @@ fn filtered_graph(json: bool, doc_type: Option<&str>, pseudo: bool, date: Option
 
 pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
     let json = options.json;
-    let (doc_type, date, graph) = match filtered_graph(json, doc_type.as_deref(), true, options.date.as_deref()) {
-        Ok(found) => found,
-        Err(code) => return code,
-    };
-    let rows = graph.list_documents(DocSelect::parse(doc_type.as_deref()), options.feature.as_deref(), date.as_deref());
+    let (doc_type, date, graph) =
+        match filtered_graph(json, doc_type.as_deref(), true, options.date.as_deref()) {
+            Ok(found) => found,
+            Err(code) => return code,
+        };
+    let rows = graph.list_documents(
+        DocSelect::parse(doc_type.as_deref()),
+        options.feature.as_deref(),
+        date.as_deref(),
+    );
     let (rows, total, truncated, next) = page(&rows, options.limit, options.offset);
     let mut data = json!({
         "documents": rows,
@@ -57,7 +88,10 @@ pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
             let date = row.date.as_deref().unwrap_or("-");
             let feature = row.feature.as_deref().unwrap_or("-");
             match &row.problem {
-                Some(problem) => println!("{date}  {:<9}  {feature:<20}  {}  ({problem})", row.doc_type, row.path),
+                Some(problem) => println!(
+                    "{date}  {:<9}  {feature:<20}  {}  ({problem})",
+                    row.doc_type, row.path
+                ),
                 None => println!("{date}  {:<9}  {feature:<20}  {}", row.doc_type, row.path),
             }
         }
@@ -70,7 +104,12 @@ pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
 
 pub fn stats(options: vault::StatsOptions) -> u8 {
     let json = options.json;
-    let (doc_type, date, graph) = match filtered_graph(json, options.type_.as_deref(), false, options.date.as_deref()) {
+    let (doc_type, date, graph) = match filtered_graph(
+        json,
+        options.type_.as_deref(),
+        false,
+        options.date.as_deref(),
+    ) {
         Ok(found) => found,
         Err(code) => return code,
     };
@@ -97,7 +136,12 @@ pub fn stats(options: vault::StatsOptions) -> u8 {
 
 pub fn features(options: vault_feature::ListOptions) -> u8 {
     let json = options.json;
-    let (doc_type, date, graph) = match filtered_graph(json, options.type_.as_deref(), false, options.date.as_deref()) {
+    let (doc_type, date, graph) = match filtered_graph(
+        json,
+        options.type_.as_deref(),
+        false,
+        options.date.as_deref(),
+    ) {
         Ok(found) => found,
         Err(code) => return code,
     };
@@ -105,7 +149,12 @@ pub fn features(options: vault_feature::ListOptions) -> u8 {
         .stale_days
         .and_then(|n| Date::today_utc().add_days(-i64::from(n)))
         .map(|d| d.to_string());
-    let filter = FeatureFilter { date, doc_type, orphaned_only: options.orphaned, stale_before };
+    let filter = FeatureFilter {
+        date,
+        doc_type,
+        orphaned_only: options.orphaned,
+        stale_before,
+    };
     let rows = graph.feature_list(&filter);
     let (rows, total, truncated, next) = page(&rows, options.limit, options.offset);
     let mut data = json!({
@@ -121,7 +170,12 @@ pub fn features(options: vault_feature::ListOptions) -> u8 {
         for row in &rows {
             let plan = if row.has_plan { "plan" } else { "no plan" };
             let latest = row.latest_activity.as_deref().unwrap_or("-");
-            println!("{:<24} {:>3} docs  latest {latest}  {plan}  [{}]", row.name, row.doc_count, row.types.join(", "));
+            println!(
+                "{:<24} {:>3} docs  latest {latest}  {plan}  [{}]",
+                row.name,
+                row.doc_count,
+                row.types.join(", ")
+            );
         }
         match next {
             Some(n) => println!("{} of {total} features (next: --offset {n})", rows.len()),
@@ -136,7 +190,10 @@ pub fn links(options: vault_link::ListOptions, src: Option<String>) -> u8 {
         Ok(c) => c,
         Err(err) => return fail(json, err),
     };
-    let feature = options.feature.as_deref().map(|f| f.trim().trim_start_matches('#'));
+    let feature = options
+        .feature
+        .as_deref()
+        .map(|f| f.trim().trim_start_matches('#'));
     let edges = match link::list(&corpus, src.as_deref(), feature) {
         Ok(e) => e,
         Err(err) => return fail(json, err),

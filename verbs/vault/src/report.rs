@@ -18,12 +18,21 @@ pub fn fail(json: bool, err: impl std::fmt::Display) -> u8 {
 }
 
 /// One page of `items`: `(page, total, truncated, next_offset)`.
-pub fn page<T: Clone>(items: &[T], limit: Option<u32>, offset: Option<u32>) -> (Vec<T>, usize, bool, Option<usize>) {
+pub fn page<T: Clone>(
+    items: &[T],
+    limit: Option<u32>,
+    offset: Option<u32>,
+) -> (Vec<T>, usize, bool, Option<usize>) {
     let total = items.len();
     let start = (offset.unwrap_or(0) as usize).min(total);
     let end = limit.map_or(total, |l| start.saturating_add(l as usize).min(total));
     let truncated = end < total;
-    (items[start..end].to_vec(), total, truncated, truncated.then_some(end))
+    (
+        items[start..end].to_vec(),
+        total,
+        truncated,
+        truncated.then_some(end),
+    )
 }
 
 /// A date flag in canonical `yyyy-mm-dd` form, or a usage message.

@@ -16,12 +16,28 @@ pub fn search(options: SearchOptions, query: &str) -> u8 {
     }
     let limit = options.limit.unwrap_or(4) as usize;
     if !(1..=MAX_RESULTS).contains(&limit) {
-        return report::usage(json, &format!("invalid `--limit` {limit}: expected 1 to {MAX_RESULTS}"));
+        return report::usage(
+            json,
+            &format!("invalid `--limit` {limit}: expected 1 to {MAX_RESULTS}"),
+        );
     }
-    let types: Vec<String> = options.type_.iter().map(|t| t.trim().to_lowercase()).collect();
-    if let Some(bad) = types.iter().find(|t| !SEARCHABLE_TYPES.contains(&t.as_str())) {
+    let types: Vec<String> = options
+        .type_
+        .iter()
+        .map(|t| t.trim().to_lowercase())
+        .collect();
+    if let Some(bad) = types
+        .iter()
+        .find(|t| !SEARCHABLE_TYPES.contains(&t.as_str()))
+    {
         let accepted: Vec<String> = SEARCHABLE_TYPES.iter().map(|t| format!("`{t}`")).collect();
-        return report::usage(json, &format!("unknown `--type` `{bad}`: expected one of {}", accepted.join(", ")));
+        return report::usage(
+            json,
+            &format!(
+                "unknown `--type` `{bad}`: expected one of {}",
+                accepted.join(", ")
+            ),
+        );
     }
     let date = match date_flag(options.date.as_deref()) {
         Ok(d) => d,
@@ -61,7 +77,11 @@ pub fn search(options: SearchOptions, query: &str) -> u8 {
     }
     done(json, "vaultspec.vault.search.v1", data, || {
         for u in &unreadable {
-            println!("not searched: {} ({})", u["path"].as_str().unwrap_or(""), u["problem"].as_str().unwrap_or(""));
+            println!(
+                "not searched: {} ({})",
+                u["path"].as_str().unwrap_or(""),
+                u["problem"].as_str().unwrap_or("")
+            );
         }
         if hits.is_empty() {
             println!("nothing in the vault answers `{query}`");
@@ -71,7 +91,11 @@ pub fn search(options: SearchOptions, query: &str) -> u8 {
             let title = hit.title.as_deref().unwrap_or("");
             println!("{} ({:.2}) {title}", hit.path, hit.score);
             let e = &hit.excerpt;
-            let section = if e.section.is_empty() { String::new() } else { format!(" {}", e.section) };
+            let section = if e.section.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", e.section)
+            };
             println!("  lines {}-{}{section}", e.line_start, e.line_end);
             for line in e.text.lines() {
                 println!("    {line}");

@@ -11,7 +11,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::catalog::{
-    Capabilities, FlagShape, Origin, Refusal, Trust, VerbComponent, VerbSpec, scope_of, trust_command,
+    Capabilities, FlagShape, Origin, Refusal, Trust, VerbComponent, VerbSpec, scope_of,
+    trust_command,
 };
 use crate::display::Escaped;
 
@@ -28,9 +29,15 @@ pub fn origin_word(component: &VerbComponent, root: Option<&Path>) -> &'static s
 
 /// The capabilities as words (`read, write`, or `none`).
 pub fn capability_words(caps: Capabilities) -> String {
-    let words: Vec<&str> =
-        [(caps.read, "read"), (caps.write, "write")].into_iter().filter_map(|(on, word)| on.then_some(word)).collect();
-    if words.is_empty() { "none".to_owned() } else { words.join(", ") }
+    let words: Vec<&str> = [(caps.read, "read"), (caps.write, "write")]
+        .into_iter()
+        .filter_map(|(on, word)| on.then_some(word))
+        .collect();
+    if words.is_empty() {
+        "none".to_owned()
+    } else {
+        words.join(", ")
+    }
 }
 
 /// The trust as a word.
@@ -117,13 +124,25 @@ pub fn component_json(component: &VerbComponent, trust: Trust, root: Option<&Pat
 
 /// One component as text, for a person reviewing it.
 pub fn component_text(component: &VerbComponent, trust: Trust, root: Option<&Path>) -> String {
-    let mut text =
-        format!("{}  ({}, {})\n", Escaped::new(&component.name), origin_word(component, root), trust_word(trust));
+    let mut text = format!(
+        "{}  ({}, {})\n",
+        Escaped::new(&component.name),
+        origin_word(component, root),
+        trust_word(trust)
+    );
     if let Origin::File(path) = &component.origin {
-        let _ = writeln!(text, "  file          {}", Escaped::new(&path.display().to_string()));
+        let _ = writeln!(
+            text,
+            "  file          {}",
+            Escaped::new(&path.display().to_string())
+        );
     }
     let _ = writeln!(text, "  digest        {}", component.digest);
-    let _ = writeln!(text, "  capabilities  {}", capability_words(component.capabilities));
+    let _ = writeln!(
+        text,
+        "  capabilities  {}",
+        capability_words(component.capabilities)
+    );
     for (i, verb) in component.verbs.iter().enumerate() {
         let label = if i == 0 { "verbs" } else { "" };
         let _ = writeln!(text, "  {label:<12}  {}", Escaped::new(&usage(verb)));
@@ -132,7 +151,11 @@ pub fn component_text(component: &VerbComponent, trust: Trust, root: Option<&Pat
         }
     }
     if trust == Trust::Untrusted {
-        let _ = writeln!(text, "  trust it with `{}`", Escaped::new(&trust_command(&component.name)));
+        let _ = writeln!(
+            text,
+            "  trust it with `{}`",
+            Escaped::new(&trust_command(&component.name))
+        );
     }
     text
 }

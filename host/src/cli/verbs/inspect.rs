@@ -58,7 +58,11 @@ pub fn run(args: &InspectArgs, context: &Context<'_>) -> anyhow::Result<u8> {
                 .unwrap_or(false);
         }
     }
-    let name = args.file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = args
+        .file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let code = if reasons.is_empty() { 0 } else { 1 };
 
     if args.json {
@@ -72,13 +76,28 @@ pub fn run(args: &InspectArgs, context: &Context<'_>) -> anyhow::Result<u8> {
             "reasons": reasons.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "trusted": trusted,
         });
-        print_envelope("inspect", if reasons.is_empty() { "unchanged" } else { "failed" }, data)?;
+        print_envelope(
+            "inspect",
+            if reasons.is_empty() {
+                "unchanged"
+            } else {
+                "failed"
+            },
+            data,
+        )?;
         return Ok(code);
     }
-    let mut out = format!("{}  ({})\n", Escaped::new(&name), Escaped::new(&args.file.display().to_string()));
+    let mut out = format!(
+        "{}  ({})\n",
+        Escaped::new(&name),
+        Escaped::new(&args.file.display().to_string())
+    );
     if let Some(component) = &component {
         out.push_str(&format!("  digest        {}\n", component.digest));
-        out.push_str(&format!("  capabilities  {}\n", capability_words(component.capabilities)));
+        out.push_str(&format!(
+            "  capabilities  {}\n",
+            capability_words(component.capabilities)
+        ));
         out.push_str("  verbs it would add:\n");
         for verb in &component.verbs {
             out.push_str(&format!("    {}\n", Escaped::new(&usage(verb))));

@@ -49,7 +49,11 @@ pub fn run(args: &ListArgs, context: &Context<'_>) -> anyhow::Result<u8> {
     if !context.loaded.refusals.is_empty() {
         out.push_str("refused:\n");
         for refusal in &context.loaded.refusals {
-            out.push_str(&format!("  {}: {}\n", Escaped::new(&refusal.component), refusal.reason));
+            out.push_str(&format!(
+                "  {}: {}\n",
+                Escaped::new(&refusal.component),
+                refusal.reason
+            ));
         }
     }
     if shown.is_empty() && context.loaded.refusals.is_empty() {

@@ -44,16 +44,29 @@ const SDK_VERSION: &str = "0.1";
 pub fn run(args: &NewArgs) -> anyhow::Result<u8> {
     check_name(&args.name)?;
     check_namespace(&args.namespace)?;
-    let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from(&args.name));
-    if dir.exists() && std::fs::read_dir(&dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
-        bail!("`{}` exists and is not empty: pass `--dir` with a new or empty folder", dir.display());
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&args.name));
+    if dir.exists()
+        && std::fs::read_dir(&dir)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+    {
+        bail!(
+            "`{}` exists and is not empty: pass `--dir` with a new or empty folder",
+            dir.display()
+        );
     }
     let sdk = match &args.sdk {
         Some(path) => {
             let path = std::fs::canonicalize(path)
                 .with_context(|| format!("the SDK checkout `{}` does not exist", path.display()))?;
             if !path.join("Cargo.toml").is_file() {
-                bail!("`{}` is not an SDK checkout: it has no `Cargo.toml` (give the `sdk/verb` folder)", path.display());
+                bail!(
+                    "`{}` is not an SDK checkout: it has no `Cargo.toml` (give the `sdk/verb` folder)",
+                    path.display()
+                );
             }
             let quoted = serde_json::to_string(&path.display().to_string())?;
             format!("vaultspec-sdk = {{ path = {quoted} }}")
@@ -86,8 +99,15 @@ pub fn run(args: &NewArgs) -> anyhow::Result<u8> {
         });
         print_envelope("new", "created", data)?;
     } else {
-        println!("created the verb crate `{}` in `{}`", args.name, dir.display());
-        println!("build it:    cd {} && cargo build --release --target wasm32-wasip2", dir.display());
+        println!(
+            "created the verb crate `{}` in `{}`",
+            args.name,
+            dir.display()
+        );
+        println!(
+            "build it:    cd {} && cargo build --release --target wasm32-wasip2",
+            dir.display()
+        );
         println!(
             "install it:  cp target/wasm32-wasip2/release/{}.wasm <workspace>/.vaultspec/verbs/",
             args.name
@@ -99,7 +119,8 @@ pub fn run(args: &NewArgs) -> anyhow::Result<u8> {
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating `{}`", parent.display()))?;
     }
     std::fs::write(path, text).with_context(|| format!("writing `{}`", path.display()))
 }
@@ -110,9 +131,15 @@ fn check_name(name: &str) -> anyhow::Result<()> {
     let well_formed = chars.next().is_some_and(|c| c.is_ascii_lowercase())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
     if !well_formed {
-        bail!("`{name}` is not a verb group name: use lowercase letters and digits, starting with a letter (`notes`)");
+        bail!(
+            "`{name}` is not a verb group name: use lowercase letters and digits, starting with a letter (`notes`)"
+        );
     }
-    if HOST_COMMANDS.contains(&name) || DENIED_VERBS.iter().any(|d| d.split(' ').next() == Some(name)) {
+    if HOST_COMMANDS.contains(&name)
+        || DENIED_VERBS
+            .iter()
+            .any(|d| d.split(' ').next() == Some(name))
+    {
         bail!("`{name}` is taken by the host or the gateway's denylist: choose another name");
     }
     let catalog = builtins::catalog()?;

@@ -36,16 +36,27 @@ pub struct TrustArgs {
 /// Review and trust (or revoke); exit 0 when everything asked for was done.
 pub fn run(args: &TrustArgs, context: &Context<'_>) -> anyhow::Result<u8> {
     let Some(root) = context.root else {
-        bail!("trust is granted per workspace and none was found: pass `--target` with a folder that has `.vaultspec/`")
+        bail!(
+            "trust is granted per workspace and none was found: pass `--target` with a folder that has `.vaultspec/`"
+        )
     };
-    let Some(home) = context.home else { bail!("no home folder: set `HOME` to keep the trust file in") };
+    let Some(home) = context.home else {
+        bail!("no home folder: set `HOME` to keep the trust file in")
+    };
     if args.revoke {
         return revoke(args, root, home);
     }
     let selected = select(args, context)?;
-    let pending: Vec<&Arc<VerbComponent>> =
-        selected.iter().filter(|(_, trust)| *trust == Trust::Untrusted).map(|(c, _)| *c).collect();
-    let names = pending.iter().map(|c| Escaped::new(&c.name).to_string()).collect::<Vec<_>>().join(" ");
+    let pending: Vec<&Arc<VerbComponent>> = selected
+        .iter()
+        .filter(|(_, trust)| *trust == Trust::Untrusted)
+        .map(|(c, _)| *c)
+        .collect();
+    let names = pending
+        .iter()
+        .map(|c| Escaped::new(&c.name).to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
     if args.json {
         let data = json!({
             "granted": false,
@@ -75,14 +86,24 @@ pub fn run(args: &TrustArgs, context: &Context<'_>) -> anyhow::Result<u8> {
         };
         let mut review = component_text(component, Trust::Untrusted, Some(root));
         if let Some(old) = store.grants().iter().find(|g| g.is_for(root, path)) {
-            review.push_str(&format!("  changed since it was trusted (then sha256:{})\n", Escaped::new(&old.sha256)));
+            review.push_str(&format!(
+                "  changed since it was trusted (then sha256:{})\n",
+                Escaped::new(&old.sha256)
+            ));
         }
         terminal.say(&format!("\n{review}"))?;
-        let question =
-            format!("trust `{}` in `{}`?", Escaped::new(&component.name), Escaped::new(&root.display().to_string()));
+        let question = format!(
+            "trust `{}` in `{}`?",
+            Escaped::new(&component.name),
+            Escaped::new(&root.display().to_string())
+        );
         if terminal.confirm(&question)? {
             approved.push(Grant::new(root, path, &component.digest));
-            println!("trusted `{}` ({})", Escaped::new(&component.name), component.digest);
+            println!(
+                "trusted `{}` ({})",
+                Escaped::new(&component.name),
+                component.digest
+            );
         } else {
             declined.push(component.name.clone());
             println!("not trusted: `{}`", Escaped::new(&component.name));
@@ -90,7 +111,11 @@ pub fn run(args: &TrustArgs, context: &Context<'_>) -> anyhow::Result<u8> {
     }
     if !approved.is_empty() {
         TrustStore::update(home, |grants| {
-            grants.retain(|g| !approved.iter().any(|a| g.workspace == a.workspace && g.path == a.path));
+            grants.retain(|g| {
+                !approved
+                    .iter()
+                    .any(|a| g.workspace == a.workspace && g.path == a.path)
+            });
             grants.extend(approved.iter().cloned());
         })
         .context("saving the trust file")?;
@@ -99,7 +124,10 @@ pub fn run(args: &TrustArgs, context: &Context<'_>) -> anyhow::Result<u8> {
 }
 
 /// The components the names pick (all third-party ones when none is given).
-fn select<'c>(args: &TrustArgs, context: &Context<'c>) -> anyhow::Result<Vec<(&'c Arc<VerbComponent>, Trust)>> {
+fn select<'c>(
+    args: &TrustArgs,
+    context: &Context<'c>,
+) -> anyhow::Result<Vec<(&'c Arc<VerbComponent>, Trust)>> {
     let catalog = &context.loaded.catalog;
     let third_party: Vec<_> = catalog
         .components()
@@ -113,21 +141,48 @@ fn select<'c>(args: &TrustArgs, context: &Context<'c>) -> anyhow::Result<Vec<(&'
     }
     let mut selected = Vec::new();
     for name in &args.names {
-        let found: Vec<_> = third_party.iter().filter(|(c, _)| names(c, name)).cloned().collect();
+        let found: Vec<_> = third_party
+            .iter()
+            .filter(|(c, _)| names(c, name))
+            .cloned()
+            .collect();
         if found.is_empty() {
-            if catalog.components().iter().any(|c| c.name == *name && c.origin == Origin::Builtin) {
-                bail!("`{}` is a builtin component: builtins need no trust", Escaped::new(name));
+            if catalog
+                .components()
+                .iter()
+                .any(|c| c.name == *name && c.origin == Origin::Builtin)
+            {
+                bail!(
+                    "`{}` is a builtin component: builtins need no trust",
+                    Escaped::new(name)
+                );
             }
-            let refusals: Vec<String> =
-                context.loaded.refusals.iter().filter(|r| r.component == *name).map(|r| r.reason.to_string()).collect();
+            let refusals: Vec<String> = context
+                .loaded
+                .refusals
+                .iter()
+                .filter(|r| r.component == *name)
+                .map(|r| r.reason.to_string())
+                .collect();
             if !refusals.is_empty() {
-                bail!("`{}` was refused, so it cannot be trusted: {}", Escaped::new(name), refusals.join("; "));
+                bail!(
+                    "`{}` was refused, so it cannot be trusted: {}",
+                    Escaped::new(name),
+                    refusals.join("; ")
+                );
             }
-            let known: Vec<String> = third_party.iter().map(|(c, _)| Escaped::new(&c.name).to_string()).collect();
+            let known: Vec<String> = third_party
+                .iter()
+                .map(|(c, _)| Escaped::new(&c.name).to_string())
+                .collect();
             bail!(
                 "no third-party component `{}` in `.vaultspec/verbs/` or `~/.vaultspec/verbs/` (installed: {})",
                 Escaped::new(name),
-                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
             );
         }
         selected.extend(found);
@@ -150,7 +205,10 @@ fn revoke(args: &TrustArgs, root: &Path, home: &Path) -> anyhow::Result<u8> {
     let named = |grant: &Grant| {
         args.names.is_empty()
             || args.names.iter().any(|name| {
-                grant.path.file_stem().is_some_and(|stem| stem == name.as_str())
+                grant
+                    .path
+                    .file_stem()
+                    .is_some_and(|stem| stem == name.as_str())
                     || identity(Path::new(name)) == grant.path
             })
     };
@@ -166,10 +224,17 @@ fn revoke(args: &TrustArgs, root: &Path, home: &Path) -> anyhow::Result<u8> {
     })
     .context("saving the trust file")?;
     if args.json {
-        let status = if revoked.is_empty() { "unchanged" } else { "removed" };
+        let status = if revoked.is_empty() {
+            "unchanged"
+        } else {
+            "removed"
+        };
         print_envelope("trust", status, json!({ "revoked": revoked }))?;
     } else if revoked.is_empty() {
-        println!("nothing to revoke: no component named is trusted in `{}`", Escaped::new(&root.display().to_string()));
+        println!(
+            "nothing to revoke: no component named is trusted in `{}`",
+            Escaped::new(&root.display().to_string())
+        );
     } else {
         for path in &revoked {
             println!("revoked trust in `{}`", Escaped::new(path));

@@ -58,9 +58,14 @@ pub fn fingerprint(vault: &Path) -> [u8; 32] {
             return;
         }
         hasher.update(relative);
-        for n in
-            [meta.len() as i64, meta.mtime(), meta.mtime_nsec(), meta.ctime(), meta.ctime_nsec(), meta.ino() as i64]
-        {
+        for n in [
+            meta.len() as i64,
+            meta.mtime(),
+            meta.mtime_nsec(),
+            meta.ctime(),
+            meta.ctime_nsec(),
+            meta.ino() as i64,
+        ] {
             hasher.update(n.to_le_bytes());
         }
     });
@@ -87,7 +92,9 @@ mod tests {
 
     fn visited(vault: &Path) -> Vec<String> {
         let mut seen = Vec::new();
-        walk_vault(vault, &mut |relative, _| seen.push(String::from_utf8_lossy(relative).into_owned()));
+        walk_vault(vault, &mut |relative, _| {
+            seen.push(String::from_utf8_lossy(relative).into_owned())
+        });
         seen
     }
 

@@ -39,7 +39,8 @@ pub struct Loaded {
 impl Loaded {
     /// The BM25 index over the graph's documents, built once.
     pub fn index(&self) -> &SearchIndex {
-        self.index.get_or_init(|| SearchIndex::build(self.graph.docs()))
+        self.index
+            .get_or_init(|| SearchIndex::build(self.graph.docs()))
     }
 
     /// Every plan's status, read once from `storage` (the workspace the graph
@@ -87,7 +88,11 @@ impl VaultCache {
     /// `.vault/` changed, else a fresh `load()`.
     ///
     /// Calls wait for each other here, so concurrent first calls load once.
-    pub fn get<E>(&self, root: &Path, load: impl FnOnce() -> Result<Graph, E>) -> Result<Arc<Loaded>, E> {
+    pub fn get<E>(
+        &self,
+        root: &Path,
+        load: impl FnOnce() -> Result<Graph, E>,
+    ) -> Result<Arc<Loaded>, E> {
         let mut state = self.state.lock().expect("cache lock poisoned");
         if let (Some(watch), Some((_, loaded))) = (&state.watch, &state.last)
             && watch.quiet()
@@ -109,7 +114,11 @@ impl VaultCache {
                 );
             }
             state.watch = None;
-            return Ok(Arc::new(Loaded { graph: load()?, index: OnceLock::new(), plans: OnceLock::new() }));
+            return Ok(Arc::new(Loaded {
+                graph: load()?,
+                index: OnceLock::new(),
+                plans: OnceLock::new(),
+            }));
         }
         let watch = state.watch.take().or_else(watch::Watch::new);
         state.watch = watch.filter(|w| {
@@ -119,7 +128,11 @@ impl VaultCache {
         let print = fingerprint(&vault);
         let loaded = match previous {
             Some((cached, loaded)) if cached == print => loaded,
-            _ => Arc::new(Loaded { graph: load()?, index: OnceLock::new(), plans: OnceLock::new() }),
+            _ => Arc::new(Loaded {
+                graph: load()?,
+                index: OnceLock::new(),
+                plans: OnceLock::new(),
+            }),
         };
         state.last = Some((print, loaded.clone()));
         Ok(loaded)
@@ -131,17 +144,22 @@ impl VaultCache {
 /// this load instead of starting another. A vault that does not load is left
 /// for the tools to report.
 pub fn preload(context: Arc<Context>) {
-    let spawned = std::thread::Builder::new().name("vaultspec-preload".into()).spawn(move || {
-        let Ok(storage) = context.storage() else {
-            return;
-        };
-        match context.vault.get(context.workspace.root(), || graph::load_graph(&storage)) {
-            Ok(loaded) => {
-                loaded.plans(&storage);
+    let spawned = std::thread::Builder::new()
+        .name("vaultspec-preload".into())
+        .spawn(move || {
+            let Ok(storage) = context.storage() else {
+                return;
+            };
+            match context
+                .vault
+                .get(context.workspace.root(), || graph::load_graph(&storage))
+            {
+                Ok(loaded) => {
+                    loaded.plans(&storage);
+                }
+                Err(err) => tracing::debug!("the vault was not preloaded: {err}"),
             }
-            Err(err) => tracing::debug!("the vault was not preloaded: {err}"),
-        }
-    });
+        });
     if let Err(err) = spawned {
         tracing::debug!("the vault was not preloaded: {err}");
     }
@@ -156,7 +174,9 @@ mod tests {
         cache
             .get(root, || {
                 loads.set(loads.get() + 1);
-                vaultspec_vault::graph::load_graph(&vaultspec_vault::CapStorage::open(root).unwrap())
+                vaultspec_vault::graph::load_graph(
+                    &vaultspec_vault::CapStorage::open(root).unwrap(),
+                )
             })
             .unwrap()
     }
@@ -179,10 +199,18 @@ mod tests {
 
         std::fs::create_dir_all(root.join(".vault/plan")).unwrap();
         load_count(&cache, root, &loads);
-        assert_eq!(loads.get(), 2, "an empty new folder holds no file: the fingerprint is unchanged");
+        assert_eq!(
+            loads.get(),
+            2,
+            "an empty new folder holds no file: the fingerprint is unchanged"
+        );
         std::fs::write(root.join(".vault/plan/2026-01-01-a-plan.md"), "x").unwrap();
         load_count(&cache, root, &loads);
-        assert_eq!(loads.get(), 3, "a file in a folder made after the first load reloads");
+        assert_eq!(
+            loads.get(),
+            3,
+            "a file in a folder made after the first load reloads"
+        );
         load_count(&cache, root, &loads);
         assert_eq!(loads.get(), 3);
     }

@@ -38,7 +38,9 @@ fn changes() -> WatchFlags {
 impl Watch {
     /// A new watch over nothing yet, or `None` where inotify is refused.
     pub fn new() -> Option<Self> {
-        inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC).ok().map(|fd| Self { fd })
+        inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC)
+            .ok()
+            .map(|fd| Self { fd })
     }
 
     /// Watch `dir` and every directory below it (again: watching a watched
@@ -48,7 +50,10 @@ impl Watch {
     pub fn arm(&self, dir: &Path) -> std::io::Result<()> {
         inotify::add_watch(&self.fd, dir, changes())?;
         for entry in std::fs::read_dir(dir)?.flatten() {
-            if entry.file_type().is_ok_and(|t| t.is_dir() && !t.is_symlink()) {
+            if entry
+                .file_type()
+                .is_ok_and(|t| t.is_dir() && !t.is_symlink())
+            {
                 self.arm(&entry.path())?;
             }
         }
@@ -119,6 +124,9 @@ mod tests {
 
         let linked = dir.path().join("linked-vault");
         std::os::unix::fs::symlink(outside.path(), &linked).unwrap();
-        assert!(Watch::new().unwrap().arm(&linked).is_err(), "a linked root is refused");
+        assert!(
+            Watch::new().unwrap().arm(&linked).is_err(),
+            "a linked root is refused"
+        );
     }
 }

@@ -28,5 +28,8 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     } else {
         checks::run_all(&storage, &options)?
     };
-    Ok(Reply { summary: report::mcp_summary(&results), structured: report::mcp_result(&results, args.fix) })
+    Ok(Reply {
+        summary: report::mcp_summary(&results),
+        structured: report::mcp_result(&results, args.fix),
+    })
 }

@@ -53,19 +53,30 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         items.push(item);
     }
     for name in &features {
-        let regenerated = context
-            .lock_feature_index(name)
-            .and_then(|_sentinel| Ok(feature::index_features(&storage, Some(name), context.today())?));
+        let regenerated = context.lock_feature_index(name).and_then(|_sentinel| {
+            Ok(feature::index_features(
+                &storage,
+                Some(name),
+                context.today(),
+            )?)
+        });
         if let Err(err) = regenerated {
             tracing::warn!("regenerating the index of `{name}` failed: {err:#}");
         }
     }
     let (summary, value) = envelope(&items);
-    Ok(Reply { summary, structured: value })
+    Ok(Reply {
+        summary,
+        structured: value,
+    })
 }
 
 fn create_one(context: &Context, storage: &dyn Storage, index: usize, spec: &Spec) -> Item {
-    let doc_type = spec.doc_type.clone().filter(|t| !t.trim().is_empty()).unwrap_or_else(|| "research".to_owned());
+    let doc_type = spec
+        .doc_type
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| "research".to_owned());
     let target = Some(format!("{doc_type}:{}", spec.feature));
     let fail = |message: String| Item::failed(index, target.clone(), message);
     match doc_type.trim() {
@@ -109,7 +120,9 @@ fn create_one(context: &Context, storage: &dyn Storage, index: usize, spec: &Spe
         Err(err) => return fail(format!("{err:#}")),
     };
     let written = match storage.exists(&added.path) {
-        Ok(true) => Err(Error::FileExists { path: added.path.clone() }),
+        Ok(true) => Err(Error::FileExists {
+            path: added.path.clone(),
+        }),
         Ok(false) => ops::apply(storage, &[change]),
         Err(err) => Err(err.into()),
     };
@@ -128,26 +141,40 @@ fn create_one(context: &Context, storage: &dyn Storage, index: usize, spec: &Spe
     if let Some(content) = spec.content.as_deref().filter(|c| !c.trim().is_empty()) {
         match seed_context(context, storage, &added.path, content) {
             Ok(hash) => item.blob_hash = Some(hash),
-            Err(message) => item.warnings.push(format!("Seed content not applied: {message}")),
+            Err(message) => item
+                .warnings
+                .push(format!("Seed content not applied: {message}")),
         }
     }
     item
 }
 
 /// Append `content` under a new `## Context` heading; returns the new blob hash.
-fn seed_context(context: &Context, storage: &dyn Storage, path: &str, content: &str) -> Result<String, String> {
+fn seed_context(
+    context: &Context,
+    storage: &dyn Storage,
+    path: &str,
+    content: &str,
+) -> Result<String, String> {
     let bytes = storage.read(path).map_err(|e| e.to_string())?;
     let doc = Document::from_bytes(path, bytes).map_err(|e| e.to_string())?;
-    let start = frontmatter::split(&doc.text).map(|s| s.close.end).unwrap_or(0);
+    let start = frontmatter::split(&doc.text)
+        .map(|s| s.close.end)
+        .unwrap_or(0);
     let content = content.replace("\r\n", "\n");
     let body = format!(
         "{}\n\n## Context\n\n{}\n",
         doc.text[start..].trim_end_matches(['\n', '\r']),
         content.trim_matches('\n')
     );
-    let request = EditRequest { reference: path.to_owned(), body: Some(body), ..EditRequest::default() };
+    let request = EditRequest {
+        reference: path.to_owned(),
+        body: Some(body),
+        ..EditRequest::default()
+    };
     let single = Corpus::from_docs(vec![doc], Vec::new());
-    let (edited, change) = plan_edit(&single, &request, context.today()).map_err(|e| e.to_string())?;
+    let (edited, change) =
+        plan_edit(&single, &request, context.today()).map_err(|e| e.to_string())?;
     ops::apply(storage, change.as_slice()).map_err(|e| e.to_string())?;
     Ok(edited.blob_hash)
 }

@@ -67,7 +67,9 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     }
     let sweeping = args.feature.is_some() || args.isolated || args.all_adrs || args.after.is_some();
     if args.body.is_some() && (sweeping || args.refs.len() != 1) {
-        return Err(Refusal::tool("a draft body requires one ADR, without sweep options"));
+        return Err(Refusal::tool(
+            "a draft body requires one ADR, without sweep options",
+        ));
     }
     let storage = context.storage()?;
     let graph = graph::load_graph(&storage)?;
@@ -80,7 +82,10 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         let mut chosen: Vec<String> = if args.refs.is_empty() {
             select(&index, &args)
         } else {
-            args.refs.iter().map(|r| resolve_adr(&storage, r)).collect::<Result<_, _>>()?
+            args.refs
+                .iter()
+                .map(|r| resolve_adr(&storage, r))
+                .collect::<Result<_, _>>()?
         };
         if let Some(after) = &args.after {
             chosen.retain(|s| s.as_str() > after.as_str());
@@ -90,10 +95,16 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         let next = (remaining > 0).then(|| chosen.last().cloned()).flatten();
         (chosen, remaining, next)
     } else {
-        return Err(Refusal::tool("name an ADR, or sweep by feature, isolation or all"));
+        return Err(Refusal::tool(
+            "name an ADR, or sweep by feature, isolation or all",
+        ));
     };
 
-    let _lock = if args.apply { Some(context.lock_writes()?) } else { None };
+    let _lock = if args.apply {
+        Some(context.lock_writes()?)
+    } else {
+        None
+    };
     let mut rows = Vec::new();
     let (mut links, mut written) = (0, 0);
     for source in &sources {
@@ -105,12 +116,16 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         let ranked = match (&args.body, graph.docs().iter().find(|d| &d.stem == source)) {
             (Some(body), Some(doc)) => {
                 let draft = format!("---\n{}---\n{}", doc.frontmatter_yaml(), body);
-                index.rank_record(&AdrRecord::from_doc(&GraphDoc::from_text(&doc.path, &draft)))
+                index.rank_record(&AdrRecord::from_doc(&GraphDoc::from_text(
+                    &doc.path, &draft,
+                )))
             }
             _ => index.rank(source).unwrap_or_default(),
         };
-        let judged: Vec<(&RankedAdr, &str)> =
-            ranked.iter().filter_map(|c| kind(c).map(|k| (c, k))).collect();
+        let judged: Vec<(&RankedAdr, &str)> = ranked
+            .iter()
+            .filter_map(|c| kind(c).map(|k| (c, k)))
+            .collect();
         // Applying links writes the source ADR: hold its sentinel as the
         // reference's writers do.
         let _sentinel = match graph.docs().iter().find(|d| &d.stem == source) {
@@ -131,7 +146,14 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
             if k == "link" {
                 source_links += 1;
                 if args.apply && !candidate.declared && args.body.is_none() {
-                    let change = link::add(&storage, source, &candidate.stem, false, false, context.today())?;
+                    let change = link::add(
+                        &storage,
+                        source,
+                        &candidate.stem,
+                        false,
+                        false,
+                        context.today(),
+                    )?;
                     let applied = change.status != vaultspec_vault::ops::Status::Unchanged;
                     verdict["applied"] = json!(applied);
                     source_written += usize::from(applied);
@@ -160,7 +182,10 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     if let Some(next) = next_after {
         value["next_after"] = json!(next);
     }
-    Ok(Reply { summary, structured: value })
+    Ok(Reply {
+        summary,
+        structured: value,
+    })
 }
 
 fn resolve_adr(storage: &dyn Storage, reference: &str) -> Result<String, Refusal> {

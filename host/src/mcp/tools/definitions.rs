@@ -20,11 +20,21 @@ pub struct Hints {
 }
 
 const fn reads(open_world: bool) -> Hints {
-    Hints { read_only: true, destructive: None, idempotent: true, open_world }
+    Hints {
+        read_only: true,
+        destructive: None,
+        idempotent: true,
+        open_world,
+    }
 }
 
 const fn writes(destructive: bool, idempotent: bool, open_world: bool) -> Hints {
-    Hints { read_only: false, destructive: Some(destructive), idempotent, open_world }
+    Hints {
+        read_only: false,
+        destructive: Some(destructive),
+        idempotent,
+        open_world,
+    }
 }
 
 /// One tool as `tools/list` shows it.
@@ -45,7 +55,14 @@ pub struct ToolDef {
 /// The tools of a server in this mode, in the order `tools/list` sends them.
 pub fn definitions(read_only: bool) -> Vec<ToolDef> {
     if read_only {
-        vec![find(), status(), check(true), search(), crossref(true), discover()]
+        vec![
+            find(),
+            status(),
+            check(true),
+            search(),
+            crossref(true),
+            discover(),
+        ]
     } else {
         vec![
             find(),
@@ -64,7 +81,15 @@ pub fn definitions(read_only: bool) -> Vec<ToolDef> {
     }
 }
 
-const DOC_TYPES: [&str; 7] = ["adr", "audit", "exec", "index", "plan", "reference", "research"];
+const DOC_TYPES: [&str; 7] = [
+    "adr",
+    "audit",
+    "exec",
+    "index",
+    "plan",
+    "reference",
+    "research",
+];
 const SEARCHABLE_TYPES: [&str; 6] = ["adr", "audit", "exec", "plan", "reference", "research"];
 
 fn find() -> ToolDef {
@@ -400,15 +425,38 @@ mod tests {
     #[test]
     fn tools_are_listed_in_the_reference_order() {
         let names: Vec<_> = definitions(false).iter().map(|t| t.name).collect();
-        assert_eq!(names, ["find", "create", "edit", "status", "check", "search", "crossref", "plan_progress", "plan_edit", "log", "discover", "invoke"]);
+        assert_eq!(
+            names,
+            [
+                "find",
+                "create",
+                "edit",
+                "status",
+                "check",
+                "search",
+                "crossref",
+                "plan_progress",
+                "plan_edit",
+                "log",
+                "discover",
+                "invoke"
+            ]
+        );
         let names: Vec<_> = definitions(true).iter().map(|t| t.name).collect();
-        assert_eq!(names, ["find", "status", "check", "search", "crossref", "discover"]);
+        assert_eq!(
+            names,
+            ["find", "status", "check", "search", "crossref", "discover"]
+        );
     }
 
     #[test]
     fn read_only_tools_omit_the_destructive_hint() {
         for tool in definitions(true) {
-            assert!(tool.hints.read_only && tool.hints.destructive.is_none(), "{}", tool.name);
+            assert!(
+                tool.hints.read_only && tool.hints.destructive.is_none(),
+                "{}",
+                tool.name
+            );
         }
     }
 }

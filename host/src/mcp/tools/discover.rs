@@ -28,5 +28,8 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         .map(|(score, entry)| schema(&entry.spec, score, context.catalog.trust(entry)))
         .collect();
     let summary = format!("{} verbs", verbs.len());
-    Ok(Reply { summary, structured: json!({"query": args.query, "count": verbs.len(), "verbs": verbs}) })
+    Ok(Reply {
+        summary,
+        structured: json!({"query": args.query, "count": verbs.len(), "verbs": verbs}),
+    })
 }

@@ -43,10 +43,19 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         .map(|(index, op)| edit_one(context, &storage, &corpus, index, op))
         .collect();
     let (summary, value) = envelope(&items);
-    Ok(Reply { summary, structured: value })
+    Ok(Reply {
+        summary,
+        structured: value,
+    })
 }
 
-fn edit_one(context: &Context, storage: &dyn Storage, corpus: &Corpus, index: usize, op: &Operation) -> Item {
+fn edit_one(
+    context: &Context,
+    storage: &dyn Storage,
+    corpus: &Corpus,
+    index: usize,
+    op: &Operation,
+) -> Item {
     let target = Some(op.target.clone());
     let fail = |message: String| Item::failed(index, target.clone(), message);
     let Some(kind) = SectionOp::parse(&op.operation) else {
@@ -65,11 +74,17 @@ fn edit_one(context: &Context, storage: &dyn Storage, corpus: &Corpus, index: us
         Err(err) => return with_path(fail(format!("{err:#}")), &path),
     };
     // Re-read: an earlier item of this batch may have changed the file.
-    let doc = match storage.read(&path).map_err(Error::from).and_then(|b| Document::from_bytes(&path, b)) {
+    let doc = match storage
+        .read(&path)
+        .map_err(Error::from)
+        .and_then(|b| Document::from_bytes(&path, b))
+    {
         Ok(doc) => doc,
         Err(err) => return with_path(fail(err.to_string()), &path),
     };
-    let body_start = frontmatter::split(&doc.text).map(|s| s.close.end).unwrap_or(0);
+    let body_start = frontmatter::split(&doc.text)
+        .map(|s| s.close.end)
+        .unwrap_or(0);
     let body = match section::apply(&doc.text[body_start..], kind, section, &op.content) {
         Ok(body) => body,
         Err(heading) => {
@@ -94,7 +109,11 @@ fn edit_one(context: &Context, storage: &dyn Storage, corpus: &Corpus, index: us
         Ok(edited) => Item {
             index,
             target,
-            status: if edited.status == Status::Unchanged { "unchanged" } else { "updated" },
+            status: if edited.status == Status::Unchanged {
+                "unchanged"
+            } else {
+                "updated"
+            },
             path: Some(path),
             blob_hash: Some(edited.blob_hash),
             error: None,
@@ -117,7 +136,9 @@ fn with_path(mut item: Item, path: &str) -> Item {
 
 fn failure_message(err: &Error) -> String {
     match err {
-        Error::Conflict { .. } => "Blob-hash conflict: document changed on disk since it was read".to_owned(),
+        Error::Conflict { .. } => {
+            "Blob-hash conflict: document changed on disk since it was read".to_owned()
+        }
         other => other.to_string(),
     }
 }
@@ -126,15 +147,25 @@ fn failure_message(err: &Error) -> String {
 fn error_keys(context: &Context, err: &Error) -> Option<Map<String, Value>> {
     let mut keys = Map::new();
     match err {
-        Error::Conflict { path, expected, actual } => {
+        Error::Conflict {
+            path,
+            expected,
+            actual,
+        } => {
             keys.insert("conflict".into(), json!(true));
             keys.insert("expected".into(), json!(expected));
             keys.insert("actual".into(), json!(actual));
-            keys.insert("path".into(), json!(context.workspace.root().join(path).display().to_string()));
+            keys.insert(
+                "path".into(),
+                json!(context.workspace.root().join(path).display().to_string()),
+            );
         }
         Error::Refused { findings, .. } => {
             keys.insert("refused".into(), json!(true));
-            keys.insert("checks".into(), serde_json::to_value(findings).unwrap_or_default());
+            keys.insert(
+                "checks".into(),
+                serde_json::to_value(findings).unwrap_or_default(),
+            );
         }
         _ => return None,
     }

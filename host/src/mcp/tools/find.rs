@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use vaultspec_vault::storage::MAX_FILE_BYTES;
-use vaultspec_vault::{Storage, StorageError};
 use vaultspec_vault::graph::{self, FindQuery, Graph};
 use vaultspec_vault::hash::blob_oid;
+use vaultspec_vault::storage::MAX_FILE_BYTES;
+use vaultspec_vault::{Storage, StorageError};
 
 use super::parse;
 use crate::mcp::context::Context;
@@ -58,24 +58,43 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         )));
     }
     let storage = context.storage()?;
-    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph(&storage)).map_err(budget_refusal)?;
+    let loaded = context
+        .vault
+        .get(context.workspace.root(), || graph::load_graph(&storage))
+        .map_err(budget_refusal)?;
     let graph = &loaded.graph;
-    let listing = !present(&args.feature) && args.types.is_empty() && !present(&args.date) && !present(&args.text);
+    let listing = !present(&args.feature)
+        && args.types.is_empty()
+        && !present(&args.date)
+        && !present(&args.text);
     let rows = if listing {
         // Only the `json` listing shows each feature's lifecycle word.
-        let words = if args.json { loaded.plans(&storage).lifecycle_words() } else { BTreeMap::new() };
+        let words = if args.json {
+            loaded.plans(&storage).lifecycle_words()
+        } else {
+            BTreeMap::new()
+        };
         feature_rows(&words, graph, &args)
-    } else { document_rows(context, &storage, graph, &args) };
+    } else {
+        document_rows(context, &storage, graph, &args)
+    };
     // Documents the vault cannot read or parse are named beside the answer
     // (the reference fails the whole call on a file over its budget).
     let problems = graph.problem_rows();
     let mut summary = plural(rows.len(), "row");
     let mut structured = json!({ "result": rows });
     if !problems.is_empty() {
-        summary.push_str(&format!("; {} with a problem: {}", plural(problems.len(), "document"), problems[0].path));
+        summary.push_str(&format!(
+            "; {} with a problem: {}",
+            plural(problems.len(), "document"),
+            problems[0].path
+        ));
         structured["problems"] = json!(problems);
     }
-    Ok(Reply { summary, structured })
+    Ok(Reply {
+        summary,
+        structured,
+    })
 }
 
 fn feature_rows(status: &BTreeMap<String, String>, graph: &Graph, args: &Args) -> Vec<Value> {
@@ -83,9 +102,13 @@ fn feature_rows(status: &BTreeMap<String, String>, graph: &Graph, args: &Args) -
         .find_listing(args.limit)
         .into_iter()
         .map(|row| {
-            let mut value = json!({"name": row.name, "doc_count": row.doc_count, "weight": row.weight});
+            let mut value =
+                json!({"name": row.name, "doc_count": row.doc_count, "weight": row.weight});
             if args.json {
-                let word = status.get(&row.name).cloned().unwrap_or_else(|| "Unknown".to_owned());
+                let word = status
+                    .get(&row.name)
+                    .cloned()
+                    .unwrap_or_else(|| "Unknown".to_owned());
                 value["status"] = json!(word);
                 value["types"] = json!(row.types);
                 if let Some(date) = row.earliest_date {
@@ -98,8 +121,17 @@ fn feature_rows(status: &BTreeMap<String, String>, graph: &Graph, args: &Args) -
         .collect()
 }
 
-fn document_rows(context: &Context, storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value> {
-    let feature = args.feature.as_deref().map(|f| f.trim_start_matches('#')).filter(|f| !f.is_empty());
+fn document_rows(
+    context: &Context,
+    storage: &dyn Storage,
+    graph: &Graph,
+    args: &Args,
+) -> Vec<Value> {
+    let feature = args
+        .feature
+        .as_deref()
+        .map(|f| f.trim_start_matches('#'))
+        .filter(|f| !f.is_empty());
     let query = FindQuery {
         types: &args.types,
         feature,

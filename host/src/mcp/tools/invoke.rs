@@ -22,10 +22,23 @@ struct Args {
 /// for the sandbox on the server's runtime.
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
-    let request = Request { verb: args.verb, arguments: args.arguments, positionals: args.positionals, timeout: args.timeout };
+    let request = Request {
+        verb: args.verb,
+        arguments: args.arguments,
+        positionals: args.positionals,
+        timeout: args.timeout,
+    };
     let runtime = tokio::runtime::Handle::current();
     let reply = runtime
-        .block_on(invoke(&context.catalog, &context.sandbox, &context.workspace, &request))
+        .block_on(invoke(
+            &context.catalog,
+            &context.sandbox,
+            &context.workspace,
+            &request,
+        ))
         .map_err(Refusal::Tool)?;
-    Ok(Reply { summary: summary(&reply), structured: reply })
+    Ok(Reply {
+        summary: summary(&reply),
+        structured: reply,
+    })
 }

@@ -46,10 +46,16 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     } else {
         "unchanged"
     };
-    let summary = format!("{verb}: {} -> {} ({} rows)", result.step, result.path, result.rows);
+    let summary = format!(
+        "{verb}: {} -> {} ({} rows)",
+        result.step, result.path, result.rows
+    );
     let value = json!({
         "path": result.path, "step": result.step, "rows": result.rows, "notes": result.notes,
         "changed": result.changed, "created": result.created,
     });
-    Ok(Reply { summary, structured: value })
+    Ok(Reply {
+        summary,
+        structured: value,
+    })
 }

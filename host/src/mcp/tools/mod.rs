@@ -46,5 +46,6 @@ pub fn call(context: &Context, name: &str, args: Value) -> ToolResult {
 
 /// Deserialize validated arguments into a tool's argument struct.
 pub fn parse<T: serde::de::DeserializeOwned>(args: Value) -> Result<T, Refusal> {
-    serde_json::from_value(args).map_err(|e| Refusal::tool(format!("the arguments do not fit: {e}")))
+    serde_json::from_value(args)
+        .map_err(|e| Refusal::tool(format!("the arguments do not fit: {e}")))
 }

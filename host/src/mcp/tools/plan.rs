@@ -53,17 +53,33 @@ fn resolve(storage: &dyn Storage, target: &str) -> Result<String, Refusal> {
 pub fn progress(context: &Context, args: Value) -> ToolResult {
     let args: ProgressArgs = parse(args)?;
     if args.steps.is_empty() {
-        return Err(Refusal::tool("plan_progress requires at least one step change"));
+        return Err(Refusal::tool(
+            "plan_progress requires at least one step change",
+        ));
     }
     let storage = context.storage()?;
     let _lock = context.lock_writes()?;
     let path = resolve(&storage, &args.plan)?;
     let _sentinel = context.lock_document(&path)?;
-    let changes: Vec<StepChange> =
-        args.steps.into_iter().map(|s| StepChange { step_id: s.step_id, state: s.state }).collect();
-    let report = plan::plan_progress(&storage, &path, &changes, &WriteOptions::new(context.today()))?;
+    let changes: Vec<StepChange> = args
+        .steps
+        .into_iter()
+        .map(|s| StepChange {
+            step_id: s.step_id,
+            state: s.state,
+        })
+        .collect();
+    let report = plan::plan_progress(
+        &storage,
+        &path,
+        &changes,
+        &WriteOptions::new(context.today()),
+    )?;
     let summary = format!("PlanProgressResult: {}", report.status);
-    Ok(Reply { summary, structured: serde_json::to_value(&report)? })
+    Ok(Reply {
+        summary,
+        structured: serde_json::to_value(&report)?,
+    })
 }
 
 /// Add, insert, edit or remove steps.
@@ -89,7 +105,15 @@ pub fn edit(context: &Context, args: Value) -> ToolResult {
             step_id: o.step_id,
         })
         .collect();
-    let report = plan::plan_edit(&storage, &path, &requests, &WriteOptions::new(context.today()))?;
+    let report = plan::plan_edit(
+        &storage,
+        &path,
+        &requests,
+        &WriteOptions::new(context.today()),
+    )?;
     let summary = format!("PlanEditResult: {}", report.status);
-    Ok(Reply { summary, structured: serde_json::to_value(&report)? })
+    Ok(Reply {
+        summary,
+        structured: serde_json::to_value(&report)?,
+    })
 }

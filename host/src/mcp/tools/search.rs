@@ -40,7 +40,9 @@ fn four() -> usize {
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
-    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph(&storage))?;
+    let loaded = context
+        .vault
+        .get(context.workspace.root(), || graph::load_graph(&storage))?;
     let docs = loaded.graph.docs();
     let index = loaded.index();
     let query = SearchQuery {
@@ -50,7 +52,12 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         date: args.date.as_deref(),
         limit: args.limit,
     };
-    let total = index.search_blocks(docs, &query).iter().map(|h| h.doc).collect::<BTreeSet<_>>().len();
+    let total = index
+        .search_blocks(docs, &query)
+        .iter()
+        .map(|h| h.doc)
+        .collect::<BTreeSet<_>>()
+        .len();
     let hits: Vec<Value> = index
         .search(docs, &query)
         .into_iter()
@@ -70,7 +77,11 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         .collect();
     let returned = hits.len();
     let truncated = returned < total;
-    let counted = if truncated { format!("{returned} of {total} hits") } else { plural(returned, "hit") };
+    let counted = if truncated {
+        format!("{returned} of {total} hits")
+    } else {
+        plural(returned, "hit")
+    };
     let mut summary = format!("{counted}, ranked locally");
     let mut value = json!({
         "status": "ok",
@@ -85,8 +96,15 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     // missing from the hits.
     let unreadable = loaded.graph.unreadable_rows();
     if !unreadable.is_empty() {
-        summary.push_str(&format!("; {} not searched: {}", plural(unreadable.len(), "unreadable document"), unreadable[0].path));
+        summary.push_str(&format!(
+            "; {} not searched: {}",
+            plural(unreadable.len(), "unreadable document"),
+            unreadable[0].path
+        ));
         value["unreadable"] = json!(unreadable);
     }
-    Ok(Reply { summary, structured: value })
+    Ok(Reply {
+        summary,
+        structured: value,
+    })
 }

@@ -25,7 +25,9 @@ fn hosted_search() -> Value {
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
-    let loaded = context.vault.get(context.workspace.root(), || graph::load_graph(&storage))?;
+    let loaded = context
+        .vault
+        .get(context.workspace.root(), || graph::load_graph(&storage))?;
     let graph = &loaded.graph;
     match args.target.filter(|t| !t.trim().is_empty()) {
         None => {
@@ -34,8 +36,15 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
                 "grounding trace".to_owned()
             } else {
                 let shown = rollup.features.len();
-                let of = if shown < rollup.features_total { format!(" of {}", rollup.features_total) } else { String::new() };
-                format!("{shown}{of} active features, {} plans in flight", rollup.plans_in_flight.len())
+                let of = if shown < rollup.features_total {
+                    format!(" of {}", rollup.features_total)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{shown}{of} active features, {} plans in flight",
+                    rollup.plans_in_flight.len()
+                )
             };
             let mut value = serde_json::to_value(&rollup)?;
             value["tool_schema_version"] = json!(TOOL_SCHEMA_VERSION);
@@ -46,10 +55,14 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
             if !problems.is_empty() {
                 value["problems"] = json!(problems);
             }
-            Ok(Reply { summary, structured: value })
+            Ok(Reply {
+                summary,
+                structured: value,
+            })
         }
         Some(target) => {
-            let trace = status::trace(&storage, graph, &target).map_err(|e| Refusal::tool(e.to_string()))?;
+            let trace = status::trace(&storage, graph, &target)
+                .map_err(|e| Refusal::tool(e.to_string()))?;
             let value = json!({
                 "tool_schema_version": TOOL_SCHEMA_VERSION,
                 "kind": "trace",
@@ -62,7 +75,10 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
                 "totals": {},
                 "hosted_search": hosted_search(),
             });
-            Ok(Reply { summary: "grounding trace".to_owned(), structured: value })
+            Ok(Reply {
+                summary: "grounding trace".to_owned(),
+                structured: value,
+            })
         }
     }
 }

@@ -102,10 +102,14 @@ pub fn ledger_path(plan_date: Date, feature: &str) -> String {
 }
 
 static INDEX_RE: Pattern = Pattern::new(r"^[a-z0-9-]+\.index\.md$");
-static STEP_RE: Pattern = Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(W\d{2,}[a-z]?-)?(P\d{2,}[a-z]?-)?S\d{2,}\.md$");
-static SUMMARY_RE: Pattern = Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(W\d{2,}[a-z]?-)?P\d{2,}[a-z]?-summary\.md$");
+static STEP_RE: Pattern =
+    Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(W\d{2,}[a-z]?-)?(P\d{2,}[a-z]?-)?S\d{2,}\.md$");
+static SUMMARY_RE: Pattern =
+    Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(W\d{2,}[a-z]?-)?P\d{2,}[a-z]?-summary\.md$");
 static LEDGER_RE: Pattern = Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-ledger\.md$");
-static GENERIC_RE: Pattern = Pattern::new(r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(adr|audit|exec|plan|reference|research)(-[a-z0-9-]+)*\.md$");
+static GENERIC_RE: Pattern = Pattern::new(
+    r"^\d{4}-\d{2}-\d{2}-[a-z0-9-]+-(adr|audit|exec|plan|reference|research)(-[a-z0-9-]+)*\.md$",
+);
 
 /// Validates a filename for a type (`VaultConstants.validate_filename`);
 /// returns what is wrong, or `None` when the name is acceptable.

@@ -38,8 +38,14 @@ pub fn is_plain(yaml: &str) -> bool {
         if indent != 0 {
             return false;
         }
-        let Some((key, rest)) = body.split_once(':') else { return false };
-        if key.is_empty() || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+        let Some((key, rest)) = body.split_once(':') else {
+            return false;
+        };
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
             return false;
         }
         let rest = match rest.strip_prefix(' ') {
@@ -51,7 +57,11 @@ pub fn is_plain(yaml: &str) -> bool {
         if rest.is_empty() {
             list = Some(None);
         } else if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            if !inner.split(',').map(str::trim).all(|i| i.is_empty() || is_scalar(i)) {
+            if !inner
+                .split(',')
+                .map(str::trim)
+                .all(|i| i.is_empty() || is_scalar(i))
+            {
                 return false;
             }
         } else if !is_scalar(rest) {
@@ -126,7 +136,17 @@ mod tests {
     fn every_plain_text_parses_strictly() {
         // Mutations of the usual shapes: whatever `is_plain` accepts, the
         // strict parser must accept too.
-        let pieces = ["tags: ['#a', '#b']", "date: 2026-01-01", "related:", "  - '[[x]]'", "- b", "  - c", "k: v", "x:", ""];
+        let pieces = [
+            "tags: ['#a', '#b']",
+            "date: 2026-01-01",
+            "related:",
+            "  - '[[x]]'",
+            "- b",
+            "  - c",
+            "k: v",
+            "x:",
+            "",
+        ];
         for a in pieces {
             for b in pieces {
                 for c in pieces {

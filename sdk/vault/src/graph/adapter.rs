@@ -29,7 +29,10 @@ impl From<&Document> for GraphDoc {
         g.date = meta.date.clone().filter(|d| !d.is_empty());
         g.modified = meta.modified.clone();
         g.feature_key = meta.feature.clone();
-        g.generated = meta.generated.as_deref().is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        g.generated = meta
+            .generated
+            .as_deref()
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"));
         g
     }
 }
@@ -67,14 +70,21 @@ mod tests {
             "no frontmatter [[y]]\n",
         ] {
             let doc = Document::from_text(".vault/adr/a.md", text.to_owned());
-            assert_eq!(GraphDoc::from(&doc), GraphDoc::from_text(".vault/adr/a.md", text), "{text:?}");
+            assert_eq!(
+                GraphDoc::from(&doc),
+                GraphDoc::from_text(".vault/adr/a.md", text),
+                "{text:?}"
+            );
         }
     }
 
     #[test]
     fn a_graph_from_a_corpus_resolves_archived_links() {
         let s = MemStorage::new();
-        s.insert(".vault/adr/a.md", "---\ntags: ['#adr', '#f']\n---\n[[old]]\n");
+        s.insert(
+            ".vault/adr/a.md",
+            "---\ntags: ['#adr', '#f']\n---\n[[old]]\n",
+        );
         s.insert(".vault/_archive/adr/old.md", "x");
         let corpus = Corpus::load(&s).unwrap();
         let g = Graph::from_corpus(&corpus, &archived_paths(&s).unwrap());

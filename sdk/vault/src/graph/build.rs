@@ -53,7 +53,11 @@ impl Builder {
             return id;
         }
         let id = self.nodes.len();
-        self.nodes.push(Node { key: key.to_owned(), doc: None, archived });
+        self.nodes.push(Node {
+            key: key.to_owned(),
+            doc: None,
+            archived,
+        });
         self.by_key.insert(key.to_owned(), id);
         id
     }
@@ -122,12 +126,21 @@ impl Graph {
         let mut nodes = Vec::with_capacity(docs.len());
         for (id, key) in keys.into_iter().enumerate() {
             by_key.entry(key.clone()).or_insert(id);
-            nodes.push(Node { key, doc: Some(id), archived: false });
+            nodes.push(Node {
+                key,
+                doc: Some(id),
+                archived: false,
+            });
         }
         for ids in stem_index.values_mut() {
             ids.sort_by(|&a, &b| nodes[a].key.cmp(&nodes[b].key));
         }
-        let mut builder = Builder { nodes, by_key, stem_index, archive: Archive::new(archived) };
+        let mut builder = Builder {
+            nodes,
+            by_key,
+            stem_index,
+            archive: Archive::new(archived),
+        };
 
         let mut edges = Vec::new();
         let mut out_start = Vec::with_capacity(docs.len() + 1);
@@ -136,7 +149,10 @@ impl Graph {
         for (source, doc) in docs.iter().enumerate() {
             out_start.push(edges.len());
             reached.clear();
-            let related = doc.related.iter().filter_map(|item| links::related_target(item));
+            let related = doc
+                .related
+                .iter()
+                .filter_map(|item| links::related_target(item));
             let body = links::body_links(doc.body());
             let targets = related
                 .map(|t| (t, LinkSource::Related))
@@ -148,8 +164,16 @@ impl Graph {
             }
             reached.sort_unstable();
             for &(target, kind) in &reached {
-                if edges.last().is_none_or(|e: &Edge| e.source != source || e.target != target) {
-                    edges.push(Edge { source, target, body: 0, related: 0 });
+                if edges
+                    .last()
+                    .is_none_or(|e: &Edge| e.source != source || e.target != target)
+                {
+                    edges.push(Edge {
+                        source,
+                        target,
+                        body: 0,
+                        related: 0,
+                    });
                 }
                 let edge = edges.last_mut().expect("edge pushed above");
                 match kind {
@@ -158,7 +182,12 @@ impl Graph {
                 }
             }
         }
-        let Builder { nodes, by_key, stem_index, .. } = builder;
+        let Builder {
+            nodes,
+            by_key,
+            stem_index,
+            ..
+        } = builder;
         out_start.resize(nodes.len() + 1, edges.len());
 
         let mut in_links = vec![Vec::new(); nodes.len()];
@@ -166,7 +195,16 @@ impl Graph {
             in_links[edge.target].push(edge.source);
         }
         let max_multiplicity = edges.iter().map(Edge::multiplicity).max().unwrap_or(0);
-        Graph { docs, nodes, by_key, stem_index, edges, out_start, in_links, max_multiplicity }
+        Graph {
+            docs,
+            nodes,
+            by_key,
+            stem_index,
+            edges,
+            out_start,
+            in_links,
+            max_multiplicity,
+        }
     }
 }
 
@@ -223,14 +261,20 @@ mod tests {
         assert_eq!(g.stem_keys("x"), ["adr/x", "plan/x"]);
         let r = g.node_id("r").unwrap();
         let adr_edge = g.edge(r, adr).unwrap();
-        assert_eq!(adr_edge.related, 2, "bare stem and qualified key both reach adr/x");
+        assert_eq!(
+            adr_edge.related, 2,
+            "bare stem and qualified key both reach adr/x"
+        );
         assert_eq!(g.edge(r, plan).unwrap().related, 1);
     }
 
     #[test]
     fn unresolved_targets_become_phantoms_once() {
         let g = Graph::build(
-            vec![doc(".vault/adr/a.md", &["gone"], "[[gone]]"), doc(".vault/adr/b.md", &["gone"], "")],
+            vec![
+                doc(".vault/adr/a.md", &["gone"], "[[gone]]"),
+                doc(".vault/adr/b.md", &["gone"], ""),
+            ],
             &[],
         );
         let gone = g.node_id("gone").unwrap();
@@ -253,14 +297,25 @@ mod tests {
         let bad = GraphDoc::from_bytes(".vault/adr/bad.md", b"\xff\xfe");
         let g = Graph::build(vec![bad, doc(".vault/adr/b.md", &["bad"], "")], &[]);
         let bad = g.node_id("bad").unwrap();
-        assert!(!g.node(bad).is_phantom(), "the link resolves to the real node");
+        assert!(
+            !g.node(bad).is_phantom(),
+            "the link resolves to the real node"
+        );
         assert!(g.dangling_links().is_empty());
         let listed: Vec<(String, bool)> = g
             .list_documents(crate::graph::DocSelect::All, None, None)
             .into_iter()
-            .map(|r| (r.name, r.problem.is_some_and(|p| p.contains("not valid UTF-8"))))
+            .map(|r| {
+                (
+                    r.name,
+                    r.problem.is_some_and(|p| p.contains("not valid UTF-8")),
+                )
+            })
             .collect();
-        assert_eq!(listed, [("b".to_string(), false), ("bad".to_string(), true)]);
+        assert_eq!(
+            listed,
+            [("b".to_string(), false), ("bad".to_string(), true)]
+        );
     }
 
     #[test]

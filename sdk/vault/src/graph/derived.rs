@@ -64,8 +64,14 @@ fn coefficient(signal: &str) -> f64 {
 }
 
 fn dominant(signals: &[(&'static str, f64)]) -> &'static str {
-    const PRIORITY: [&str; 6] =
-        ["reciprocity", "shared_feature", "jaccard", "co_citation", "shared_tag", "adamic_adar"];
+    const PRIORITY: [&str; 6] = [
+        "reciprocity",
+        "shared_feature",
+        "jaccard",
+        "co_citation",
+        "shared_tag",
+        "adamic_adar",
+    ];
     let contribution = |(name, v): &(&'static str, f64)| coefficient(name) * v;
     let best = signals.iter().map(contribution).fold(f64::MIN, f64::max);
     PRIORITY
@@ -86,7 +92,14 @@ struct Raw {
 }
 
 /// The signals in the order the reference reports them.
-const SIGNALS: [&str; 6] = ["reciprocity", "shared_feature", "shared_tag", "jaccard", "adamic_adar", "co_citation"];
+const SIGNALS: [&str; 6] = [
+    "reciprocity",
+    "shared_feature",
+    "shared_tag",
+    "jaccard",
+    "adamic_adar",
+    "co_citation",
+];
 
 /// What the pair scoring reads, by node id, built once per call.
 struct Tables {
@@ -132,7 +145,10 @@ impl Graph {
         let mut order: Vec<NodeId> = (0..n).collect();
         order.sort_by(|&x, &y| self.nodes[x].key.cmp(&self.nodes[y].key));
         let mut rank = vec![0u32; n];
-        order.iter().enumerate().for_each(|(r, &id)| rank[id] = r as u32);
+        order
+            .iter()
+            .enumerate()
+            .for_each(|(r, &id)| rank[id] = r as u32);
         let mut nbrs = vec![Vec::new(); n];
         let mut degree = vec![0usize; n];
         for e in &self.edges {
@@ -155,10 +171,15 @@ impl Graph {
             *names.entry(s).or_insert(next)
         };
         let features = self.node_features();
-        let feature = features.iter().map(|f| f.as_ref().map(|f| intern(format!("f:{f}")))).collect();
+        let feature = features
+            .iter()
+            .map(|f| f.as_ref().map(|f| intern(format!("f:{f}"))))
+            .collect();
         let tags = (0..n)
             .map(|id| {
-                let Some(doc) = self.doc(id) else { return Vec::new() };
+                let Some(doc) = self.doc(id) else {
+                    return Vec::new();
+                };
                 let feature_tag = features[id].as_ref().map(|f| format!("#{f}"));
                 let mut ids: Vec<u32> = doc
                     .tags
@@ -171,7 +192,13 @@ impl Graph {
                 ids
             })
             .collect();
-        Tables { rank, nbrs, degree, feature, tags }
+        Tables {
+            rank,
+            nbrs,
+            degree,
+            feature,
+            tags,
+        }
     }
 
     /// Every pair of in-scope real nodes that can carry a signal, as
@@ -179,16 +206,30 @@ impl Graph {
     /// citing document may be out of scope), pairs sharing a neighbour
     /// (Jaccard, Adamic-Adar), adjacent pairs (reciprocity), and pairs sharing
     /// a feature or a tag.
-    fn derive_candidates(&self, t: &Tables, reals: &[NodeId], in_scope: &dyn Fn(NodeId) -> bool) -> Vec<(u32, u32)> {
+    fn derive_candidates(
+        &self,
+        t: &Tables,
+        reals: &[NodeId],
+        in_scope: &dyn Fn(NodeId) -> bool,
+    ) -> Vec<(u32, u32)> {
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         for citing in 0..self.docs.len() {
-            let cited: Vec<u32> = self.out_links(citing).filter(|&x| in_scope(x)).map(|x| x as u32).collect();
+            let cited: Vec<u32> = self
+                .out_links(citing)
+                .filter(|&x| in_scope(x))
+                .map(|x| x as u32)
+                .collect();
             push_pairs(&cited, &mut pairs);
         }
         let mut groups: HashMap<u32, Vec<u32>> = HashMap::new();
         for &id in reals {
             push_pairs(&t.nbrs[id], &mut pairs);
-            pairs.extend(t.nbrs[id].iter().filter(|&&n| n as usize > id).map(|&n| (id as u32, n)));
+            pairs.extend(
+                t.nbrs[id]
+                    .iter()
+                    .filter(|&&n| n as usize > id)
+                    .map(|&n| (id as u32, n)),
+            );
             for &g in t.feature[id].iter().chain(&t.tags[id]) {
                 groups.entry(g).or_default().push(id as u32);
             }
@@ -240,7 +281,8 @@ impl Graph {
     /// Every derived edge over the in-scope real nodes, strongest first, ties
     /// by the endpoints' keys.
     fn derive(&self, scope: Option<&Scope>) -> Vec<Raw> {
-        let in_scope = |id: NodeId| !self.nodes[id].is_phantom() && scope.is_none_or(|s| s.contains(id));
+        let in_scope =
+            |id: NodeId| !self.nodes[id].is_phantom() && scope.is_none_or(|s| s.contains(id));
         let reals: Vec<NodeId> = (0..self.docs.len()).filter(|&id| in_scope(id)).collect();
         let t = self.derive_tables(&in_scope);
         let mut out = Vec::new();
@@ -249,9 +291,22 @@ impl Graph {
             if values.iter().all(|v| *v == 0.0) {
                 continue;
             }
-            let weight = values.iter().zip(SIGNALS).map(|(v, s)| coefficient(s) * v).sum();
-            let (a, b) = if t.rank[a as usize] < t.rank[b as usize] { (a, b) } else { (b, a) };
-            out.push(Raw { a, b, weight, values });
+            let weight = values
+                .iter()
+                .zip(SIGNALS)
+                .map(|(v, s)| coefficient(s) * v)
+                .sum();
+            let (a, b) = if t.rank[a as usize] < t.rank[b as usize] {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            out.push(Raw {
+                a,
+                b,
+                weight,
+                values,
+            });
         }
         let rank = &t.rank;
         out.sort_by(|p, q| {
@@ -264,8 +319,12 @@ impl Graph {
     }
 
     fn materialise(&self, raw: &Raw) -> DerivedEdge {
-        let signals: Vec<(&'static str, f64)> =
-            SIGNALS.iter().zip(raw.values).filter(|(_, v)| *v != 0.0).map(|(s, v)| (*s, v)).collect();
+        let signals: Vec<(&'static str, f64)> = SIGNALS
+            .iter()
+            .zip(raw.values)
+            .filter(|(_, v)| *v != 0.0)
+            .map(|(s, v)| (*s, v))
+            .collect();
         DerivedEdge {
             source: self.nodes[raw.a as usize].key.clone(),
             target: self.nodes[raw.b as usize].key.clone(),
@@ -286,7 +345,11 @@ impl Graph {
     /// [`Graph::derived_edges`] and how many edges there were before the cap
     /// (`derived_edges_total` of `vault graph --json`). Keys are copied only
     /// for the edges kept.
-    pub fn derived_edges_counted(&self, scope: Option<&Scope>, top_k: usize) -> (Vec<DerivedEdge>, usize) {
+    pub fn derived_edges_counted(
+        &self,
+        scope: Option<&Scope>,
+        top_k: usize,
+    ) -> (Vec<DerivedEdge>, usize) {
         let raw = self.derive(scope);
         let mut seen = vec![0usize; self.nodes.len()];
         let kept = raw
@@ -312,11 +375,17 @@ mod tests {
     use super::*;
 
     fn doc(stem: &str, tags: &str, body: &str) -> GraphDoc {
-        GraphDoc::from_text(&format!(".vault/adr/{stem}.md"), &format!("---\ntags: [{tags}]\n---\n{body}\n"))
+        GraphDoc::from_text(
+            &format!(".vault/adr/{stem}.md"),
+            &format!("---\ntags: [{tags}]\n---\n{body}\n"),
+        )
     }
 
     fn find<'e>(edges: &'e [DerivedEdge], a: &str, b: &str) -> &'e DerivedEdge {
-        edges.iter().find(|e| e.source == a && e.target == b).expect("edge present")
+        edges
+            .iter()
+            .find(|e| e.source == a && e.target == b)
+            .expect("edge present")
     }
 
     #[test]
@@ -334,7 +403,16 @@ mod tests {
         let ab = find(&edges, "a", "b");
         assert_eq!(ab.kind, "reciprocity");
         let names: Vec<&str> = ab.signals.0.iter().map(|s| s.0).collect();
-        assert_eq!(names, ["reciprocity", "shared_feature", "jaccard", "adamic_adar", "co_citation"]);
+        assert_eq!(
+            names,
+            [
+                "reciprocity",
+                "shared_feature",
+                "jaccard",
+                "adamic_adar",
+                "co_citation"
+            ]
+        );
         // jaccard: N(a) = {b, c}, N(b) = {a, c}: common {c}, union {a, b, c}.
         let jac = ab.signals.0.iter().find(|s| s.0 == "jaccard").unwrap().1;
         assert!((jac - 1.0 / 3.0).abs() < 1e-12);
@@ -346,11 +424,20 @@ mod tests {
     #[test]
     fn candidate_pairs_miss_no_pair_that_carries_a_signal() {
         let storage = crate::MemStorage::new();
-        crate::testgen::generate(&storage, &crate::testgen::GenSpec { docs: 160, features: 4, seed: 9 }).unwrap();
+        crate::testgen::generate(
+            &storage,
+            &crate::testgen::GenSpec {
+                docs: 160,
+                features: 4,
+                seed: 9,
+            },
+        )
+        .unwrap();
         let g = crate::graph::load_graph(&storage).unwrap();
         let ego = g.scope_ego(&g.nodes()[10].key, 1).unwrap();
         for scope in [None, Some(&ego)] {
-            let in_scope = |id: NodeId| !g.nodes[id].is_phantom() && scope.is_none_or(|s| s.contains(id));
+            let in_scope =
+                |id: NodeId| !g.nodes[id].is_phantom() && scope.is_none_or(|s| s.contains(id));
             let t = g.derive_tables(&in_scope);
             let reals: Vec<NodeId> = (0..g.docs.len()).filter(|&id| in_scope(id)).collect();
             let mut brute = 0;
@@ -368,7 +455,9 @@ mod tests {
 
     #[test]
     fn the_fan_out_cap_keeps_an_edge_while_either_end_has_room() {
-        let docs: Vec<GraphDoc> = (0..5).map(|i| doc(&format!("n{i}"), "'#adr', '#same'", "")).collect();
+        let docs: Vec<GraphDoc> = (0..5)
+            .map(|i| doc(&format!("n{i}"), "'#adr', '#same'", ""))
+            .collect();
         let g = Graph::build(docs, &[]);
         assert_eq!(g.derived_edges(None, 0).len(), 10);
         let capped = g.derived_edges(None, 1);

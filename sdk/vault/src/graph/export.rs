@@ -28,7 +28,15 @@ pub struct ExportOptions<'a> {
 
 impl Default for ExportOptions<'_> {
     fn default() -> Self {
-        ExportOptions { node: None, depth: 1, feature: None, body: false, derived: true, root: "", frontmatter: None }
+        ExportOptions {
+            node: None,
+            depth: 1,
+            feature: None,
+            body: false,
+            derived: true,
+            root: "",
+            frontmatter: None,
+        }
     }
 }
 
@@ -54,7 +62,12 @@ fn scanned_frontmatter(doc: &GraphDoc) -> Value {
 impl Graph {
     /// The scope `vault graph` exports: the ego graph of `node` when given
     /// (`None` when no node has that key), else the feature, else everything.
-    pub fn export_scope(&self, node: Option<&str>, depth: usize, feature: Option<&str>) -> Option<Scope> {
+    pub fn export_scope(
+        &self,
+        node: Option<&str>,
+        depth: usize,
+        feature: Option<&str>,
+    ) -> Option<Scope> {
         match (node, feature) {
             (Some(key), _) => self.scope_ego(key, depth),
             (None, Some(f)) => Some(self.scope_feature(f)),
@@ -68,8 +81,14 @@ impl Graph {
             ids.sort_unstable();
             json!(ids)
         };
-        let mut out: Vec<&str> = self.out_links(id).map(|t| self.nodes[t].key.as_str()).collect();
-        let mut inl: Vec<&str> = self.in_links[id].iter().map(|&s| self.nodes[s].key.as_str()).collect();
+        let mut out: Vec<&str> = self
+            .out_links(id)
+            .map(|t| self.nodes[t].key.as_str())
+            .collect();
+        let mut inl: Vec<&str> = self.in_links[id]
+            .iter()
+            .map(|&s| self.nodes[s].key.as_str())
+            .collect();
         let mut m = Map::new();
         m.insert("name".into(), json!(node.key));
         match self.doc(id) {
@@ -84,7 +103,9 @@ impl Graph {
                 m.insert("modified".into(), json!(doc.modified));
                 m.insert("title".into(), json!(doc.title()));
                 m.insert("tags".into(), json!(tags));
-                let fm = opts.frontmatter.map_or_else(|| scanned_frontmatter(doc), |f| f(doc));
+                let fm = opts
+                    .frontmatter
+                    .map_or_else(|| scanned_frontmatter(doc), |f| f(doc));
                 m.insert("frontmatter".into(), fm);
                 m.insert("word_count".into(), json!(doc.word_count()));
                 if opts.body {
@@ -114,7 +135,11 @@ impl Graph {
     pub fn to_node_link(&self, opts: &ExportOptions<'_>) -> Option<Value> {
         let scope = self.export_scope(opts.node, opts.depth, opts.feature)?;
         let pagerank = self.pagerank();
-        let nodes: Vec<Value> = scope.nodes.iter().map(|&id| self.node_json(id, pagerank[id], opts)).collect();
+        let nodes: Vec<Value> = scope
+            .nodes
+            .iter()
+            .map(|&id| self.node_json(id, pagerank[id], opts))
+            .collect();
         let edges: Vec<Value> = self
             .scope_edges(&scope)
             .into_iter()
@@ -158,14 +183,28 @@ mod tests {
     fn doc(stem: &str, feature: &str, body: &str) -> GraphDoc {
         GraphDoc::from_text(
             &format!(".vault/adr/{stem}.md"),
-            &format!("---\ntags: ['#adr', '#{feature}']\ndate: '2026-01-01'\n---\n# {stem}\n{body}\n"),
+            &format!(
+                "---\ntags: ['#adr', '#{feature}']\ndate: '2026-01-01'\n---\n# {stem}\n{body}\n"
+            ),
         )
     }
 
     #[test]
     fn node_link_export_carries_node_edge_and_metric_attributes() {
-        let g = Graph::build(vec![doc("a", "f", "[[b]] [[b]] [[gone]]"), doc("b", "f", ""), doc("c", "g", "")], &[]);
-        let v = g.to_node_link(&ExportOptions { root: "/ws", ..Default::default() }).unwrap();
+        let g = Graph::build(
+            vec![
+                doc("a", "f", "[[b]] [[b]] [[gone]]"),
+                doc("b", "f", ""),
+                doc("c", "g", ""),
+            ],
+            &[],
+        );
+        let v = g
+            .to_node_link(&ExportOptions {
+                root: "/ws",
+                ..Default::default()
+            })
+            .unwrap();
         assert_eq!(v["nodes"].as_array().unwrap().len(), 4);
         let a = &v["nodes"][0];
         assert_eq!(a["id"], "a");
@@ -174,20 +213,44 @@ mod tests {
         assert_eq!(a["title"], "a");
         assert!(a.get("body").is_none());
         let gone = &v["nodes"][3];
-        assert_eq!((gone["phantom"].clone(), gone["path"].clone()), (json!(true), Value::Null));
+        assert_eq!(
+            (gone["phantom"].clone(), gone["path"].clone()),
+            (json!(true), Value::Null)
+        );
         let ab = &v["edges"][0];
-        assert_eq!((ab["kind"].clone(), ab["multiplicity"].clone(), ab["weight"].clone()), (json!("body"), json!(2), json!(1.0)));
+        assert_eq!(
+            (
+                ab["kind"].clone(),
+                ab["multiplicity"].clone(),
+                ab["weight"].clone()
+            ),
+            (json!("body"), json!(2), json!(1.0))
+        );
         assert_eq!(v["metrics"]["phantom_count"], 1);
         assert_eq!(v["derived_edges"][0]["kind"], "shared_feature");
     }
 
     #[test]
     fn node_scope_beats_feature_and_an_unknown_node_is_none() {
-        let g = Graph::build(vec![doc("a", "f", "[[b]]"), doc("b", "f", ""), doc("c", "g", "")], &[]);
-        let opts = ExportOptions { node: Some("c"), feature: Some("f"), body: true, ..Default::default() };
+        let g = Graph::build(
+            vec![doc("a", "f", "[[b]]"), doc("b", "f", ""), doc("c", "g", "")],
+            &[],
+        );
+        let opts = ExportOptions {
+            node: Some("c"),
+            feature: Some("f"),
+            body: true,
+            ..Default::default()
+        };
         let v = g.to_node_link(&opts).unwrap();
         assert_eq!(v["nodes"].as_array().unwrap().len(), 1);
         assert_eq!(v["nodes"][0]["body"], "# c\n\n");
-        assert!(g.to_node_link(&ExportOptions { node: Some("zz"), ..Default::default() }).is_none());
+        assert!(
+            g.to_node_link(&ExportOptions {
+                node: Some("zz"),
+                ..Default::default()
+            })
+            .is_none()
+        );
     }
 }

@@ -90,11 +90,20 @@ impl Graph {
             {
                 continue;
             }
-            let types: BTreeSet<&str> = members.iter().map(|&id| self.docs[id].type_name()).collect();
-            if filter.doc_type.as_deref().is_some_and(|t| !types.contains(t)) {
+            let types: BTreeSet<&str> = members
+                .iter()
+                .map(|&id| self.docs[id].type_name())
+                .collect();
+            if filter
+                .doc_type
+                .as_deref()
+                .is_some_and(|t| !types.contains(t))
+            {
                 continue;
             }
-            let dates = members.iter().filter_map(|&id| self.docs[id].listing_date());
+            let dates = members
+                .iter()
+                .filter_map(|&id| self.docs[id].listing_date());
             let earliest = dates.clone().min().map(str::to_owned);
             let latest = dates.max().map(str::to_owned);
             if let (Some(limit), Some(first)) = (&filter.date, &earliest)
@@ -122,8 +131,10 @@ impl Graph {
     /// MCP `find` listing mode: every feature by name, capped at `limit`,
     /// with its weight from [`Graph::feature_rankings`] (top 100).
     pub fn find_listing(&self, limit: usize) -> Vec<FindFeatureRow> {
-        let weights: HashMap<String, usize> =
-            self.feature_rankings(FIND_RANKING_LIMIT).into_iter().collect();
+        let weights: HashMap<String, usize> = self
+            .feature_rankings(FIND_RANKING_LIMIT)
+            .into_iter()
+            .collect();
         self.feature_list(&FeatureFilter::default())
             .into_iter()
             .take(limit)
@@ -146,7 +157,8 @@ mod tests {
 
     fn doc(path: &str, feature: &str, date: &str, related: &[&str]) -> GraphDoc {
         let dir = path.split('/').nth(1).unwrap();
-        let mut text = format!("---\ntags:\n  - '#{dir}'\n  - '#{feature}'\ndate: '{date}'\nrelated:\n");
+        let mut text =
+            format!("---\ntags:\n  - '#{dir}'\n  - '#{feature}'\ndate: '{date}'\nrelated:\n");
         for r in related {
             text.push_str(&format!("  - '[[{r}]]'\n"));
         }
@@ -158,9 +170,24 @@ mod tests {
         Graph::build(
             vec![
                 doc(".vault/adr/cache-adr.md", "cache", "2026-01-03", &[]),
-                doc(".vault/plan/cache-plan.md", "cache", "2026-01-05", &["cache-adr"]),
-                doc(".vault/index/cache.index.md", "cache", "2026-01-06", &["cache-adr", "cache-plan"]),
-                doc(".vault/research/auth-research.md", "auth", "2026-02-01", &[]),
+                doc(
+                    ".vault/plan/cache-plan.md",
+                    "cache",
+                    "2026-01-05",
+                    &["cache-adr"],
+                ),
+                doc(
+                    ".vault/index/cache.index.md",
+                    "cache",
+                    "2026-01-06",
+                    &["cache-adr", "cache-plan"],
+                ),
+                doc(
+                    ".vault/research/auth-research.md",
+                    "auth",
+                    "2026-02-01",
+                    &[],
+                ),
             ],
             &[],
         )
@@ -182,17 +209,49 @@ mod tests {
     #[test]
     fn feature_filters_select_by_type_date_orphans_and_staleness() {
         let g = vault();
-        let names = |f: FeatureFilter| g.feature_list(&f).into_iter().map(|r| r.name).collect::<Vec<_>>();
-        assert_eq!(names(FeatureFilter { doc_type: Some("plan".into()), ..Default::default() }), ["cache"]);
-        assert_eq!(names(FeatureFilter { date: Some("2026-01-31".into()), ..Default::default() }), ["cache"]);
-        assert_eq!(names(FeatureFilter { orphaned_only: true, ..Default::default() }), ["auth"]);
-        assert_eq!(names(FeatureFilter { stale_before: Some("2026-01-10".into()), ..Default::default() }), ["cache"]);
+        let names = |f: FeatureFilter| {
+            g.feature_list(&f)
+                .into_iter()
+                .map(|r| r.name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(FeatureFilter {
+                doc_type: Some("plan".into()),
+                ..Default::default()
+            }),
+            ["cache"]
+        );
+        assert_eq!(
+            names(FeatureFilter {
+                date: Some("2026-01-31".into()),
+                ..Default::default()
+            }),
+            ["cache"]
+        );
+        assert_eq!(
+            names(FeatureFilter {
+                orphaned_only: true,
+                ..Default::default()
+            }),
+            ["auth"]
+        );
+        assert_eq!(
+            names(FeatureFilter {
+                stale_before: Some("2026-01-10".into()),
+                ..Default::default()
+            }),
+            ["cache"]
+        );
     }
 
     #[test]
     fn find_listing_is_by_name_with_the_ranking_weight() {
         let rows = vault().find_listing(20);
-        let got: Vec<(&str, usize, usize)> = rows.iter().map(|r| (r.name.as_str(), r.doc_count, r.weight)).collect();
+        let got: Vec<(&str, usize, usize)> = rows
+            .iter()
+            .map(|r| (r.name.as_str(), r.doc_count, r.weight))
+            .collect();
         // cache-adr has 2 distinct in-link sources, cache-plan 1.
         assert_eq!(got, [("auth", 1, 0), ("cache", 3, 3)]);
         assert_eq!(vault().find_listing(1).len(), 1);

@@ -142,8 +142,13 @@ impl Graph {
                 *score += self.in_links[id].len();
             }
         }
-        let mut ranked: Vec<(String, usize)> =
-            order.into_iter().map(|f| { let s = scores[&f]; (f, s) }).collect();
+        let mut ranked: Vec<(String, usize)> = order
+            .into_iter()
+            .map(|f| {
+                let s = scores[&f];
+                (f, s)
+            })
+            .collect();
         ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
         ranked.truncate(limit);
         ranked
@@ -153,8 +158,15 @@ impl Graph {
     /// selected by type or pseudo type, exact listing feature (a leading `#`
     /// ignored) and exact listing date. A document with a problem is listed
     /// with it (its feature and `date:` unknown when it has no text).
-    pub fn list_documents(&self, select: DocSelect<'_>, feature: Option<&str>, date: Option<&str>) -> Vec<DocRow> {
-        let feature = feature.map(|f| f.trim_start_matches('#')).filter(|f| !f.is_empty());
+    pub fn list_documents(
+        &self,
+        select: DocSelect<'_>,
+        feature: Option<&str>,
+        date: Option<&str>,
+    ) -> Vec<DocRow> {
+        let feature = feature
+            .map(|f| f.trim_start_matches('#'))
+            .filter(|f| !f.is_empty());
         let date = date.filter(|d| !d.is_empty());
         let keep: Option<HashSet<NodeId>> = match select {
             DocSelect::Orphaned => Some(self.orphans().into_iter().collect()),
@@ -218,7 +230,10 @@ mod tests {
     fn doc(path: &str, feature: &str, related: &[&str], body: &str) -> GraphDoc {
         let parts: Vec<&str> = path.split('/').collect();
         let dir = if parts.len() > 2 { parts[1] } else { "adr" };
-        let mut text = format!("---\ntags:\n  - '#{dir}'\n  - '#{feature}'\ndate: '2026-01-0{}'\nrelated:\n", related.len() + 1);
+        let mut text = format!(
+            "---\ntags:\n  - '#{dir}'\n  - '#{feature}'\ndate: '2026-01-0{}'\nrelated:\n",
+            related.len() + 1
+        );
         for r in related {
             text.push_str(&format!("  - '[[{r}]]'\n"));
         }
@@ -289,21 +304,37 @@ mod tests {
         assert_eq!(all.total_features, 4);
         assert_eq!(
             all.counts_by_type,
-            [("adr".into(), 2), ("unknown".into(), 1), ("research".into(), 3)]
+            [
+                ("adr".into(), 2),
+                ("unknown".into(), 1),
+                ("research".into(), 3)
+            ]
         );
         let duo = g.stats(DocSelect::All, Some("#duo"), None);
         assert_eq!((duo.total_docs, duo.total_features), (2, 1));
         assert_eq!((duo.orphaned_count, duo.dangling_link_count), (1, 1));
         let json = serde_json::to_string(&duo).unwrap();
-        assert!(json.contains(r#""counts_by_type":{"research":2}"#), "{json}");
+        assert!(
+            json.contains(r#""counts_by_type":{"research":2}"#),
+            "{json}"
+        );
     }
 
     #[test]
     fn list_pseudo_types_select_orphans_and_documents_with_dangling_links() {
         let g = sample();
         let names = |rows: Vec<DocRow>| rows.into_iter().map(|r| r.name).collect::<Vec<_>>();
-        assert_eq!(names(g.list_documents(DocSelect::parse(Some("orphaned")), None, None)), ["lone"]);
-        assert_eq!(names(g.list_documents(DocSelect::parse(Some("invalid")), None, None)), ["a"]);
-        assert_eq!(names(g.list_documents(DocSelect::Type("adr"), None, Some("2026-01-01"))), ["b"]);
+        assert_eq!(
+            names(g.list_documents(DocSelect::parse(Some("orphaned")), None, None)),
+            ["lone"]
+        );
+        assert_eq!(
+            names(g.list_documents(DocSelect::parse(Some("invalid")), None, None)),
+            ["a"]
+        );
+        assert_eq!(
+            names(g.list_documents(DocSelect::Type("adr"), None, Some("2026-01-01"))),
+            ["b"]
+        );
     }
 }

@@ -41,7 +41,10 @@ impl Graph {
                 }
                 let hit = needle.as_deref().is_none_or(|n| {
                     row.name.to_lowercase().contains(n)
-                        || row.feature.as_deref().is_some_and(|f| f.to_lowercase().contains(n))
+                        || row
+                            .feature
+                            .as_deref()
+                            .is_some_and(|f| f.to_lowercase().contains(n))
                 });
                 if hit {
                     rows.push(row);
@@ -59,7 +62,10 @@ mod tests {
 
     fn doc(path: &str, feature: &str) -> GraphDoc {
         let dir = path.split('/').nth(1).unwrap();
-        GraphDoc::from_text(path, &format!("---\ntags: ['#{dir}', '#{feature}']\ndate: '2026-01-01'\n---\n"))
+        GraphDoc::from_text(
+            path,
+            &format!("---\ntags: ['#{dir}', '#{feature}']\ndate: '2026-01-01'\n---\n"),
+        )
     }
 
     fn graph() -> Graph {
@@ -76,18 +82,37 @@ mod tests {
 
     #[test]
     fn default_types_come_in_find_order_and_skip_audits() {
-        let rows = graph().find_documents(&FindQuery { limit: 20, ..Default::default() });
+        let rows = graph().find_documents(&FindQuery {
+            limit: 20,
+            ..Default::default()
+        });
         let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-        assert_eq!(names, ["2026-01-01-auth-adr", "2026-01-01-auth-plan", "2026-01-01-cache-research"]);
+        assert_eq!(
+            names,
+            [
+                "2026-01-01-auth-adr",
+                "2026-01-01-auth-plan",
+                "2026-01-01-cache-research"
+            ]
+        );
     }
 
     #[test]
     fn text_matches_stem_or_feature_and_the_limit_is_global() {
         let g = graph();
         let types = vec!["research".to_owned(), "audit".to_owned()];
-        let rows = g.find_documents(&FindQuery { types: &types, text: Some("CACHE"), limit: 20, ..Default::default() });
+        let rows = g.find_documents(&FindQuery {
+            types: &types,
+            text: Some("CACHE"),
+            limit: 20,
+            ..Default::default()
+        });
         assert_eq!(rows.len(), 1);
-        let rows = g.find_documents(&FindQuery { text: Some("au"), limit: 1, ..Default::default() });
+        let rows = g.find_documents(&FindQuery {
+            text: Some("au"),
+            limit: 1,
+            ..Default::default()
+        });
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].doc_type, "adr");
     }

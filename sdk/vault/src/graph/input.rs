@@ -12,7 +12,15 @@ use crate::doc::{DocProblem, frontmatter_problem};
 use crate::storage::StorageError;
 
 /// The seven document types, which are also the directory tags (`#adr` ...).
-pub const DOC_TYPES: [&str; 7] = ["adr", "audit", "exec", "index", "plan", "reference", "research"];
+pub const DOC_TYPES: [&str; 7] = [
+    "adr",
+    "audit",
+    "exec",
+    "index",
+    "plan",
+    "reference",
+    "research",
+];
 
 /// Whether `tag` (with or without `#`) is a directory tag such as `#adr`.
 pub fn is_directory_tag(tag: &str) -> bool {
@@ -76,14 +84,20 @@ impl GraphDoc {
                 doc
             }
             Ok(text) => GraphDoc::from_text(path, &text),
-            Err(e) => GraphDoc { problem: Some(DocProblem::from_utf8(&e.utf8_error())), ..GraphDoc::bare(path) },
+            Err(e) => GraphDoc {
+                problem: Some(DocProblem::from_utf8(&e.utf8_error())),
+                ..GraphDoc::bare(path)
+            },
         }
     }
 
     /// The document of a corpus file whose read failed: known by its path
     /// (type, stem, date prefix), with the failure as its problem.
     pub fn unreadable(path: &str, err: &StorageError) -> GraphDoc {
-        GraphDoc { problem: Some(DocProblem::from_read(err)), ..GraphDoc::bare(path) }
+        GraphDoc {
+            problem: Some(DocProblem::from_read(err)),
+            ..GraphDoc::bare(path)
+        }
     }
 
     /// Whether the document has text (it was read and is UTF-8); its
@@ -108,7 +122,12 @@ impl GraphDoc {
             .map(|(dir, _)| dir)
             .filter(|dir| DOC_TYPES.contains(dir))
             .map(str::to_owned);
-        GraphDoc { path: path.to_owned(), doc_type, stem, ..GraphDoc::default() }
+        GraphDoc {
+            path: path.to_owned(),
+            doc_type,
+            stem,
+            ..GraphDoc::default()
+        }
     }
 
     fn set_text(&mut self, raw: &str) {
@@ -163,7 +182,11 @@ impl GraphDoc {
     /// the first non-directory tag in written order, without `#`; else the
     /// legacy `feature:` key, lowercased.
     pub fn listing_feature(&self) -> Option<String> {
-        let first = self.tags.iter().map(|t| t.trim_start_matches('#')).find(|t| !DOC_TYPES.contains(t));
+        let first = self
+            .tags
+            .iter()
+            .map(|t| t.trim_start_matches('#'))
+            .find(|t| !DOC_TYPES.contains(t));
         match first {
             Some(f) if !f.is_empty() => Some(f.to_owned()),
             _ => self.fallback_feature(),
@@ -171,7 +194,12 @@ impl GraphDoc {
     }
 
     fn fallback_feature(&self) -> Option<String> {
-        let f = self.feature_key.as_deref()?.trim_start_matches('#').trim().to_lowercase();
+        let f = self
+            .feature_key
+            .as_deref()?
+            .trim_start_matches('#')
+            .trim()
+            .to_lowercase();
         (!f.is_empty()).then_some(f)
     }
 
@@ -219,7 +247,9 @@ fn split_frontmatter(text: &str) -> (Range<usize>, usize) {
     let mut offset = 0;
     let mut lines = text.split_inclusive('\n');
     let open = loop {
-        let Some(line) = lines.next() else { return none };
+        let Some(line) = lines.next() else {
+            return none;
+        };
         let start = offset;
         offset += line.len();
         if !line.trim().is_empty() {
@@ -252,7 +282,13 @@ fn split_frontmatter(text: &str) -> (Range<usize>, usize) {
     none
 }
 
-const LIST_KEYS: [&str; 5] = ["tags", "related", "supersedes", "derived_from", "promoted_to"];
+const LIST_KEYS: [&str; 5] = [
+    "tags",
+    "related",
+    "supersedes",
+    "derived_from",
+    "promoted_to",
+];
 
 fn unquote(s: &str) -> &str {
     s.trim().trim_matches(|c| c == '\'' || c == '"')
@@ -275,7 +311,9 @@ fn scan_frontmatter(yaml: &str, doc: &mut GraphDoc) {
             }
             continue;
         }
-        let Some((key, value)) = line.split_once(':') else { continue };
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
         let key = key.trim();
         let value = value.trim();
         current = None;
@@ -353,7 +391,10 @@ mod tests {
 
     #[test]
     fn legacy_feature_key_is_the_fallback() {
-        let doc = GraphDoc::from_text(".vault/adr/x.md", "---\ntags: ['#adr']\nfeature: '#Old'\n---\nbody\n");
+        let doc = GraphDoc::from_text(
+            ".vault/adr/x.md",
+            "---\ntags: ['#adr']\nfeature: '#Old'\n---\nbody\n",
+        );
         assert_eq!(doc.graph_feature().as_deref(), Some("old"));
     }
 
@@ -367,7 +408,11 @@ mod tests {
     #[test]
     fn undecodable_bytes_still_make_a_document() {
         let doc = GraphDoc::from_bytes(".vault/adr/x.md", b"---\ntags: [\xff]\n---\n");
-        assert!(matches!(doc.problem, Some(DocProblem::NotUtf8 { offset: 11, .. })), "{:?}", doc.problem);
+        assert!(
+            matches!(doc.problem, Some(DocProblem::NotUtf8 { offset: 11, .. })),
+            "{:?}",
+            doc.problem
+        );
         assert!(doc.tags.is_empty());
     }
 

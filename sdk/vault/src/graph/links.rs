@@ -71,7 +71,10 @@ pub fn body_links(body: &str) -> Vec<String> {
         return Vec::new();
     }
     let prose = markdown::mask_code_and_comments(body);
-    scan_wiki_links(&prose).into_iter().map(str::to_owned).collect()
+    scan_wiki_links(&prose)
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The target of a `related:` item that is exactly one wiki-link, else `None`.

@@ -46,7 +46,10 @@ pub fn read_corpus(storage: &dyn Storage) -> Result<(Vec<GraphDoc>, Vec<String>)
 }
 
 /// [`read_corpus`] on `threads` threads (1: on the calling thread).
-pub fn read_corpus_with(storage: &dyn Storage, threads: usize) -> Result<(Vec<GraphDoc>, Vec<String>), LoadError> {
+pub fn read_corpus_with(
+    storage: &dyn Storage,
+    threads: usize,
+) -> Result<(Vec<GraphDoc>, Vec<String>), LoadError> {
     let read = read_vault(storage, threads)?;
     Ok((read.docs, read.archived))
 }
@@ -58,22 +61,32 @@ pub fn read_vault(storage: &dyn Storage, threads: usize) -> Result<VaultRead, Lo
     let mut corpus: Vec<&FileEntry> = Vec::with_capacity(listing.len());
     let mut archived = Vec::new();
     for entry in &listing {
-        let Some(rel) = entry.path.strip_prefix(".vault/") else { continue };
+        let Some(rel) = entry.path.strip_prefix(".vault/") else {
+            continue;
+        };
         if !rel.ends_with(".md") {
             continue;
         }
         let parts: Vec<&str> = rel.split('/').collect();
         let dirs = &parts[..parts.len() - 1];
         if dirs.iter().any(|d| EXCLUDED.contains(d)) {
-            if dirs.first() == Some(&"_archive") && !dirs.iter().any(|d| *d == ".obsidian" || *d == ".trash") {
+            if dirs.first() == Some(&"_archive")
+                && !dirs.iter().any(|d| *d == ".obsidian" || *d == ".trash")
+            {
                 archived.push(rel["_archive/".len()..].to_owned());
             }
             continue;
         }
         corpus.push(entry);
     }
-    let docs = read_all(storage, &corpus, threads).into_iter().collect::<Result<_, _>>()?;
-    Ok(VaultRead { docs, archived, listing })
+    let docs = read_all(storage, &corpus, threads)
+        .into_iter()
+        .collect::<Result<_, _>>()?;
+    Ok(VaultRead {
+        docs,
+        archived,
+        listing,
+    })
 }
 
 /// Load the vault of `storage` and build its graph. Files that cannot be
@@ -100,12 +113,21 @@ fn to_doc(path: &str, read: Result<Vec<u8>, StorageError>) -> Result<GraphDoc, S
 ///
 /// In a verb (`wasm32`, one thread) the storage reads batches of files on
 /// the host, the next batch while the verb parses this one.
-fn read_all(storage: &dyn Storage, entries: &[&FileEntry], threads: usize) -> Vec<Result<GraphDoc, StorageError>> {
+fn read_all(
+    storage: &dyn Storage,
+    entries: &[&FileEntry],
+    threads: usize,
+) -> Vec<Result<GraphDoc, StorageError>> {
     if cfg!(target_arch = "wasm32") {
         let paths: Vec<&str> = entries.iter().map(|e| e.path.as_str()).collect();
         let mut docs = Vec::with_capacity(entries.len());
         storage.read_batches(&paths, &mut |offset, reads| {
-            docs.extend(paths[offset..].iter().zip(reads).map(|(path, r)| to_doc(path, r)));
+            docs.extend(
+                paths[offset..]
+                    .iter()
+                    .zip(reads)
+                    .map(|(path, r)| to_doc(path, r)),
+            );
         });
         return docs;
     }
@@ -120,12 +142,18 @@ mod tests {
     #[test]
     fn loads_the_corpus_and_lists_the_archive_without_reading_it() {
         let s = MemStorage::new();
-        s.insert(".vault/adr/a.md", "---\ntags: ['#adr', '#f']\n---\n[[old]] [[b]]\n");
+        s.insert(
+            ".vault/adr/a.md",
+            "---\ntags: ['#adr', '#f']\n---\n[[old]] [[b]]\n",
+        );
         s.insert(".vault/_archive/adr/old.md", "never read");
         s.insert(".vault/.obsidian/x.md", "ignored");
         s.insert(".vault/research/.trash/y.md", "ignored");
         s.insert(".vault/adr/notes.txt", "not markdown");
-        s.insert(".vault/exec/2026-01-01-f/2026-01-01-f-ledger.md", "---\ntags: ['#exec', '#f']\n---\n");
+        s.insert(
+            ".vault/exec/2026-01-01-f/2026-01-01-f-ledger.md",
+            "---\ntags: ['#exec', '#f']\n---\n",
+        );
         s.insert("src/lib.md", "outside the vault");
         let g = load_graph(&s).unwrap();
         let keys: Vec<&str> = g.nodes().iter().map(|n| n.key.as_str()).collect();
@@ -138,7 +166,10 @@ mod tests {
     fn many_files_load_in_path_order_and_an_unreadable_one_is_a_document_with_its_problem() {
         let s = MemStorage::new();
         for i in 0..200 {
-            s.insert(&format!(".vault/adr/{i:03}.md"), "---\ntags: ['#adr', '#f']\n---\n[[big]]\n");
+            s.insert(
+                &format!(".vault/adr/{i:03}.md"),
+                "---\ntags: ['#adr', '#f']\n---\n[[big]]\n",
+            );
         }
         let g = load_graph(&s).unwrap();
         assert!(g.docs().windows(2).all(|w| w[0].path < w[1].path));
@@ -146,11 +177,17 @@ mod tests {
         s.insert(".vault/adr/big.md", vec![b'x'; 2 * 1024 * 1024]);
         let g = load_graph(&s).unwrap();
         assert_eq!(g.docs().len(), 201);
-        assert!(g.dangling_links().is_empty(), "links to an unreadable document resolve");
+        assert!(
+            g.dangling_links().is_empty(),
+            "links to an unreadable document resolve"
+        );
         let problems: Vec<_> = g.problems().map(|d| d.path.as_str()).collect();
         assert_eq!(problems, [".vault/adr/big.md"]);
         let reason = g.docs()[200].problem.as_ref().unwrap().to_string();
-        assert!(reason.contains("big.md") && reason.contains("limit"), "{reason}");
+        assert!(
+            reason.contains("big.md") && reason.contains("limit"),
+            "{reason}"
+        );
     }
 
     #[test]
@@ -159,6 +196,9 @@ mod tests {
         s.insert(".vault/adr/a.md", vec![b'x'; 60]);
         s.insert(".vault/adr/b.md", vec![b'x'; 60]);
         let err = load_graph(&s).unwrap_err().to_string();
-        assert!(err.contains(".vault/adr/b.md") && err.contains("budget"), "{err}");
+        assert!(
+            err.contains(".vault/adr/b.md") && err.contains("budget"),
+            "{err}"
+        );
     }
 }

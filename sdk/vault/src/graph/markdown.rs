@@ -62,7 +62,9 @@ fn opens(line: &str) -> Option<Fence> {
 }
 
 fn closes(line: &str, fence: Fence) -> bool {
-    let Some(rest) = indent_ok(line) else { return false };
+    let Some(rest) = indent_ok(line) else {
+        return false;
+    };
     let len = rest.bytes().take_while(|&b| b == fence.ch).count();
     len >= fence.len && rest[len..].trim().is_empty()
 }
@@ -118,7 +120,8 @@ pub(crate) fn mask_code_and_comments(body: &str) -> String {
         out.extend_from_slice(&bytes[i..i + skip]);
         i += skip;
         if bytes[i..].starts_with(b"<!--") {
-            let end = memchr::memmem::find(&bytes[i + 4..], b"-->").map_or(bytes.len(), |e| i + 4 + e + 3);
+            let end = memchr::memmem::find(&bytes[i + 4..], b"-->")
+                .map_or(bytes.len(), |e| i + 4 + e + 3);
             blank(&bytes[i..end], &mut out);
             i = end;
         } else if bytes[i] == b'`' {
@@ -246,7 +249,10 @@ mod tests {
         let mut i = 0;
         while i < bytes.len() {
             if bytes[i..].starts_with(b"<!--") {
-                let end = bytes[i + 4..].windows(3).position(|w| w == b"-->").map_or(bytes.len(), |e| i + 4 + e + 3);
+                let end = bytes[i + 4..]
+                    .windows(3)
+                    .position(|w| w == b"-->")
+                    .map_or(bytes.len(), |e| i + 4 + e + 3);
                 blank(&bytes[i..end], &mut out);
                 i = end;
             } else if bytes[i] == b'`' {

@@ -83,8 +83,12 @@ fn ordered_map<S: serde::Serializer>(pairs: &[(String, f64)], s: S) -> Result<S:
 }
 
 fn top10(graph: &Graph, scope: &Scope, values: &[f64]) -> Vec<(String, f64)> {
-    let mut pairs: Vec<(String, f64)> =
-        scope.nodes.iter().zip(values).map(|(&id, &v)| (graph.nodes[id].key.clone(), v)).collect();
+    let mut pairs: Vec<(String, f64)> = scope
+        .nodes
+        .iter()
+        .zip(values)
+        .map(|(&id, &v)| (graph.nodes[id].key.clone(), v))
+        .collect();
     pairs.sort_by(|a, b| b.1.total_cmp(&a.1));
     pairs.truncate(10);
     pairs
@@ -99,7 +103,9 @@ impl Graph {
     /// The documents whose graph feature is `feature` (a leading `#` ignored).
     pub fn scope_feature(&self, feature: &str) -> Scope {
         let feature = feature.trim_start_matches('#');
-        let ids = (0..self.docs.len()).filter(|&id| self.feature(id).as_deref() == Some(feature)).collect();
+        let ids = (0..self.docs.len())
+            .filter(|&id| self.feature(id).as_deref() == Some(feature))
+            .collect();
         Scope::new(self, ids)
     }
 
@@ -139,7 +145,11 @@ impl Graph {
         let e = edges.len();
         let pos: Vec<usize> = {
             let mut pos = vec![usize::MAX; self.nodes.len()];
-            scope.nodes.iter().enumerate().for_each(|(i, &id)| pos[id] = i);
+            scope
+                .nodes
+                .iter()
+                .enumerate()
+                .for_each(|(i, &id)| pos[id] = i);
             pos
         };
         let (mut indeg, mut outdeg) = (vec![0usize; n], vec![0usize; n]);
@@ -172,7 +182,10 @@ impl Graph {
         let avg = if n == 0 { 0.0 } else { e as f64 / n as f64 };
         let (in_centrality, betweenness) = if n > 1 {
             let c: Vec<f64> = indeg.iter().map(|&d| d as f64 / (n - 1) as f64).collect();
-            (top10(self, scope, &c), top10(self, scope, &betweenness(n, &edges, &pos)))
+            (
+                top10(self, scope, &c),
+                top10(self, scope, &betweenness(n, &edges, &pos)),
+            )
         } else {
             (Vec::new(), Vec::new())
         };
@@ -181,16 +194,28 @@ impl Graph {
             total_edges: e,
             total_features: nodes_by_feature.len(),
             total_words,
-            density: if n > 1 { e as f64 / (n * (n - 1)) as f64 } else { 0.0 },
+            density: if n > 1 {
+                e as f64 / (n * (n - 1)) as f64
+            } else {
+                0.0
+            },
             avg_in_degree: avg,
             avg_out_degree: avg,
             max_in_degree: max_of(&indeg),
             max_out_degree: max_of(&outdeg),
             in_degree_centrality: in_centrality,
             betweenness_centrality: betweenness,
-            phantom_count: scope.nodes.iter().filter(|&&id| self.nodes[id].is_phantom()).count(),
+            phantom_count: scope
+                .nodes
+                .iter()
+                .filter(|&&id| self.nodes[id].is_phantom())
+                .count(),
             orphan_count: self.orphans().len(),
-            dangling_link_count: self.dangling_links().iter().filter(|(s, _)| scope.contains(*s)).count(),
+            dangling_link_count: self
+                .dangling_links()
+                .iter()
+                .filter(|(s, _)| scope.contains(*s))
+                .count(),
             connected_components: weak_components(n, &edges, &pos),
             nodes_by_type,
             nodes_by_feature,
@@ -263,7 +288,10 @@ fn weak_components(n: usize, edges: &[&Edge], pos: &[usize]) -> usize {
     }
     let mut count = n;
     for e in edges {
-        let (a, b) = (root(&mut parent, pos[e.source]), root(&mut parent, pos[e.target]));
+        let (a, b) = (
+            root(&mut parent, pos[e.source]),
+            root(&mut parent, pos[e.target]),
+        );
         if a != b {
             parent[a] = b;
             count -= 1;
@@ -307,7 +335,10 @@ mod tests {
         assert_eq!(m.max_in_degree, Some(("b".to_owned(), 1)));
         assert!((m.density - 3.0 / 30.0).abs() < 1e-12);
         assert_eq!(m.dangling_link_count, 1);
-        assert_eq!(m.nodes_by_feature, BTreeMap::from([("f".to_owned(), 3), ("g".to_owned(), 2)]));
+        assert_eq!(
+            m.nodes_by_feature,
+            BTreeMap::from([("f".to_owned(), 3), ("g".to_owned(), 2)])
+        );
         // b is the only node on a shortest path between two others: a -> c.
         assert_eq!(m.betweenness_centrality[0].0, "b");
         assert!((m.betweenness_centrality[0].1 - 1.0 / 20.0).abs() < 1e-12);
@@ -321,7 +352,11 @@ mod tests {
         assert_eq!(f.nodes.len(), 3);
         assert_eq!(g.scope_edges(&f).len(), 2);
         let ego = g.scope_ego("a", 1).unwrap();
-        let keys: Vec<&str> = ego.nodes.iter().map(|&id| g.node(id).key.as_str()).collect();
+        let keys: Vec<&str> = ego
+            .nodes
+            .iter()
+            .map(|&id| g.node(id).key.as_str())
+            .collect();
         assert_eq!(keys, ["a", "b"]);
         assert_eq!(g.scope_ego("c", 2).unwrap().nodes.len(), 3);
         assert!(g.scope_ego("nope", 1).is_none());

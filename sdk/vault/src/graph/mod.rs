@@ -49,7 +49,9 @@ pub use features::{FeatureFilter, FeatureRow, FindFeatureRow};
 pub use figures::{DocRow, DocSelect, Stats};
 pub use find::{FIND_DEFAULT_TYPES, FindQuery};
 pub use input::{DOC_TYPES, GraphDoc, is_directory_tag};
-pub use load::{LoadError, VaultRead, default_threads, load_graph, read_corpus, read_corpus_with, read_vault};
+pub use load::{
+    LoadError, VaultRead, default_threads, load_graph, read_corpus, read_corpus_with, read_vault,
+};
 pub use metrics::{GraphMetrics, Scope};
 pub use problems::ProblemRow;
 
@@ -203,7 +205,9 @@ impl Graph {
     /// The edge `source -> target`, if any.
     pub fn edge(&self, source: NodeId, target: NodeId) -> Option<&Edge> {
         let out = self.out_edges(source);
-        out.binary_search_by_key(&target, |e| e.target).ok().map(|i| &out[i])
+        out.binary_search_by_key(&target, |e| e.target)
+            .ok()
+            .map(|i| &out[i])
     }
 
     /// `multiplicity / max multiplicity over all edges` (spec §2).

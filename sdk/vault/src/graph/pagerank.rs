@@ -27,8 +27,12 @@ impl Graph {
         let mut rank = vec![1.0 / nf; n];
         let mut next = vec![0.0; n];
         for _ in 0..MAX_ITER {
-            let dangling: f64 =
-                ALPHA * order.iter().filter(|&&v| out_weight[v] == 0.0).map(|&v| rank[v]).sum::<f64>();
+            let dangling: f64 = ALPHA
+                * order
+                    .iter()
+                    .filter(|&&v| out_weight[v] == 0.0)
+                    .map(|&v| rank[v])
+                    .sum::<f64>();
             let base = (1.0 - ALPHA) / nf + dangling / nf;
             next.iter_mut().for_each(|x| *x = base);
             for &u in &order {
@@ -55,19 +59,29 @@ mod tests {
     use super::*;
 
     fn doc(stem: &str, body: &str) -> GraphDoc {
-        GraphDoc::from_text(&format!(".vault/adr/{stem}.md"), &format!("---\ntags: ['#adr', '#f']\n---\n{body}\n"))
+        GraphDoc::from_text(
+            &format!(".vault/adr/{stem}.md"),
+            &format!("---\ntags: ['#adr', '#f']\n---\n{body}\n"),
+        )
     }
 
     #[test]
     fn ranks_sum_to_one_and_the_most_cited_node_ranks_highest() {
         let g = Graph::build(
-            vec![doc("a", "[[hub]]"), doc("b", "[[hub]] [[a]]"), doc("c", "[[hub]]"), doc("hub", "")],
+            vec![
+                doc("a", "[[hub]]"),
+                doc("b", "[[hub]] [[a]]"),
+                doc("c", "[[hub]]"),
+                doc("hub", ""),
+            ],
             &[],
         );
         let pr = g.pagerank();
         assert!((pr.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         let hub = g.node_id("hub").unwrap();
-        let best = (0..pr.len()).max_by(|&x, &y| pr[x].total_cmp(&pr[y])).unwrap();
+        let best = (0..pr.len())
+            .max_by(|&x, &y| pr[x].total_cmp(&pr[y]))
+            .unwrap();
         assert_eq!(best, hub);
         // c is never linked: it keeps only the teleport and dangling share.
         let c = g.node_id("c").unwrap();

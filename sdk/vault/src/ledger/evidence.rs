@@ -148,7 +148,11 @@ pub fn exec_index(storage: &dyn Storage) -> Result<ExecIndex, LedgerError> {
         .list(".vault/exec")?
         .into_iter()
         .map(|entry| entry.path)
-        .filter(|path| path.rsplit('/').next().is_some_and(|name| name.ends_with(".md")))
+        .filter(|path| {
+            path.rsplit('/')
+                .next()
+                .is_some_and(|name| name.ends_with(".md"))
+        })
         .collect();
     let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
     let mut index = ExecIndex::default();
@@ -183,12 +187,18 @@ fn index_one(index: &mut ExecIndex, path: &str, bytes: Vec<u8>) {
     };
     if is_ledger_stem(stem) {
         for step in covered_steps(&text) {
-            index.by_step.insert((feature.clone(), step), stem.to_string());
+            index
+                .by_step
+                .insert((feature.clone(), step), stem.to_string());
         }
     } else if let Some(step) = meta.step_id {
         index.by_step.insert((feature, step), stem.to_string());
     } else {
-        index.unlinked_by_feature.entry(feature).or_default().push(stem.to_string());
+        index
+            .unlinked_by_feature
+            .entry(feature)
+            .or_default()
+            .push(stem.to_string());
     }
 }
 

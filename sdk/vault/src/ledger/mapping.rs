@@ -135,10 +135,18 @@ pub fn exec_mapping(
         let ledger = is_ledger_stem(stem_of(&entry.path));
         if ledger {
             for (line, message) in unparsable(&text) {
-                push(Severity::Error, &entry.path, format!("line {line}: {message}"));
+                push(
+                    Severity::Error,
+                    &entry.path,
+                    format!("line {line}: {message}"),
+                );
             }
         }
-        let rows = if ledger { section_rows(&text) } else { Vec::new() };
+        let rows = if ledger {
+            section_rows(&text)
+        } else {
+            Vec::new()
+        };
         let steps: Vec<String> = if ledger {
             steps_of(&rows)
         } else {

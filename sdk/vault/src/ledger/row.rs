@@ -339,7 +339,11 @@ mod tests {
 
     fn cells_by_regex(line: &str) -> Option<Vec<String>> {
         let caps = ROW.captures(line)?;
-        Some(CELL.captures_iter(&caps[1]).map(|c| c[1].to_string()).collect())
+        Some(
+            CELL.captures_iter(&caps[1])
+                .map(|c| c[1].to_string())
+                .collect(),
+        )
     }
 
     proptest! {

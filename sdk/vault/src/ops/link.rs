@@ -62,7 +62,9 @@ pub fn list(corpus: &Corpus, src: Option<&str>, feature: Option<&str>) -> Result
 fn target_stem(corpus: &Corpus, dst: &str, force: bool) -> Result<String> {
     match resolve::resolve_stem(corpus, dst) {
         Some(stem) => Ok(stem),
-        None if !force => Err(crate::Error::Unresolved(vec![resolve::unresolved(corpus, dst)])),
+        None if !force => Err(crate::Error::Unresolved(vec![resolve::unresolved(
+            corpus, dst,
+        )])),
         None => {
             let t = dst.trim();
             let t = crate::doc::wiki_target(t).unwrap_or(t);

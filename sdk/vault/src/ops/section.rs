@@ -39,7 +39,8 @@ fn heading_level(line: &str) -> Option<usize> {
     let trimmed = line.trim_start();
     let hashes = trimmed.chars().take_while(|c| *c == '#').count();
     let rest = &trimmed[hashes..];
-    ((1..=6).contains(&hashes) && (rest.is_empty() || rest.starts_with([' ', '\t']))).then_some(hashes)
+    ((1..=6).contains(&hashes) && (rest.is_empty() || rest.starts_with([' ', '\t'])))
+        .then_some(hashes)
 }
 
 fn is_fence(line: &str) -> bool {
@@ -62,7 +63,9 @@ fn find(lines: &[&str], section: &str) -> Option<(usize, usize)> {
         if in_fence {
             continue;
         }
-        let Some(level) = heading_level(line) else { continue };
+        let Some(level) = heading_level(line) else {
+            continue;
+        };
         match start {
             None if line.trim() == wanted => start = Some((i, level)),
             Some((heading, start_level)) if level <= start_level => return Some((heading, i)),
@@ -74,7 +77,12 @@ fn find(lines: &[&str], section: &str) -> Option<(usize, usize)> {
 
 /// Apply `op` to `body` (the text after the closing fence). `Err` carries the
 /// heading that was not found.
-pub fn apply(body: &str, op: SectionOp, section: Option<&str>, content: &str) -> Result<String, String> {
+pub fn apply(
+    body: &str,
+    op: SectionOp,
+    section: Option<&str>,
+    content: &str,
+) -> Result<String, String> {
     let body = body.replace("\r\n", "\n").replace('\r', "\n");
     let content = content.replace("\r\n", "\n").replace('\r', "\n");
     if op == SectionOp::SetBody {
@@ -120,14 +128,26 @@ mod tests {
 
     #[test]
     fn replace_keeps_the_heading_and_everything_outside_the_section() {
-        let out = apply(BODY, SectionOp::ReplaceSection, Some("## Summary"), "new summary").unwrap();
-        assert_eq!(out, "\n# Title\n\n## Summary\n\nnew summary\n\n## Next\n\nnext text\n");
+        let out = apply(
+            BODY,
+            SectionOp::ReplaceSection,
+            Some("## Summary"),
+            "new summary",
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "\n# Title\n\n## Summary\n\nnew summary\n\n## Next\n\nnext text\n"
+        );
     }
 
     #[test]
     fn append_goes_after_the_last_non_blank_line_of_the_section() {
         let out = apply(BODY, SectionOp::AppendSection, Some("## Next"), "more").unwrap();
-        assert_eq!(out, "\n# Title\n\n## Summary\n\nold summary\n\n### Detail\n\nkept under summary\n\n## Next\n\nnext text\n\nmore\n");
+        assert_eq!(
+            out,
+            "\n# Title\n\n## Summary\n\nold summary\n\n### Detail\n\nkept under summary\n\n## Next\n\nnext text\n\nmore\n"
+        );
     }
 
     #[test]
@@ -139,7 +159,13 @@ mod tests {
 
     #[test]
     fn a_missing_section_names_the_heading_and_set_body_frames_the_content() {
-        assert_eq!(apply(BODY, SectionOp::ReplaceSection, Some("## Nope"), "x").unwrap_err(), "## Nope");
-        assert_eq!(apply(BODY, SectionOp::SetBody, None, "\n\nhello\n").unwrap(), "\nhello\n");
+        assert_eq!(
+            apply(BODY, SectionOp::ReplaceSection, Some("## Nope"), "x").unwrap_err(),
+            "## Nope"
+        );
+        assert_eq!(
+            apply(BODY, SectionOp::SetBody, None, "\n\nhello\n").unwrap(),
+            "\nhello\n"
+        );
     }
 }

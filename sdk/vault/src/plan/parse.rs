@@ -17,7 +17,8 @@ use super::model::{EpicIntent, Key, Phase, Plan, Retired, Step, UnknownBlock, Wa
 use super::row;
 
 pub(crate) static WAVE_HEADING: Pattern = Pattern::new(r"^Wave +`(W\d{2,}[a-z]?)` *- *(.+)$");
-pub(crate) static PHASE_HEADING: Pattern = Pattern::new(r"^Phase +`((?:W\d{2,}[a-z]?\.)?P\d{2,}[a-z]?)` *- *(.+)$");
+pub(crate) static PHASE_HEADING: Pattern =
+    Pattern::new(r"^Phase +`((?:W\d{2,}[a-z]?\.)?P\d{2,}[a-z]?)` *- *(.+)$");
 pub(crate) static RETIRED: Pattern = Pattern::new(r"<!--\s*RETIRED:\s*([^>]*?)\s*-->");
 
 /// A plan text split into the parts the parser and the checks share.

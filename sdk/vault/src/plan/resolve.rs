@@ -24,7 +24,10 @@ pub struct PlanEntry {
 
 /// Every `*.md` directly inside `.vault/plan/`, sorted by path, with its feature.
 pub fn list_plans(storage: &dyn Storage) -> Result<Vec<PlanEntry>, PlanError> {
-    Ok(read_plans(storage)?.into_iter().map(|(entry, _)| entry).collect())
+    Ok(read_plans(storage)?
+        .into_iter()
+        .map(|(entry, _)| entry)
+        .collect())
 }
 
 /// [`list_plans`], with the bytes of each plan (`None` when it could not be
@@ -35,7 +38,10 @@ pub fn read_plans(storage: &dyn Storage) -> Result<Vec<(PlanEntry, Option<Vec<u8
         .list(PLAN_DIR)?
         .into_iter()
         .map(|entry| entry.path)
-        .filter(|path| path.strip_prefix(".vault/plan/").is_some_and(|name| !name.contains('/') && name.ends_with(".md")))
+        .filter(|path| {
+            path.strip_prefix(".vault/plan/")
+                .is_some_and(|name| !name.contains('/') && name.ends_with(".md"))
+        })
         .collect();
     let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
     let mut out = Vec::with_capacity(paths.len());
@@ -43,8 +49,17 @@ pub fn read_plans(storage: &dyn Storage) -> Result<Vec<(PlanEntry, Option<Vec<u8
         for (path, read) in paths[offset..].iter().zip(reads) {
             let bytes = read.ok();
             let feature = bytes.as_deref().and_then(plan_feature);
-            let stem = path[".vault/plan/".len()..].trim_end_matches(".md").to_string();
-            out.push((PlanEntry { path: path.clone(), stem, feature }, bytes));
+            let stem = path[".vault/plan/".len()..]
+                .trim_end_matches(".md")
+                .to_string();
+            out.push((
+                PlanEntry {
+                    path: path.clone(),
+                    stem,
+                    feature,
+                },
+                bytes,
+            ));
         }
     });
     Ok(out)

@@ -142,9 +142,16 @@ mod tests {
     use std::sync::LazyLock;
 
     /// The reference expressions the walk replaces.
-    static REF_ROW: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^- +\[([ x])\] +`((?:W\d{2,}[a-z]?\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,})` *- *(.+?)\s*$").expect("valid regex"));
-    static REF_SCOPE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?s)^(.*);\s*`([^`]*)`\s*$").expect("valid regex"));
-    static REF_CHECK_SCOPE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r";\s*`[^`]+`\s*\.?\s*$").expect("valid regex"));
+    static REF_ROW: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^- +\[([ x])\] +`((?:W\d{2,}[a-z]?\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,})` *- *(.+?)\s*$",
+        )
+        .expect("valid regex")
+    });
+    static REF_SCOPE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?s)^(.*);\s*`([^`]*)`\s*$").expect("valid regex"));
+    static REF_CHECK_SCOPE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r";\s*`[^`]+`\s*\.?\s*$").expect("valid regex"));
 
     fn reference_row(line: &str) -> Option<StepRow<'_>> {
         REF_ROW.captures(line).map(|c| StepRow {

@@ -6,7 +6,8 @@ use serde::Serialize;
 use crate::pattern::Pattern;
 
 static LINE: Pattern = Pattern::new(r"^([A-Za-z][A-Za-z0-9-]*):[ \t]*(.*?)[ \t]*$");
-static STEP: Pattern = Pattern::new(r"^(?:(?:W\d{2,}\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,}|(?:W\d{2,}\.)?P\d{2,}[a-z]?)$");
+static STEP: Pattern =
+    Pattern::new(r"^(?:(?:W\d{2,}\.)?(?:P\d{2,}[a-z]?\.)?S\d{2,}|(?:W\d{2,}\.)?P\d{2,}[a-z]?)$");
 static FEATURE: Pattern = Pattern::new(r"^#?[a-z0-9][a-z0-9-]*$");
 
 /// One recognised trailer.

@@ -45,7 +45,11 @@ impl Block {
 
 /// 1-based line number of byte `offset` in `text`.
 pub(crate) fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() + 1
+    text.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 /// Append the blocks of `doc` (document number `doc_index`) to `out`;
@@ -147,8 +151,14 @@ mod tests {
     #[test]
     fn blocks_follow_headings_outside_code_with_file_lines() {
         let (doc, b) = blocks();
-        let spans: Vec<(u32, u32, u8)> = b.iter().map(|b| (b.line_start, b.line_end, b.level)).collect();
-        assert_eq!(spans, [(5, 5, 0), (7, 7, 1), (9, 15, 2), (17, 19, 3), (21, 23, 2)]);
+        let spans: Vec<(u32, u32, u8)> = b
+            .iter()
+            .map(|b| (b.line_start, b.line_end, b.level))
+            .collect();
+        assert_eq!(
+            spans,
+            [(5, 5, 0), (7, 7, 1), (9, 15, 2), (17, 19, 3), (21, 23, 2)]
+        );
         assert!(b[2].text(&doc).contains("# not a heading"));
         assert_eq!(DOC.lines().nth(20), Some("## Decision"));
     }
@@ -157,7 +167,10 @@ mod tests {
     fn heading_paths_nest_by_level() {
         let (doc, b) = blocks();
         assert!(heading_path(&b, 0, &doc).is_empty());
-        assert_eq!(heading_path(&b, 3, &doc), ["Title", "Problem Statement", "Detail"]);
+        assert_eq!(
+            heading_path(&b, 3, &doc),
+            ["Title", "Problem Statement", "Detail"]
+        );
         assert_eq!(heading_path(&b, 4, &doc), ["Title", "Decision"]);
     }
 

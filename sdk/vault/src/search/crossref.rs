@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-use crate::graph::markdown::{FenceTracker, atx_heading, first_h1};
 use crate::graph::GraphDoc;
+use crate::graph::markdown::{FenceTracker, atx_heading, first_h1};
 
 /// Most ADRs the ranking reads; more is refused.
 pub const MAX_CORPUS: usize = 5000;
@@ -15,17 +15,39 @@ const LEAD_CHARS: usize = 200;
 const DECISION_CHARS: usize = 6000;
 const ARTIFACT_CHARS: usize = 80;
 const DECISION_SECTIONS: [&str; 8] = [
-    "decision", "decision outcome", "constraints", "implementation", "problem statement", "context",
-    "rationale", "consequences",
+    "decision",
+    "decision outcome",
+    "constraints",
+    "implementation",
+    "problem statement",
+    "context",
+    "rationale",
+    "consequences",
 ];
 const WORD_STOPWORDS: [&str; 27] = [
-    "the", "and", "for", "with", "that", "this", "are", "not", "from", "into", "its", "when", "only",
-    "one", "each", "any", "but", "was", "has", "have", "which", "their", "than", "then", "all", "can",
-    "will",
+    "the", "and", "for", "with", "that", "this", "are", "not", "from", "into", "its", "when",
+    "only", "one", "each", "any", "but", "was", "has", "have", "which", "their", "than", "then",
+    "all", "can", "will",
 ];
 const NOT_ARTIFACT: [&str; 18] = [
-    "true", "false", "none", "null", "yes", "no", "proposed", "accepted", "rejected", "superseded",
-    "deprecated", "adr", "plan", "research", "audit", "reference", "exec", "index",
+    "true",
+    "false",
+    "none",
+    "null",
+    "yes",
+    "no",
+    "proposed",
+    "accepted",
+    "rejected",
+    "superseded",
+    "deprecated",
+    "adr",
+    "plan",
+    "research",
+    "audit",
+    "reference",
+    "exec",
+    "index",
 ];
 
 /// Why a ranking could not be made.
@@ -65,8 +87,16 @@ pub struct AdrRecord {
 impl AdrRecord {
     /// `[feature] title. lead`, parts omitted when empty.
     pub fn header(&self) -> String {
-        let head = if self.feature.is_empty() { self.title.clone() } else { format!("[{}] {}", self.feature, self.title) };
-        if self.lead.is_empty() { head } else { format!("{head}. {}", self.lead) }
+        let head = if self.feature.is_empty() {
+            self.title.clone()
+        } else {
+            format!("[{}] {}", self.feature, self.title)
+        };
+        if self.lead.is_empty() {
+            head
+        } else {
+            format!("{head}. {}", self.lead)
+        }
     }
 
     /// Read an ADR document.
@@ -102,7 +132,11 @@ pub(crate) fn clip(text: &str, limit: usize) -> String {
 }
 
 fn plain(text: &str) -> String {
-    text.replace('`', "").replace("**", "").split_whitespace().collect::<Vec<_>>().join(" ")
+    text.replace('`', "")
+        .replace("**", "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn strip_comments(body: &str) -> String {
@@ -110,7 +144,9 @@ fn strip_comments(body: &str) -> String {
     let mut rest = body;
     while let Some(start) = rest.find("<!--") {
         out.push_str(&rest[..start]);
-        rest = rest[start + 4..].find("-->").map_or("", |end| &rest[start + 4 + end + 3..]);
+        rest = rest[start + 4..]
+            .find("-->")
+            .map_or("", |end| &rest[start + 4 + end + 3..]);
     }
     out.push_str(rest);
     out
@@ -118,13 +154,18 @@ fn strip_comments(body: &str) -> String {
 
 fn status(title: &str) -> Option<String> {
     let marker = title.find("(**status:**")?;
-    let token = title[marker + "(**status:**".len()..].trim().trim_end_matches(')');
+    let token = title[marker + "(**status:**".len()..]
+        .trim()
+        .trim_end_matches(')');
     Some(token.trim().trim_matches('`').trim().to_lowercase()).filter(|s| !s.is_empty())
 }
 
 fn title(heading: Option<&str>, stem: &str) -> String {
     let mut h = heading.unwrap_or(stem).to_owned();
-    let marker = h.match_indices('|').map(|(i, _)| i).find(|&i| h[i + 1..].trim_start().starts_with("(**status:**"));
+    let marker = h
+        .match_indices('|')
+        .map(|(i, _)| i)
+        .find(|&i| h[i + 1..].trim_start().starts_with("(**status:**"));
     if let Some(i) = marker {
         h.truncate(i);
     }
@@ -132,7 +173,12 @@ fn title(heading: Option<&str>, stem: &str) -> String {
     // `^`?[a-z0-9-]+`?\s+adr:\s*`, on text whose backticks are already gone.
     let rest = p
         .split_once(' ')
-        .filter(|(word, _)| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'))
+        .filter(|(word, _)| {
+            !word.is_empty()
+                && word
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        })
         .and_then(|(_, rest)| rest.trim_start().strip_prefix("adr:"))
         .map_or(p.as_str(), str::trim_start);
     let t = rest.trim_matches(|c| c == '`' || c == ' ');
@@ -158,7 +204,10 @@ fn sections(body: &str) -> (Vec<(String, String)>, Option<usize>) {
         if *level != 2 {
             continue;
         }
-        let end = heads[k + 1..].iter().find(|h| h.1 <= 2).map_or(lines.len(), |h| h.0);
+        let end = heads[k + 1..]
+            .iter()
+            .find(|h| h.1 <= 2)
+            .map_or(lines.len(), |h| h.0);
         out.push((text.clone(), lines[i + 1..end].join("\n")));
     }
     (out, first)
@@ -166,14 +215,34 @@ fn sections(body: &str) -> (Vec<(String, String)>, Option<usize>) {
 
 fn decision(body: &str) -> (String, String) {
     let (sections, first) = sections(body);
-    let problem = sections.iter().find(|s| s.0.eq_ignore_ascii_case("problem statement")).map_or("", |s| s.1.as_str());
-    let lead = clip(&plain(problem.lines().find(|l| !l.trim().is_empty()).unwrap_or("")), LEAD_CHARS);
-    let Some(first) = first else { return (clip(body, DECISION_CHARS), lead) };
-    let rank = |h: &str| DECISION_SECTIONS.iter().position(|d| h.eq_ignore_ascii_case(d)).unwrap_or(DECISION_SECTIONS.len());
+    let problem = sections
+        .iter()
+        .find(|s| s.0.eq_ignore_ascii_case("problem statement"))
+        .map_or("", |s| s.1.as_str());
+    let lead = clip(
+        &plain(problem.lines().find(|l| !l.trim().is_empty()).unwrap_or("")),
+        LEAD_CHARS,
+    );
+    let Some(first) = first else {
+        return (clip(body, DECISION_CHARS), lead);
+    };
+    let rank = |h: &str| {
+        DECISION_SECTIONS
+            .iter()
+            .position(|d| h.eq_ignore_ascii_case(d))
+            .unwrap_or(DECISION_SECTIONS.len())
+    };
     let mut ordered: Vec<&(String, String)> = sections.iter().collect();
     ordered.sort_by_key(|s| rank(&s.0));
-    let mut parts: Vec<String> = ordered.iter().map(|(h, b)| format!("## {h}\n{}", b.trim())).collect();
-    let preamble: Vec<&str> = body.lines().take(first).filter(|l| !matches!(atx_heading(l), Some((1, _)))).collect();
+    let mut parts: Vec<String> = ordered
+        .iter()
+        .map(|(h, b)| format!("## {h}\n{}", b.trim()))
+        .collect();
+    let preamble: Vec<&str> = body
+        .lines()
+        .take(first)
+        .filter(|l| !matches!(atx_heading(l), Some((1, _))))
+        .collect();
     let preamble = preamble.join("\n").trim().to_owned();
     if !preamble.is_empty() {
         parts.push(preamble);
@@ -213,22 +282,37 @@ fn artifact(span: &str) -> Option<String> {
             text = head;
         }
     }
-    let text = text.trim().trim_matches(|c| c == '.' || c == '/').to_lowercase();
+    let text = text
+        .trim()
+        .trim_matches(|c| c == '.' || c == '/')
+        .to_lowercase();
     if text.chars().count() < 3 || text.contains('\n') {
         return None;
     }
     let stem_like = text.len() >= 11
-        && text.as_bytes()[..11].iter().enumerate().all(|(i, c)| match i {
-            4 | 7 | 10 => *c == b'-',
-            _ => c.is_ascii_digit(),
-        });
-    let numeric = original.bytes().all(|c| c.is_ascii_digit() || b".,%x".contains(&c));
-    let caps = original.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
-    if stem_like || NOT_ARTIFACT.contains(&original) || (!original.is_empty() && (numeric || caps)) {
+        && text.as_bytes()[..11]
+            .iter()
+            .enumerate()
+            .all(|(i, c)| match i {
+                4 | 7 | 10 => *c == b'-',
+                _ => c.is_ascii_digit(),
+            });
+    let numeric = original
+        .bytes()
+        .all(|c| c.is_ascii_digit() || b".,%x".contains(&c));
+    let caps = original
+        .bytes()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    if stem_like || NOT_ARTIFACT.contains(&original) || (!original.is_empty() && (numeric || caps))
+    {
         return None;
     }
     let text = if text.starts_with("vaultspec-core ") {
-        text.split_whitespace().filter(|w| !w.starts_with('-')).take(4).collect::<Vec<_>>().join(" ")
+        text.split_whitespace()
+            .filter(|w| !w.starts_with('-'))
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ")
     } else {
         text
     };
@@ -288,7 +372,9 @@ pub(crate) fn words(text: &str) -> HashMap<String, u32> {
             continue;
         }
         let start = i;
-        while i < b.len() && (b[i].is_ascii_lowercase() || b[i].is_ascii_digit() || b[i] == b'_' || b[i] == b'-') {
+        while i < b.len()
+            && (b[i].is_ascii_lowercase() || b[i].is_ascii_digit() || b[i] == b'_' || b[i] == b'-')
+        {
             i += 1;
         }
         let w = &lower[start..i];
@@ -298,7 +384,6 @@ pub(crate) fn words(text: &str) -> HashMap<String, u32> {
     }
     counts
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -313,10 +398,19 @@ mod tests {
 
     #[test]
     fn titles_lose_the_feature_prefix_the_status_marker_and_markup() {
-        assert_eq!(title(Some("`cache` adr: `use **LRU**` | (**status:** `accepted`)"), "s"), "use LRU");
+        assert_eq!(
+            title(
+                Some("`cache` adr: `use **LRU**` | (**status:** `accepted`)"),
+                "s"
+            ),
+            "use LRU"
+        );
         assert_eq!(title(Some("Plain title"), "s"), "Plain title");
         assert_eq!(title(None, "2026-01-01-x-adr"), "2026-01-01-x-adr");
-        assert_eq!(status("# x | (**status:** `Superseded`)").as_deref(), Some("superseded"));
+        assert_eq!(
+            status("# x | (**status:** `Superseded`)").as_deref(),
+            Some("superseded")
+        );
     }
 
     #[test]
@@ -333,10 +427,14 @@ mod tests {
     #[test]
     fn long_decision_text_shares_the_budget_between_sections() {
         let long = "word ".repeat(2000);
-        let body = format!("## Decision\n\n{long}\n\n## Context\n\n{long}\n\n## Rationale\n\nshort\n");
+        let body =
+            format!("## Decision\n\n{long}\n\n## Context\n\n{long}\n\n## Rationale\n\nshort\n");
         let (text, _) = decision(&body);
         assert!(text.chars().count() <= DECISION_CHARS);
-        assert!(text.contains("## Rationale\nshort"), "a short section keeps all its text");
+        assert!(
+            text.contains("## Rationale\nshort"),
+            "a short section keeps all its text"
+        );
         assert_eq!(text.matches('…').count(), 2);
     }
 }

@@ -42,7 +42,11 @@ pub struct AdrIndex {
     headers: Vec<Vector>,
 }
 
-fn weigh<'a>(counts: impl IntoIterator<Item = (&'a String, u32)>, df: &HashMap<String, u32>, n: f64) -> Vector {
+fn weigh<'a>(
+    counts: impl IntoIterator<Item = (&'a String, u32)>,
+    df: &HashMap<String, u32>,
+    n: f64,
+) -> Vector {
     let mut v: Vector = counts
         .into_iter()
         .filter_map(|(t, c)| {
@@ -84,7 +88,9 @@ impl AdrIndex {
             .iter()
             .filter(|d| {
                 d.has_text()
-                    && d.path.strip_prefix(".vault/adr/").is_some_and(|f| !f.contains('/') && f.ends_with(".md"))
+                    && d.path
+                        .strip_prefix(".vault/adr/")
+                        .is_some_and(|f| !f.contains('/') && f.ends_with(".md"))
             })
             .collect();
         if adrs.len() > MAX_CORPUS {
@@ -92,12 +98,18 @@ impl AdrIndex {
         }
         let mut records: Vec<AdrRecord> = adrs.iter().map(|d| AdrRecord::from_doc(d)).collect();
         records.sort_by(|a, b| a.stem.cmp(&b.stem));
-        let stems: std::collections::HashSet<String> = records.iter().map(|r| r.stem.clone()).collect();
+        let stems: std::collections::HashSet<String> =
+            records.iter().map(|r| r.stem.clone()).collect();
         for (record, doc) in records.iter_mut().zip(sorted_by_stem(adrs)) {
             for item in &doc.related {
-                let Some(target) = links::related_target(item) else { continue };
+                let Some(target) = links::related_target(item) else {
+                    continue;
+                };
                 let stem = target.split('#').next().unwrap_or(target).trim();
-                if stem != record.stem && stems.contains(stem) && !record.declared.iter().any(|d| d == stem) {
+                if stem != record.stem
+                    && stems.contains(stem)
+                    && !record.declared.iter().any(|d| d == stem)
+                {
                     record.declared.push(stem.to_owned());
                 }
             }
@@ -110,7 +122,8 @@ impl AdrIndex {
         let n = records.len().max(1) as f64;
         let mut artifact_df: HashMap<String, u32> = HashMap::new();
         let mut word_df: HashMap<String, u32> = HashMap::new();
-        let header_words: Vec<HashMap<String, u32>> = records.iter().map(|r| words(&r.header())).collect();
+        let header_words: Vec<HashMap<String, u32>> =
+            records.iter().map(|r| words(&r.header())).collect();
         for (r, hw) in records.iter().zip(&header_words) {
             for (a, _) in &r.artifacts {
                 *artifact_df.entry(a.clone()).or_default() += 1;
@@ -120,10 +133,22 @@ impl AdrIndex {
             }
         }
         artifact_df.retain(|_, df| f64::from(*df) < ARTIFACT_NOISE * n);
-        let fingerprints =
-            records.iter().map(|r| weigh(r.artifacts.iter().map(|(a, c)| (a, *c)), &artifact_df, n)).collect();
-        let headers = header_words.iter().map(|hw| weigh(hw.iter().map(|(w, c)| (w, *c)), &word_df, n)).collect();
-        AdrIndex { records, n, artifact_df, word_df, fingerprints, headers }
+        let fingerprints = records
+            .iter()
+            .map(|r| weigh(r.artifacts.iter().map(|(a, c)| (a, *c)), &artifact_df, n))
+            .collect();
+        let headers = header_words
+            .iter()
+            .map(|hw| weigh(hw.iter().map(|(w, c)| (w, *c)), &word_df, n))
+            .collect();
+        AdrIndex {
+            records,
+            n,
+            artifact_df,
+            word_df,
+            fingerprints,
+            headers,
+        }
     }
 
     /// The indexed ADRs, in stem order.
@@ -146,16 +171,32 @@ impl AdrIndex {
     /// may be a draft that is not indexed): by fingerprint cosine and by
     /// decision-to-header cosine, fused by reciprocal rank, ties by stem.
     pub fn rank_record(&self, source: &AdrRecord) -> Vec<RankedAdr> {
-        let fp = weigh(source.artifacts.iter().map(|(a, c)| (a, *c)), &self.artifact_df, self.n);
+        let fp = weigh(
+            source.artifacts.iter().map(|(a, c)| (a, *c)),
+            &self.artifact_df,
+            self.n,
+        );
         let dw = words(&source.decision);
         let query = weigh(dw.iter().map(|(w, c)| (w, *c)), &self.word_df, self.n);
-        let others: Vec<usize> = (0..self.records.len()).filter(|&i| self.records[i].stem != source.stem).collect();
-        let art: Vec<f64> = others.iter().map(|&i| cosine(&fp, &self.fingerprints[i])).collect();
-        let head: Vec<f64> = others.iter().map(|&i| cosine(&query, &self.headers[i])).collect();
+        let others: Vec<usize> = (0..self.records.len())
+            .filter(|&i| self.records[i].stem != source.stem)
+            .collect();
+        let art: Vec<f64> = others
+            .iter()
+            .map(|&i| cosine(&fp, &self.fingerprints[i]))
+            .collect();
+        let head: Vec<f64> = others
+            .iter()
+            .map(|&i| cosine(&query, &self.headers[i]))
+            .collect();
         let positions = |sims: &[f64]| {
             let mut order: Vec<usize> = (0..others.len()).collect();
             order.sort_by(|&a, &b| {
-                sims[b].total_cmp(&sims[a]).then_with(|| self.records[others[a]].stem.cmp(&self.records[others[b]].stem))
+                sims[b].total_cmp(&sims[a]).then_with(|| {
+                    self.records[others[a]]
+                        .stem
+                        .cmp(&self.records[others[b]].stem)
+                })
             });
             let mut rank = vec![0; others.len()];
             order.iter().enumerate().for_each(|(r, &k)| rank[k] = r + 1);
@@ -174,24 +215,42 @@ impl AdrIndex {
                 }
             })
             .collect();
-        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.stem.cmp(&b.stem)));
+        ranked.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.stem.cmp(&b.stem))
+        });
         ranked
     }
 
     /// The top `limit` candidates for `stem` that its `related:` does not
     /// already name: the local answer when no hosted judge is configured.
     pub fn suggestions(&self, stem: &str, limit: usize) -> Option<Vec<RankedAdr>> {
-        Some(self.rank(stem)?.into_iter().filter(|r| !r.declared).take(limit).collect())
+        Some(
+            self.rank(stem)?
+                .into_iter()
+                .filter(|r| !r.declared)
+                .take(limit)
+                .collect(),
+        )
     }
 
     /// Up to 6 artifacts of `stem` that another ADR also names, by weight
     /// then name.
     pub fn distinctive(&self, stem: &str) -> Vec<String> {
-        let Some(i) = self.records.iter().position(|r| r.stem == stem) else { return Vec::new() };
-        let mut shared: Vec<&(String, f64)> =
-            self.fingerprints[i].iter().filter(|(a, _)| self.artifact_df.get(a).is_some_and(|&df| df >= 2)).collect();
+        let Some(i) = self.records.iter().position(|r| r.stem == stem) else {
+            return Vec::new();
+        };
+        let mut shared: Vec<&(String, f64)> = self.fingerprints[i]
+            .iter()
+            .filter(|(a, _)| self.artifact_df.get(a).is_some_and(|&df| df >= 2))
+            .collect();
         shared.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        shared.into_iter().take(DISTINCTIVE).map(|(a, _)| a.clone()).collect()
+        shared
+            .into_iter()
+            .take(DISTINCTIVE)
+            .map(|(a, _)| a.clone())
+            .collect()
     }
 }
 
@@ -215,11 +274,35 @@ mod tests {
     }
 
     fn corpus() -> Vec<GraphDoc> {
-        let filler = |i: usize| adr(&format!("f{i}"), "misc", &[], &format!("# `misc` adr: `topic {i}` | (**status:** `accepted`)\n\n## Decision\n\nUnrelated `thing{i}.rs`.\n"));
+        let filler = |i: usize| {
+            adr(
+                &format!("f{i}"),
+                "misc",
+                &[],
+                &format!(
+                    "# `misc` adr: `topic {i}` | (**status:** `accepted`)\n\n## Decision\n\nUnrelated `thing{i}.rs`.\n"
+                ),
+            )
+        };
         let mut docs = vec![
-            adr("a", "cache", &["b"], "# `cache` adr: `use LRU eviction` | (**status:** `accepted`)\n\n## Problem Statement\n\nEviction is slow in `src/cache.rs:40`.\n\n## Decision\n\nUse LRU eviction in `src/cache.rs` and `CacheConfig::new()`.\n"),
-            adr("b", "sizes", &[], "# `sizes` adr: `sizing rules`\n\n## Decision\n\nSize from `Budget`.\n"),
-            adr("c", "store", &[], "# `store` adr: `eviction hooks`\n\n## Decision\n\nHooks live in `src/cache.rs`.\n"),
+            adr(
+                "a",
+                "cache",
+                &["b"],
+                "# `cache` adr: `use LRU eviction` | (**status:** `accepted`)\n\n## Problem Statement\n\nEviction is slow in `src/cache.rs:40`.\n\n## Decision\n\nUse LRU eviction in `src/cache.rs` and `CacheConfig::new()`.\n",
+            ),
+            adr(
+                "b",
+                "sizes",
+                &[],
+                "# `sizes` adr: `sizing rules`\n\n## Decision\n\nSize from `Budget`.\n",
+            ),
+            adr(
+                "c",
+                "store",
+                &[],
+                "# `store` adr: `eviction hooks`\n\n## Decision\n\nHooks live in `src/cache.rs`.\n",
+            ),
         ];
         docs.extend((0..7).map(filler));
         docs
@@ -232,10 +315,21 @@ mod tests {
         assert_eq!(a.title, "use LRU eviction");
         assert_eq!(a.status.as_deref(), Some("accepted"));
         assert_eq!(a.lead, "Eviction is slow in src/cache.rs:40.");
-        assert_eq!(a.header(), "[cache] use LRU eviction. Eviction is slow in src/cache.rs:40.");
+        assert_eq!(
+            a.header(),
+            "[cache] use LRU eviction. Eviction is slow in src/cache.rs:40."
+        );
         let names: Vec<(&str, u32)> = a.artifacts.iter().map(|(n, c)| (n.as_str(), *c)).collect();
         // The title's code spans count too (`accepted` is a status word, dropped).
-        assert_eq!(names, [("cache", 1), ("cacheconfig::new", 1), ("src/cache.rs", 2), ("use lru eviction", 1)]);
+        assert_eq!(
+            names,
+            [
+                ("cache", 1),
+                ("cacheconfig::new", 1),
+                ("src/cache.rs", 2),
+                ("use lru eviction", 1)
+            ]
+        );
         assert!(a.decision.starts_with("## Decision\n"));
         assert_eq!(a.declared, ["b"]);
     }
@@ -245,7 +339,10 @@ mod tests {
         let index = AdrIndex::build(&corpus()).unwrap();
         let ranked = index.rank("a").unwrap();
         assert_eq!(ranked.len(), 9);
-        assert_eq!(ranked[0].stem, "c", "shares `src/cache.rs` and the word eviction");
+        assert_eq!(
+            ranked[0].stem, "c",
+            "shares `src/cache.rs` and the word eviction"
+        );
         assert!(ranked.iter().any(|r| r.stem == "b" && r.declared));
         let suggestions = index.suggestions("a", 3).unwrap();
         assert!(suggestions.iter().all(|r| r.stem != "b"));
@@ -256,7 +353,12 @@ mod tests {
     #[test]
     fn artifacts_drop_noise_and_normalise_locators() {
         use super::super::crossref::AdrRecord;
-        let doc = adr("x", "f", &[], "`true` `ADR` `42` `MAX` `ab` `2026-01-01-x-adr` `./src/lib.rs:3-9` `run()` `vaultspec-core vault add adr --feature x`\n");
+        let doc = adr(
+            "x",
+            "f",
+            &[],
+            "`true` `ADR` `42` `MAX` `ab` `2026-01-01-x-adr` `./src/lib.rs:3-9` `run()` `vaultspec-core vault add adr --feature x`\n",
+        );
         let r = AdrRecord::from_doc(&doc);
         let names: Vec<&str> = r.artifacts.iter().map(|(a, _)| a.as_str()).collect();
         assert_eq!(names, ["run", "src/lib.rs", "vaultspec-core vault add adr"]);
@@ -264,7 +366,14 @@ mod tests {
 
     #[test]
     fn too_many_adrs_are_refused() {
-        let docs: Vec<GraphDoc> = (0..=MAX_CORPUS).map(|i| GraphDoc::from_text(&format!(".vault/adr/{i}.md"), "")).collect();
-        assert_eq!(AdrIndex::build(&docs).unwrap_err(), CrossrefError::TooManyAdrs { count: MAX_CORPUS + 1 });
+        let docs: Vec<GraphDoc> = (0..=MAX_CORPUS)
+            .map(|i| GraphDoc::from_text(&format!(".vault/adr/{i}.md"), ""))
+            .collect();
+        assert_eq!(
+            AdrIndex::build(&docs).unwrap_err(),
+            CrossrefError::TooManyAdrs {
+                count: MAX_CORPUS + 1
+            }
+        );
     }
 }

@@ -22,7 +22,6 @@ pub const B: f64 = 0.75;
 /// Record types search reads (indexes are excluded).
 pub const SEARCHABLE_TYPES: [&str; 6] = ["adr", "audit", "exec", "plan", "reference", "research"];
 
-
 /// Term counts of one block, dense by term id: no hashing per token.
 #[derive(Debug, Default)]
 struct Counts {
@@ -115,7 +114,11 @@ impl SearchIndex {
                 })
             });
             let date = doc.listing_date().map(Box::from);
-            index.docs.push(DocMeta { doc_type, feature, date });
+            index.docs.push(DocMeta {
+                doc_type,
+                feature,
+                date,
+            });
             if doc_type.is_none() || !doc.has_text() {
                 continue;
             }
@@ -126,13 +129,19 @@ impl SearchIndex {
                 let block = index.blocks[b];
                 let mut own_heading = Vec::new();
                 let text = block.text(doc);
-                let heading_len = if block.level > 0 { text.find('\n').unwrap_or(text.len()) } else { 0 };
+                let heading_len = if block.level > 0 {
+                    text.find('\n').unwrap_or(text.len())
+                } else {
+                    0
+                };
                 for_each_token(&text[..heading_len], |t| own_heading.push(index.term_id(t)));
                 own_heading.iter().for_each(|&t| counts.add(t));
                 for_each_token(&text[heading_len..], |t| counts.add(index.term_id(t)));
                 let mut ancestor = block.parent;
                 while let Some(p) = ancestor {
-                    heading_terms[p as usize - first].iter().for_each(|&t| counts.add(t));
+                    heading_terms[p as usize - first]
+                        .iter()
+                        .for_each(|&t| counts.add(t));
                     ancestor = index.blocks[p as usize].parent;
                 }
                 heading_terms.push(own_heading);
@@ -177,7 +186,10 @@ impl SearchIndex {
     /// corpus are dropped.
     pub(crate) fn score(&self, query: &str) -> Vec<(u32, f64)> {
         let scores = self.score_dense(query);
-        (0..scores.len() as u32).map(|b| (b, scores[b as usize])).filter(|&(_, s)| s > 0.0).collect()
+        (0..scores.len() as u32)
+            .map(|b| (b, scores[b as usize]))
+            .filter(|&(_, s)| s > 0.0)
+            .collect()
     }
 
     /// BM25 score of every block (0 for blocks without a query term), by
@@ -193,7 +205,8 @@ impl SearchIndex {
             for &(b, tf) in postings {
                 let tf = f64::from(tf);
                 let len = f64::from(self.lengths[b as usize]);
-                scores[b as usize] += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avgdl));
+                scores[b as usize] +=
+                    idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avgdl));
             }
         });
         scores
@@ -211,11 +224,18 @@ mod tests {
     #[test]
     fn indexes_only_searchable_types_and_counts_heading_terms_down_the_path() {
         let docs = vec![
-            doc(".vault/adr/a.md", "# Cache title\n\n## Eviction\n\nlru lru\n"),
+            doc(
+                ".vault/adr/a.md",
+                "# Cache title\n\n## Eviction\n\nlru lru\n",
+            ),
             doc(".vault/index/f.index.md", "# cache index\n"),
         ];
         let index = SearchIndex::build(&docs);
-        assert_eq!(index.block_count(), 2, "the index document is not searchable");
+        assert_eq!(
+            index.block_count(),
+            2,
+            "the index document is not searchable"
+        );
         // Block 1 ("## Eviction") has its own terms, its heading and the title's.
         assert_eq!(index.lengths, [2, 5]);
         assert!(index.matches(&docs));
@@ -234,7 +254,8 @@ mod tests {
         scores.sort_by_key(|s| s.0);
         let (n, df, avgdl) = (3.0f64, 2.0f64, 7.0 / 3.0);
         let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-        let bm = |tf: f64, len: f64| idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avgdl));
+        let bm =
+            |tf: f64, len: f64| idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avgdl));
         assert_eq!(scores.len(), 2);
         assert!((scores[0].1 - bm(1.0, 2.0)).abs() < 1e-12);
         assert!((scores[1].1 - bm(2.0, 4.0)).abs() < 1e-12);

@@ -87,26 +87,43 @@ pub struct SearchHit {
 impl SearchIndex {
     fn admits(&self, doc: usize, query: &SearchQuery<'_>) -> bool {
         let meta = &self.docs[doc];
-        let Some(doc_type) = meta.doc_type else { return false };
+        let Some(doc_type) = meta.doc_type else {
+            return false;
+        };
         if !query.types.is_empty() && !query.types.iter().any(|t| t == doc_type) {
             return false;
         }
-        if let Some(f) = query.feature.map(|f| f.trim_start_matches('#')).filter(|f| !f.is_empty())
-            && meta.feature.is_none_or(|id| self.features[id as usize] != f)
+        if let Some(f) = query
+            .feature
+            .map(|f| f.trim_start_matches('#'))
+            .filter(|f| !f.is_empty())
+            && meta
+                .feature
+                .is_none_or(|id| self.features[id as usize] != f)
         {
             return false;
         }
-        query.date.filter(|d| !d.is_empty()).is_none_or(|d| meta.date.as_deref() == Some(d))
+        query
+            .date
+            .filter(|d| !d.is_empty())
+            .is_none_or(|d| meta.date.as_deref() == Some(d))
     }
 
     /// Every block matching the query and filters, by score descending, ties
     /// in index order (document path order, then position in the file).
     pub fn search_blocks(&self, docs: &[GraphDoc], query: &SearchQuery<'_>) -> Vec<BlockHit> {
-        assert!(self.matches(docs), "search index queried with documents it was not built from");
+        assert!(
+            self.matches(docs),
+            "search index queried with documents it was not built from"
+        );
         let mut hits: Vec<BlockHit> = self
             .score(query.text)
             .into_iter()
-            .map(|(b, score)| BlockHit { doc: self.blocks[b as usize].doc as usize, block: b as usize, score })
+            .map(|(b, score)| BlockHit {
+                doc: self.blocks[b as usize].doc as usize,
+                block: b as usize,
+                score,
+            })
             .filter(|h| self.admits(h.doc, query))
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.block.cmp(&b.block)));
@@ -116,14 +133,23 @@ impl SearchIndex {
     /// The documents best answering the query, at most `query.limit` (the
     /// default when 0), each with its best block and a supporting one.
     pub fn search(&self, docs: &[GraphDoc], query: &SearchQuery<'_>) -> Vec<SearchHit> {
-        let limit = if query.limit == 0 { DEFAULT_RESULTS } else { query.limit };
+        let limit = if query.limit == 0 {
+            DEFAULT_RESULTS
+        } else {
+            query.limit
+        };
         let mut terms = Vec::new();
         for_each_token(query.text, |t| terms.push(t.to_owned()));
-        assert!(self.matches(docs), "search index queried with documents it was not built from");
+        assert!(
+            self.matches(docs),
+            "search index queried with documents it was not built from"
+        );
         // One pass over the blocks (a document's blocks are contiguous) keeps
         // each document's two best blocks in rank order (score descending,
         // then block index); no hashing and no sort over every match.
-        let before = |a: &BlockHit, b: &BlockHit| a.score > b.score || (a.score == b.score && a.block < b.block);
+        let before = |a: &BlockHit, b: &BlockHit| {
+            a.score > b.score || (a.score == b.score && a.block < b.block)
+        };
         let mut best: Vec<(BlockHit, Option<BlockHit>)> = Vec::new();
         let mut current: Option<(BlockHit, Option<BlockHit>)> = None;
         let mut admitted: Option<(usize, bool)> = None;
@@ -143,7 +169,11 @@ impl SearchIndex {
             if !admit {
                 continue;
             }
-            let hit = BlockHit { doc, block: b, score };
+            let hit = BlockHit {
+                doc,
+                block: b,
+                score,
+            };
             match &mut current {
                 Some((top, second)) if top.doc == doc => {
                     if before(&hit, top) {
@@ -158,7 +188,9 @@ impl SearchIndex {
         }
         best.extend(current);
         let order = |x: &(BlockHit, Option<BlockHit>), y: &(BlockHit, Option<BlockHit>)| {
-            y.0.score.total_cmp(&x.0.score).then(x.0.block.cmp(&y.0.block))
+            y.0.score
+                .total_cmp(&x.0.score)
+                .then(x.0.block.cmp(&y.0.block))
         };
         if best.len() > limit {
             best.select_nth_unstable_by(limit - 1, order);
@@ -178,7 +210,8 @@ impl SearchIndex {
                     score: top.score,
                     heading_path: heading_path(&self.blocks, top.block, doc),
                     excerpt: self.excerpt(doc, top.block, &terms, EXCERPT_BYTES),
-                    supporting: second.map(|s| self.excerpt(doc, s.block, &terms, SUPPORTING_BYTES)),
+                    supporting: second
+                        .map(|s| self.excerpt(doc, s.block, &terms, SUPPORTING_BYTES)),
                 }
             })
             .collect()
@@ -188,7 +221,13 @@ impl SearchIndex {
     /// it fits; otherwise whole lines from the first line holding a query
     /// term (the block's start when none does), the first line clipped at a
     /// character boundary if it alone is too long.
-    pub fn excerpt(&self, doc: &GraphDoc, block: usize, terms: &[String], budget: usize) -> Excerpt {
+    pub fn excerpt(
+        &self,
+        doc: &GraphDoc,
+        block: usize,
+        terms: &[String],
+        budget: usize,
+    ) -> Excerpt {
         let b = &self.blocks[block];
         let section = b.heading(doc).unwrap_or_default().to_owned();
         let span = line_span(&doc.text, b.line_start as usize..b.line_end as usize + 1);
@@ -212,7 +251,11 @@ impl SearchIndex {
         let mut text = String::new();
         let mut last = first;
         for (i, line) in lines.iter().enumerate().skip(first) {
-            let extra = if text.is_empty() { line.len() } else { line.len() + 1 };
+            let extra = if text.is_empty() {
+                line.len()
+            } else {
+                line.len() + 1
+            };
             if text.len() + extra > budget {
                 if text.is_empty() {
                     let mut cut = budget;
@@ -261,14 +304,33 @@ mod tests {
                 "2026-01-01",
                 "# `cache` adr: `use LRU`\n\n## Problem Statement\n\nEviction of cache entries is slow.\n\n## Decision\n\nUse LRU eviction for the cache.\n",
             ),
-            doc(".vault/research/2026-01-02-cache-research.md", "cache", "2026-01-02", "# research\n\n## Findings\n\nLRU wins.\n"),
-            doc(".vault/plan/2026-01-03-auth-plan.md", "auth", "2026-01-03", "# plan\n\n## Steps\n\nrotate tokens\n"),
-            doc(".vault/index/cache.index.md", "cache", "2026-01-04", "# cache eviction lru index\n"),
+            doc(
+                ".vault/research/2026-01-02-cache-research.md",
+                "cache",
+                "2026-01-02",
+                "# research\n\n## Findings\n\nLRU wins.\n",
+            ),
+            doc(
+                ".vault/plan/2026-01-03-auth-plan.md",
+                "auth",
+                "2026-01-03",
+                "# plan\n\n## Steps\n\nrotate tokens\n",
+            ),
+            doc(
+                ".vault/index/cache.index.md",
+                "cache",
+                "2026-01-04",
+                "# cache eviction lru index\n",
+            ),
         ]
     }
 
     fn q<'a>(text: &'a str) -> SearchQuery<'a> {
-        SearchQuery { text, limit: 4, ..Default::default() }
+        SearchQuery {
+            text,
+            limit: 4,
+            ..Default::default()
+        }
     }
 
     #[test]
@@ -277,12 +339,21 @@ mod tests {
         let index = SearchIndex::build(&docs);
         let hits = index.search(&docs, &q("LRU eviction"));
         let paths: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
-        assert_eq!(paths, [".vault/adr/2026-01-01-cache-adr.md", ".vault/research/2026-01-02-cache-research.md"]);
+        assert_eq!(
+            paths,
+            [
+                ".vault/adr/2026-01-01-cache-adr.md",
+                ".vault/research/2026-01-02-cache-research.md"
+            ]
+        );
         let top = &hits[0];
         assert_eq!(top.heading_path, ["`cache` adr: `use LRU`", "Decision"]);
         assert_eq!(top.excerpt.section, "Decision");
         assert_eq!((top.excerpt.line_start, top.excerpt.line_end), (14, 16));
-        assert_eq!(top.excerpt.text, "## Decision\n\nUse LRU eviction for the cache.");
+        assert_eq!(
+            top.excerpt.text,
+            "## Decision\n\nUse LRU eviction for the cache."
+        );
         assert!(!top.excerpt.truncated);
         let support = top.supporting.as_ref().expect("a second block matches");
         assert_eq!(support.section, "Problem Statement");
@@ -295,14 +366,35 @@ mod tests {
         let docs = corpus();
         let index = SearchIndex::build(&docs);
         let types = vec!["research".to_owned()];
-        let only_research = SearchQuery { types: &types, ..q("lru") };
+        let only_research = SearchQuery {
+            types: &types,
+            ..q("lru")
+        };
         assert_eq!(index.search(&docs, &only_research).len(), 1);
-        let by_feature = SearchQuery { feature: Some("#auth"), ..q("lru tokens") };
-        assert_eq!(index.search(&docs, &by_feature)[0].feature.as_deref(), Some("auth"));
-        let by_date = SearchQuery { date: Some("2026-01-02"), ..q("lru") };
-        assert_eq!(index.search(&docs, &by_date)[0].date.as_deref(), Some("2026-01-02"));
-        assert!(index.search(&docs, &q("index")).is_empty(), "index documents are not searched");
-        assert!(index.search(&docs, &q("the of")).is_empty(), "stopwords match nothing");
+        let by_feature = SearchQuery {
+            feature: Some("#auth"),
+            ..q("lru tokens")
+        };
+        assert_eq!(
+            index.search(&docs, &by_feature)[0].feature.as_deref(),
+            Some("auth")
+        );
+        let by_date = SearchQuery {
+            date: Some("2026-01-02"),
+            ..q("lru")
+        };
+        assert_eq!(
+            index.search(&docs, &by_date)[0].date.as_deref(),
+            Some("2026-01-02")
+        );
+        assert!(
+            index.search(&docs, &q("index")).is_empty(),
+            "index documents are not searched"
+        );
+        assert!(
+            index.search(&docs, &q("the of")).is_empty(),
+            "stopwords match nothing"
+        );
     }
 
     #[test]
@@ -322,12 +414,24 @@ mod tests {
     #[test]
     fn document_hits_follow_the_block_ranking_on_a_generated_vault() {
         let storage = crate::MemStorage::new();
-        crate::testgen::generate(&storage, &crate::testgen::GenSpec { docs: 300, features: 6, seed: 3 }).unwrap();
+        crate::testgen::generate(
+            &storage,
+            &crate::testgen::GenSpec {
+                docs: 300,
+                features: 6,
+                seed: 3,
+            },
+        )
+        .unwrap();
         let graph = crate::graph::load_graph(&storage).unwrap();
         let docs = graph.docs();
         let index = SearchIndex::build(docs);
         for title in docs.iter().step_by(37).filter_map(|d| d.title()) {
-            let query = SearchQuery { text: title, limit: 5, ..Default::default() };
+            let query = SearchQuery {
+                text: title,
+                limit: 5,
+                ..Default::default()
+            };
             // The naive reading: walk every block in rank order.
             let mut expected: Vec<(usize, usize, Option<usize>)> = Vec::new();
             for hit in index.search_blocks(docs, &query) {
@@ -342,8 +446,19 @@ mod tests {
             assert_eq!(got.len(), expected.len(), "{title}");
             for (hit, (doc, block, second)) in got.iter().zip(&expected) {
                 assert_eq!(hit.path, docs[*doc].path, "{title}");
-                assert_eq!(Some(hit.excerpt.section.as_str()), index.blocks[*block].heading(&docs[*doc]));
-                assert_eq!(hit.score, index.score(title).iter().find(|s| s.0 as usize == *block).unwrap().1);
+                assert_eq!(
+                    Some(hit.excerpt.section.as_str()),
+                    index.blocks[*block].heading(&docs[*doc])
+                );
+                assert_eq!(
+                    hit.score,
+                    index
+                        .score(title)
+                        .iter()
+                        .find(|s| s.0 as usize == *block)
+                        .unwrap()
+                        .1
+                );
                 assert_eq!(hit.supporting.is_some(), second.is_some());
             }
         }
@@ -363,8 +478,14 @@ mod tests {
         assert!(ex.truncated);
         assert!(ex.text.starts_with("the needle is here"));
         assert!(ex.text.len() <= EXCERPT_BYTES);
-        assert_eq!(docs[0].text.lines().nth(ex.line_start - 1), Some("the needle is here"));
-        assert_eq!(docs[0].text.lines().nth(ex.line_end - 1), Some("after the needle"));
+        assert_eq!(
+            docs[0].text.lines().nth(ex.line_start - 1),
+            Some("the needle is here")
+        );
+        assert_eq!(
+            docs[0].text.lines().nth(ex.line_end - 1),
+            Some("after the needle")
+        );
     }
 
     #[test]
@@ -373,7 +494,9 @@ mod tests {
         let docs = vec![doc(".vault/adr/x.md", "f", "2026-01-01", &body)];
         let index = SearchIndex::build(&docs);
         let ex = &index.search(&docs, &q("needle"))[0].excerpt;
-        assert!(ex.truncated && ex.text.len() <= EXCERPT_BYTES && ex.text.len() >= EXCERPT_BYTES - 1);
+        assert!(
+            ex.truncated && ex.text.len() <= EXCERPT_BYTES && ex.text.len() >= EXCERPT_BYTES - 1
+        );
         assert_eq!((ex.line_start, ex.line_end), (8, 8));
     }
 }

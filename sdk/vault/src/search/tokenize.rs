@@ -3,9 +3,9 @@
 
 /// Words removed from documents and queries.
 pub const STOPWORDS: [&str; 33] = [
-    "a", "an", "and", "are", "as", "at", "be", "by", "can", "did", "do", "does", "for", "from", "how",
-    "in", "is", "it", "no", "not", "of", "on", "or", "that", "the", "this", "to", "was", "were",
-    "what", "which", "why", "with",
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "did", "do", "does", "for", "from",
+    "how", "in", "is", "it", "no", "not", "of", "on", "or", "that", "the", "this", "to", "was",
+    "were", "what", "which", "why", "with",
 ];
 
 /// Whether `token` is a stopword.
@@ -42,7 +42,10 @@ pub fn for_each_token(text: &str, mut f: impl FnMut(&str)) {
             i += 1;
             continue;
         }
-        let c = text[i..].chars().next().expect("a char starts at every boundary");
+        let c = text[i..]
+            .chars()
+            .next()
+            .expect("a char starts at every boundary");
         for l in c.to_lowercase() {
             if l.is_ascii_lowercase() || l.is_ascii_digit() {
                 buf.push(l);
@@ -68,7 +71,10 @@ mod tests {
 
     #[test]
     fn hyphens_punctuation_and_case_split_tokens() {
-        assert_eq!(tokens("Config-Merge of the v2 API!"), ["config", "merge", "v2", "api"]);
+        assert_eq!(
+            tokens("Config-Merge of the v2 API!"),
+            ["config", "merge", "v2", "api"]
+        );
     }
 
     #[test]

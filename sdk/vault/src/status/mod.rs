@@ -16,7 +16,10 @@ pub use report::{ReportOptions, rollup_report};
 use crate::Storage;
 use crate::graph::{DocSelect, FeatureFilter, Graph, Stats};
 use crate::ledger::{ExecIndex, exec_index, step_evidence};
-use crate::plan::{PlanEntry, PlanStatus, StepQuery, Tier, list_plans, load_plan, parse_plan, plan_status, query_steps, read_plans};
+use crate::plan::{
+    PlanEntry, PlanStatus, StepQuery, Tier, list_plans, load_plan, parse_plan, plan_status,
+    query_steps, read_plans,
+};
 
 /// How many active features a rollup shows by default.
 pub const DEFAULT_FEATURE_LIMIT: usize = 10;
@@ -150,7 +153,9 @@ pub struct Trace {
 
 /// Why a trace target was not found.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Could not resolve orientation target '{0}'. Run `vaultspec vault feature list` to enumerate available targets.")]
+#[error(
+    "Could not resolve orientation target '{0}'. Run `vaultspec vault feature list` to enumerate available targets."
+)]
 pub struct UnknownTarget(pub String);
 
 /// The lifecycle word of a feature from its plans: `Unknown` without a plan,
@@ -185,11 +190,15 @@ impl PlanStatuses {
     /// Read every plan (once) and the execution ledgers.
     pub fn read(storage: &dyn Storage) -> Self {
         let index = exec_index(storage).unwrap_or_default();
-        let Ok(read) = read_plans(storage) else { return Self::default() };
+        let Ok(read) = read_plans(storage) else {
+            return Self::default();
+        };
         let plans = read
             .into_iter()
             .map(|(entry, bytes)| {
-                let plan = bytes.as_deref().and_then(|b| parse_plan(std::str::from_utf8(b).ok()?).ok());
+                let plan = bytes
+                    .as_deref()
+                    .and_then(|b| parse_plan(std::str::from_utf8(b).ok()?).ok());
                 let status = plan.map(|plan| {
                     let covered = entry.feature.as_deref().map(|f| index.covered(f));
                     plan_status(&plan, covered.as_ref())
@@ -207,7 +216,9 @@ impl PlanStatuses {
 
     /// The readable plans and their statuses.
     fn readable(&self) -> impl Iterator<Item = (&PlanEntry, &PlanStatus)> {
-        self.0.iter().filter_map(|(entry, status)| status.as_ref().map(|s| (entry, s)))
+        self.0
+            .iter()
+            .filter_map(|(entry, status)| status.as_ref().map(|s| (entry, s)))
     }
 
     fn by_feature(&self) -> BTreeMap<&str, Vec<&PlanStatus>> {
@@ -222,20 +233,30 @@ impl PlanStatuses {
 
     /// The lifecycle word of every feature that has a plan.
     pub fn lifecycle_words(&self) -> BTreeMap<String, String> {
-        self.by_feature().into_iter().map(|(f, s)| (f.to_owned(), lifecycle(&s).to_owned())).collect()
+        self.by_feature()
+            .into_iter()
+            .map(|(f, s)| (f.to_owned(), lifecycle(&s).to_owned()))
+            .collect()
     }
 
     /// The rollup of the vault, with at most `limit` features.
     pub fn rollup(&self, graph: &Graph, limit: usize) -> Rollup {
         let by_feature = self.by_feature();
         let mut rows = graph.feature_list(&FeatureFilter::default());
-        rows.sort_by(|a, b| b.latest_activity.cmp(&a.latest_activity).then_with(|| a.name.cmp(&b.name)));
+        rows.sort_by(|a, b| {
+            b.latest_activity
+                .cmp(&a.latest_activity)
+                .then_with(|| a.name.cmp(&b.name))
+        });
         let features_total = rows.len();
         let features = rows
             .into_iter()
             .take(limit)
             .map(|row| {
-                let statuses: &[&PlanStatus] = by_feature.get(row.name.as_str()).map(Vec::as_slice).unwrap_or_default();
+                let statuses: &[&PlanStatus] = by_feature
+                    .get(row.name.as_str())
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
                 let total: usize = statuses.iter().map(|s| s.step_count).sum();
                 let done: usize = statuses.iter().map(|s| s.steps_completed).sum();
                 FeatureStatus {
@@ -263,7 +284,12 @@ impl PlanStatuses {
                 next_open_step: s.next_open_step.clone(),
             })
             .collect();
-        Rollup { features, features_total, plans_in_flight, totals: totals(graph.stats(DocSelect::All, None, None)) }
+        Rollup {
+            features,
+            features_total,
+            plans_in_flight,
+            totals: totals(graph.stats(DocSelect::All, None, None)),
+        }
     }
 }
 
@@ -294,19 +320,40 @@ pub fn rollup(storage: &dyn Storage, graph: &Graph, limit: usize) -> Rollup {
 /// Trace a feature tag or a plan stem (or path).
 pub fn trace(storage: &dyn Storage, graph: &Graph, target: &str) -> Result<Trace, UnknownTarget> {
     let wanted = target.trim().trim_start_matches('#');
-    let wanted_stem = wanted.rsplit('/').next().unwrap_or(wanted).trim_end_matches(".md");
+    let wanted_stem = wanted
+        .rsplit('/')
+        .next()
+        .unwrap_or(wanted)
+        .trim_end_matches(".md");
     let entries = list_plans(storage).unwrap_or_default();
     let index = exec_index(storage).unwrap_or_default();
     let (kind, chosen): (&str, Vec<PlanEntry>) =
         if let Some(plan) = entries.iter().find(|e| e.stem == wanted_stem) {
             ("plan", vec![plan.clone()])
-        } else if graph.feature_list(&FeatureFilter::default()).iter().any(|f| f.name == wanted) {
-            ("feature", entries.iter().filter(|e| e.feature.as_deref() == Some(wanted)).cloned().collect())
+        } else if graph
+            .feature_list(&FeatureFilter::default())
+            .iter()
+            .any(|f| f.name == wanted)
+        {
+            (
+                "feature",
+                entries
+                    .iter()
+                    .filter(|e| e.feature.as_deref() == Some(wanted))
+                    .cloned()
+                    .collect(),
+            )
         } else {
             return Err(UnknownTarget(target.to_owned()));
         };
-    let plans = chosen.iter().map(|entry| plan_trace(storage, graph, &index, entry)).collect();
-    Ok(Trace { trace_kind: kind, plans })
+    let plans = chosen
+        .iter()
+        .map(|entry| plan_trace(storage, graph, &index, entry))
+        .collect();
+    Ok(Trace {
+        trace_kind: kind,
+        plans,
+    })
 }
 
 fn grounding(graph: &Graph, feature: Option<&str>) -> BTreeMap<String, Vec<String>> {
@@ -319,9 +366,16 @@ fn grounding(graph: &Graph, feature: Option<&str>) -> BTreeMap<String, Vec<Strin
     grounding
 }
 
-fn plan_trace(storage: &dyn Storage, graph: &Graph, index: &ExecIndex, entry: &PlanEntry) -> PlanTrace {
+fn plan_trace(
+    storage: &dyn Storage,
+    graph: &Graph,
+    index: &ExecIndex,
+    entry: &PlanEntry,
+) -> PlanTrace {
     let feature = entry.feature.as_deref();
-    let unlinked = feature.and_then(|f| index.unlinked_by_feature.get(f).cloned()).unwrap_or_default();
+    let unlinked = feature
+        .and_then(|f| index.unlinked_by_feature.get(f).cloned())
+        .unwrap_or_default();
     let mut trace = PlanTrace {
         stem: entry.stem.clone(),
         feature: entry.feature.clone(),
@@ -347,8 +401,16 @@ fn plan_trace(storage: &dyn Storage, graph: &Graph, index: &ExecIndex, entry: &P
     let status = plan_status(&doc.plan, Some(&covered));
     let evidence: BTreeMap<String, crate::ledger::StepEvidence> = feature
         .and_then(|f| {
-            let stem = index.by_step.iter().find(|((feat, _), _)| feat == f).map(|(_, stem)| stem.clone())?;
-            let path = graph.docs().iter().find(|d| d.stem == stem).map(|d| d.path.clone())?;
+            let stem = index
+                .by_step
+                .iter()
+                .find(|((feat, _), _)| feat == f)
+                .map(|(_, stem)| stem.clone())?;
+            let path = graph
+                .docs()
+                .iter()
+                .find(|d| d.stem == stem)
+                .map(|d| d.path.clone())?;
             let bytes = storage.read(&path).ok()?;
             Some(step_evidence(&String::from_utf8_lossy(&bytes)))
         })
@@ -362,7 +424,12 @@ fn plan_trace(storage: &dyn Storage, graph: &Graph, index: &ExecIndex, entry: &P
     trace.steps = query_steps(&doc.plan, &StepQuery::default())
         .into_iter()
         .map(|view| {
-            let record = feature.and_then(|f| index.by_step.get(&(f.to_owned(), view.canonical_id.clone())).cloned());
+            let record = feature.and_then(|f| {
+                index
+                    .by_step
+                    .get(&(f.to_owned(), view.canonical_id.clone()))
+                    .cloned()
+            });
             let found = evidence.get(&view.canonical_id);
             StepTrace {
                 record_stem: record,

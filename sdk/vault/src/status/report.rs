@@ -34,7 +34,11 @@ pub fn rollup_report(graph: &Graph, statuses: &PlanStatuses, options: &ReportOpt
         .features
         .iter()
         .map(|f| {
-            let ours = || plans.iter().filter(|(e, _)| e.feature.as_deref() == Some(f.name.as_str()));
+            let ours = || {
+                plans
+                    .iter()
+                    .filter(|(e, _)| e.feature.as_deref() == Some(f.name.as_str()))
+            };
             let readable: Vec<&PlanStatus> = ours().filter_map(|(_, s)| s.as_ref()).collect();
             let count = ours().count();
             json!({
@@ -56,7 +60,9 @@ pub fn rollup_report(graph: &Graph, statuses: &PlanStatuses, options: &ReportOpt
     // The `modified` of the first document (in path order) of each stem.
     let mut modified_of: HashMap<&str, Option<&str>> = HashMap::new();
     for doc in graph.docs() {
-        modified_of.entry(doc.stem.as_str()).or_insert(doc.modified.as_deref());
+        modified_of
+            .entry(doc.stem.as_str())
+            .or_insert(doc.modified.as_deref());
     }
     let completed: Vec<Value> = plans
         .iter()
@@ -99,14 +105,24 @@ pub fn rollup_report(graph: &Graph, statuses: &PlanStatuses, options: &ReportOpt
 
 /// The newest documents of each type (by `modified`, else `date`), at most
 /// `limit` a type, none older than `cutoff`.
-fn recent_documents(graph: &Graph, cutoff: Option<&str>, limit: usize, paths: bool) -> BTreeMap<String, Vec<Value>> {
+fn recent_documents(
+    graph: &Graph,
+    cutoff: Option<&str>,
+    limit: usize,
+    paths: bool,
+) -> BTreeMap<String, Vec<Value>> {
     let mut by_type: BTreeMap<&str, Vec<(&str, &GraphDoc)>> = BTreeMap::new();
     for doc in graph.docs() {
-        let Some(stamp) = doc.modified.as_deref().or(doc.date.as_deref()) else { continue };
+        let Some(stamp) = doc.modified.as_deref().or(doc.date.as_deref()) else {
+            continue;
+        };
         if cutoff.is_some_and(|c| stamp < c) || doc.doc_type.is_none() {
             continue;
         }
-        by_type.entry(doc.type_name()).or_default().push((stamp, doc));
+        by_type
+            .entry(doc.type_name())
+            .or_default()
+            .push((stamp, doc));
     }
     let row = |stamp: &str, doc: &GraphDoc| {
         let mut row = json!({
@@ -125,7 +141,13 @@ fn recent_documents(graph: &Graph, cutoff: Option<&str>, limit: usize, paths: bo
         .map(|(t, mut docs)| {
             // Stable: documents of one stamp stay in path order.
             docs.sort_by(|a, b| b.0.cmp(a.0));
-            (t.to_owned(), docs.into_iter().take(limit).map(|(stamp, doc)| row(stamp, doc)).collect())
+            (
+                t.to_owned(),
+                docs.into_iter()
+                    .take(limit)
+                    .map(|(stamp, doc)| row(stamp, doc))
+                    .collect(),
+            )
         })
         .collect()
 }
@@ -135,10 +157,16 @@ fn recent_documents(graph: &Graph, cutoff: Option<&str>, limit: usize, paths: bo
 fn exec_activity(graph: &Graph, verbose: bool) -> Vec<Value> {
     let mut by_feature: BTreeMap<String, (usize, String, Vec<String>)> = BTreeMap::new();
     for doc in graph.docs().iter().filter(|d| d.type_name() == "exec") {
-        let Some(f) = doc.graph_feature() else { continue };
+        let Some(f) = doc.graph_feature() else {
+            continue;
+        };
         let entry = by_feature.entry(f).or_default();
         entry.0 += 1;
-        let stamp = doc.modified.clone().or(doc.date.clone()).unwrap_or_default();
+        let stamp = doc
+            .modified
+            .clone()
+            .or(doc.date.clone())
+            .unwrap_or_default();
         if stamp > entry.1 {
             entry.1 = stamp;
         }

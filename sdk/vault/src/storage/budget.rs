@@ -86,7 +86,10 @@ pub struct WriteBudget {
 impl WriteBudget {
     /// A budget of `bytes` bytes and `files` changed files in all.
     pub fn new(bytes: u64, files: u64) -> Self {
-        Self { limits: Some((bytes, files)), used: Mutex::new((0, 0)) }
+        Self {
+            limits: Some((bytes, files)),
+            used: Mutex::new((0, 0)),
+        }
     }
 
     /// Bytes and files charged so far.
@@ -99,7 +102,11 @@ impl WriteBudget {
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
         let next = (used.0.saturating_add(bytes), used.1.saturating_add(1));
         if let Some((max_bytes, max_files)) = self.limits {
-            let exceeded = |limit, unit| StorageError::WriteBudgetExceeded { path: path.to_owned(), limit, unit };
+            let exceeded = |limit, unit| StorageError::WriteBudgetExceeded {
+                path: path.to_owned(),
+                limit,
+                unit,
+            };
             if next.0 > max_bytes {
                 return Err(exceeded(max_bytes, "bytes"));
             }
@@ -128,7 +135,10 @@ mod tests {
     fn the_budget_refuses_the_read_that_would_cross_it() {
         let budget = ReadBudget::new(Some(10));
         budget.charge("a", 6).unwrap();
-        assert!(matches!(budget.charge("b", 5), Err(StorageError::BudgetExceeded { .. })));
+        assert!(matches!(
+            budget.charge("b", 5),
+            Err(StorageError::BudgetExceeded { .. })
+        ));
         budget.charge("c", 4).unwrap();
         assert_eq!(budget.used(), 10);
     }
@@ -138,12 +148,35 @@ mod tests {
         let budget = WriteBudget::new(10, 3);
         budget.charge("a", 6).unwrap();
         let err = budget.charge("b", 5).unwrap_err();
-        assert!(matches!(err, StorageError::WriteBudgetExceeded { limit: 10, unit: "bytes", .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                StorageError::WriteBudgetExceeded {
+                    limit: 10,
+                    unit: "bytes",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         budget.charge("c", 4).unwrap();
         budget.charge("d", 0).unwrap();
         let err = budget.charge("e", 0).unwrap_err();
-        assert!(matches!(err, StorageError::WriteBudgetExceeded { limit: 3, unit: "files", .. }), "{err}");
-        assert_eq!(err.to_string(), "changing `e` would exceed this call's write budget of 3 files");
+        assert!(
+            matches!(
+                err,
+                StorageError::WriteBudgetExceeded {
+                    limit: 3,
+                    unit: "files",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "changing `e` would exceed this call's write budget of 3 files"
+        );
         assert_eq!(budget.used(), (10, 3));
         let unlimited = WriteBudget::default();
         unlimited.charge("f", u64::MAX).unwrap();

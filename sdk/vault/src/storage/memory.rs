@@ -58,7 +58,10 @@ impl MemStorage {
 }
 
 fn under(dir: &str, path: &str) -> bool {
-    dir.is_empty() || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
+    dir.is_empty()
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 impl Storage for MemStorage {
@@ -87,7 +90,11 @@ impl Storage for MemStorage {
 
     fn exists(&self, path: &str) -> Result<bool, StorageError> {
         check_path(path)?;
-        Ok(self.files.read().expect("storage lock poisoned").contains_key(path))
+        Ok(self
+            .files
+            .read()
+            .expect("storage lock poisoned")
+            .contains_key(path))
     }
 
     fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
@@ -101,7 +108,9 @@ impl Storage for MemStorage {
         self.scope.check(to)?;
         let mut files = self.files.write().expect("storage lock poisoned");
         if files.contains_key(to) {
-            return Err(StorageError::AlreadyExists { path: to.to_owned() });
+            return Err(StorageError::AlreadyExists {
+                path: to.to_owned(),
+            });
         }
         let bytes = files.remove(from).ok_or_else(|| StorageError::NotFound {
             path: from.to_owned(),
@@ -113,8 +122,11 @@ impl Storage for MemStorage {
     fn remove(&self, path: &str) -> Result<(), StorageError> {
         self.scope.check(path)?;
         let mut files = self.files.write().expect("storage lock poisoned");
-        files.remove(path).map(drop).ok_or_else(|| StorageError::NotFound {
-            path: path.to_owned(),
-        })
+        files
+            .remove(path)
+            .map(drop)
+            .ok_or_else(|| StorageError::NotFound {
+                path: path.to_owned(),
+            })
     }
 }

@@ -80,7 +80,11 @@ pub trait Storage: Send + Sync {
     /// [`Storage::read_many`] gives them), batch after batch in order. A
     /// verb's workspace reads the next batch on the host while `each` works
     /// on this one; elsewhere this is `read_many` per batch.
-    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+    fn read_batches(
+        &self,
+        paths: &[&str],
+        each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>),
+    ) {
         for (i, batch) in paths.chunks(READ_BATCH).enumerate() {
             each(i * READ_BATCH, self.read_many(batch));
         }
@@ -115,7 +119,11 @@ impl<S: Storage + ?Sized> Storage for &S {
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
         (**self).read_many(paths)
     }
-    fn read_batches(&self, paths: &[&str], each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>)) {
+    fn read_batches(
+        &self,
+        paths: &[&str],
+        each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>),
+    ) {
         (**self).read_batches(paths, each)
     }
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {

@@ -33,7 +33,10 @@ pub struct CapStorage {
 impl CapStorage {
     /// Open the workspace at `root`, writable under `.vault/` and `.vaultspec/`.
     pub fn open(root: &Path) -> io::Result<Self> {
-        Ok(Self::from_dir(Dir::open_ambient_dir(root, ambient_authority())?))
+        Ok(Self::from_dir(Dir::open_ambient_dir(
+            root,
+            ambient_authority(),
+        )?))
     }
 
     /// Wrap an already opened folder.
@@ -96,26 +99,40 @@ impl CapStorage {
                 self.walk(&path, out)?;
             } else if file_type.is_file() {
                 let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-                out.push(FileEntry { path: display(&path), size });
+                out.push(FileEntry {
+                    path: display(&path),
+                    size,
+                });
             } else if file_type.is_symlink() {
                 // A symlink to a file inside the workspace is listed; one that
                 // leads out, dangles, or names a folder is skipped.
                 if let Ok(meta) = self.root.metadata(&path)
                     && meta.is_file()
                 {
-                    out.push(FileEntry { path: display(&path), size: meta.len() });
+                    out.push(FileEntry {
+                        path: display(&path),
+                        size: meta.len(),
+                    });
                 }
             } else {
                 // A FIFO, socket or device where a file should be is listed,
                 // so a reader reports it by name: its read is refused at once.
-                out.push(FileEntry { path: display(&path), size: 0 });
+                out.push(FileEntry {
+                    path: display(&path),
+                    size: 0,
+                });
             }
         }
         Ok(())
     }
 
     /// The folders of `path` for a change, reached without following links.
-    fn folders(&self, parts: &[&str], path: &str, create: bool) -> Result<Folders<'_>, StorageError> {
+    fn folders(
+        &self,
+        parts: &[&str],
+        path: &str,
+        create: bool,
+    ) -> Result<Folders<'_>, StorageError> {
         Folders::open(self.root.as_fd(), parts, path, create)
     }
 }
@@ -123,16 +140,26 @@ impl CapStorage {
 /// Refuse to change `name` in `dir` (the last component of `path`) when it
 /// is a symlink or has more than one hard link; else its type and
 /// permission bits. `Ok(None)`: nothing there.
-fn changeable(dir: BorrowedFd<'_>, name: &str, path: &str, what: &str) -> Result<Option<(FileType, u32)>, StorageError> {
+fn changeable(
+    dir: BorrowedFd<'_>,
+    name: &str,
+    path: &str,
+    what: &str,
+) -> Result<Option<(FileType, u32)>, StorageError> {
     let st = match lstat(dir, name) {
         Ok(st) => st,
         Err(Errno::NOENT) => return Ok(None),
         Err(err) => return Err(map_io(err.into(), "checking", path)),
     };
-    let denied = |reason: String| StorageError::Denied { path: path.to_owned(), reason };
+    let denied = |reason: String| StorageError::Denied {
+        path: path.to_owned(),
+        reason,
+    };
     let file_type = FileType::from_raw_mode(st.st_mode);
     if file_type == FileType::Symlink {
-        return Err(denied("it is a symbolic link; vaultspec only changes regular files".to_owned()));
+        return Err(denied(
+            "it is a symbolic link; vaultspec only changes regular files".to_owned(),
+        ));
     }
     if file_type == FileType::RegularFile && st.st_nlink > 1 {
         return Err(denied(format!(
@@ -148,7 +175,11 @@ fn changeable(dir: BorrowedFd<'_>, name: &str, path: &str, what: &str) -> Result
 /// inside the workspace can reach it from any folder, so where the path
 /// starts decides nothing.
 fn readable(meta: &cap_std::fs::Metadata, path: &str) -> Result<(), StorageError> {
-    let refuse = |message: String| StorageError::Io { op: "reading", path: path.to_owned(), message };
+    let refuse = |message: String| StorageError::Io {
+        op: "reading",
+        path: path.to_owned(),
+        message,
+    };
     if !meta.is_file() {
         let file_type = meta.file_type();
         let kind = if file_type.is_fifo() {
@@ -164,7 +195,10 @@ fn readable(meta: &cap_std::fs::Metadata, path: &str) -> Result<(), StorageError
         } else {
             FileType::Unknown
         };
-        return Err(refuse(format!("it is {}, not a regular file", describe(kind))));
+        return Err(refuse(format!(
+            "it is {}, not a regular file",
+            describe(kind)
+        )));
     }
     if meta.nlink() > 1 {
         return Err(refuse(format!(
@@ -179,14 +213,19 @@ impl Storage for CapStorage {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         let parts = check_path(path)?;
         if parts.is_empty() {
-            return Err(StorageError::InvalidPath { path: path.to_owned(), reason: "the workspace root is a folder".to_owned() });
+            return Err(StorageError::InvalidPath {
+                path: path.to_owned(),
+                reason: "the workspace root is a folder".to_owned(),
+            });
         }
         // One open, then kind, links, size and content from the same handle:
         // the file checked is the file read. Opened non-blocking, so a FIFO
         // or a device is refused at once instead of waiting for a writer;
         // regular files ignore the flag.
         let mut options = OpenOptions::new();
-        options.read(true).custom_flags(OFlags::NONBLOCK.bits() as i32);
+        options
+            .read(true)
+            .custom_flags(OFlags::NONBLOCK.bits() as i32);
         let mut file = self.root.open_with(path, &options).map_err(|e| {
             // A socket cannot be opened at all: say what it is.
             if e.raw_os_error() == Some(Errno::NXIO.raw_os_error())
@@ -205,22 +244,35 @@ impl Storage for CapStorage {
         // position again, two more system calls per file for what `meta`
         // has already said. The limit stops a file growing meanwhile one
         // byte past the ceiling, which the check below refuses.
-        std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, MAX_FILE_BYTES + 1), &mut bytes)
-            .map_err(|e| map_io(e, "reading", path))?;
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut file, MAX_FILE_BYTES + 1),
+            &mut bytes,
+        )
+        .map_err(|e| map_io(e, "reading", path))?;
         if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(StorageError::TooLarge { path: path.to_owned(), size: bytes.len() as u64, limit: MAX_FILE_BYTES });
+            return Err(StorageError::TooLarge {
+                path: path.to_owned(),
+                size: bytes.len() as u64,
+                limit: MAX_FILE_BYTES,
+            });
         }
         Ok(bytes)
     }
 
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
-        crate::parallel::map(paths, crate::parallel::default_threads(), |path| self.read(path))
+        crate::parallel::map(paths, crate::parallel::default_threads(), |path| {
+            self.read(path)
+        })
     }
 
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         check_path(dir)?;
         let mut out = Vec::new();
-        let start = if dir.is_empty() { PathBuf::from(".") } else { PathBuf::from(dir) };
+        let start = if dir.is_empty() {
+            PathBuf::from(".")
+        } else {
+            PathBuf::from(dir)
+        };
         self.walk(&start, &mut out)?;
         for entry in &mut out {
             if let Some(rest) = entry.path.strip_prefix("./") {
@@ -286,7 +338,9 @@ impl Storage for CapStorage {
         let to_name = to_parts[to_parts.len() - 1];
         match self.folders(&to_parts, to, false) {
             Ok(folders) if lstat(folders.last(), to_name).is_ok() => {
-                return Err(StorageError::AlreadyExists { path: to.to_owned() });
+                return Err(StorageError::AlreadyExists {
+                    path: to.to_owned(),
+                });
             }
             Ok(_) | Err(StorageError::NotFound { .. }) => {}
             Err(err) => return Err(err),
@@ -298,20 +352,39 @@ impl Storage for CapStorage {
             Some((other, _)) => {
                 return Err(StorageError::Denied {
                     path: from.to_owned(),
-                    reason: format!("it is {}; vaultspec only moves regular files", describe(other)),
+                    reason: format!(
+                        "it is {}; vaultspec only moves regular files",
+                        describe(other)
+                    ),
                 });
             }
-            None => return Err(StorageError::NotFound { path: from.to_owned() }),
+            None => {
+                return Err(StorageError::NotFound {
+                    path: from.to_owned(),
+                });
+            }
         }
         self.writes.charge(from, 0)?;
         let to_folders = self.folders(&to_parts, to, true)?;
         let (from_dir, to_dir) = (from_folders.last(), to_folders.last());
         // No replace: a destination that appeared meanwhile is kept.
-        match rustix::fs::renameat_with(from_dir, from_name, to_dir, to_name, RenameFlags::NOREPLACE) {
+        match rustix::fs::renameat_with(
+            from_dir,
+            from_name,
+            to_dir,
+            to_name,
+            RenameFlags::NOREPLACE,
+        ) {
             Ok(()) => {}
-            Err(Errno::EXIST) => return Err(StorageError::AlreadyExists { path: to.to_owned() }),
-            Err(Errno::INVAL | Errno::NOSYS) => rustix::fs::renameat(from_dir, from_name, to_dir, to_name)
-                .map_err(|e| map_io(e.into(), "renaming", from))?,
+            Err(Errno::EXIST) => {
+                return Err(StorageError::AlreadyExists {
+                    path: to.to_owned(),
+                });
+            }
+            Err(Errno::INVAL | Errno::NOSYS) => {
+                rustix::fs::renameat(from_dir, from_name, to_dir, to_name)
+                    .map_err(|e| map_io(e.into(), "renaming", from))?
+            }
             Err(err) => return Err(map_io(err.into(), "renaming", from)),
         }
         from_folders.prune_empty(&from_parts);
@@ -323,7 +396,9 @@ impl Storage for CapStorage {
         let folders = self.folders(&parts, path, false)?;
         let name = parts[parts.len() - 1];
         if changeable(folders.last(), name, path, "remove")?.is_none() {
-            return Err(StorageError::NotFound { path: path.to_owned() });
+            return Err(StorageError::NotFound {
+                path: path.to_owned(),
+            });
         }
         self.writes.charge(path, 0)?;
         rustix::fs::unlinkat(folders.last(), name, AtFlags::empty())
@@ -368,7 +443,12 @@ mod tests {
     fn reads_and_lists_files_inside_the_workspace() {
         let (_dir, storage) = workspace();
         assert_eq!(storage.read(".vault/adr/a.md").unwrap(), b"alpha");
-        let listed: Vec<_> = storage.list(".vault").unwrap().into_iter().map(|e| e.path).collect();
+        let listed: Vec<_> = storage
+            .list(".vault")
+            .unwrap()
+            .into_iter()
+            .map(|e| e.path)
+            .collect();
         assert_eq!(listed, [".vault/adr/a.md"]);
         assert!(storage.list(".vault/missing").unwrap().is_empty());
     }
@@ -376,29 +456,52 @@ mod tests {
     #[test]
     fn reads_whole_files_of_any_size_and_refuses_those_over_the_limit() {
         let (dir, storage) = workspace();
-        for (name, len) in [("empty.md", 0), ("page.md", 4096), ("limit.md", MAX_FILE_BYTES as usize)] {
+        for (name, len) in [
+            ("empty.md", 0),
+            ("page.md", 4096),
+            ("limit.md", MAX_FILE_BYTES as usize),
+        ] {
             std::fs::write(dir.path().join(".vault").join(name), vec![b'x'; len]).unwrap();
-            assert_eq!(storage.read(&format!(".vault/{name}")).unwrap().len(), len, "{name}");
+            assert_eq!(
+                storage.read(&format!(".vault/{name}")).unwrap().len(),
+                len,
+                "{name}"
+            );
         }
-        std::fs::write(dir.path().join(".vault/big.md"), vec![b'x'; MAX_FILE_BYTES as usize + 1]).unwrap();
-        assert!(matches!(storage.read(".vault/big.md"), Err(StorageError::TooLarge { .. })));
+        std::fs::write(
+            dir.path().join(".vault/big.md"),
+            vec![b'x'; MAX_FILE_BYTES as usize + 1],
+        )
+        .unwrap();
+        assert!(matches!(
+            storage.read(".vault/big.md"),
+            Err(StorageError::TooLarge { .. })
+        ));
     }
 
     #[test]
     fn read_batches_hands_over_every_batch_in_order() {
         let (dir, storage) = workspace();
         std::fs::create_dir_all(dir.path().join(".vault/n")).unwrap();
-        let paths: Vec<String> = (0..super::super::READ_BATCH * 2 + 3).map(|i| format!(".vault/n/{i:04}.md")).collect();
+        let paths: Vec<String> = (0..super::super::READ_BATCH * 2 + 3)
+            .map(|i| format!(".vault/n/{i:04}.md"))
+            .collect();
         for (i, path) in paths.iter().enumerate() {
             std::fs::write(dir.path().join(path), i.to_string()).unwrap();
         }
         let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
         let mut seen = Vec::new();
         storage.read_batches(&refs, &mut |offset, reads| {
-            assert_eq!(offset, seen.len(), "batches come in order, each at its offset");
+            assert_eq!(
+                offset,
+                seen.len(),
+                "batches come in order, each at its offset"
+            );
             seen.extend(reads.into_iter().map(Result::unwrap));
         });
-        let expected: Vec<Vec<u8>> = (0..paths.len()).map(|i| i.to_string().into_bytes()).collect();
+        let expected: Vec<Vec<u8>> = (0..paths.len())
+            .map(|i| i.to_string().into_bytes())
+            .collect();
         assert_eq!(seen, expected);
     }
 
@@ -406,9 +509,17 @@ mod tests {
     fn a_symlink_leading_out_is_refused() {
         let (dir, storage) = workspace();
         std::os::unix::fs::symlink("/etc/passwd", dir.path().join(".vault/evil.md")).unwrap();
-        assert!(matches!(storage.read(".vault/evil.md"), Err(StorageError::Outside { .. })));
+        assert!(matches!(
+            storage.read(".vault/evil.md"),
+            Err(StorageError::Outside { .. })
+        ));
         assert!(storage.write(".vault/evil.md", b"x").is_err());
-        let listed: Vec<_> = storage.list(".vault").unwrap().into_iter().map(|e| e.path).collect();
+        let listed: Vec<_> = storage
+            .list(".vault")
+            .unwrap()
+            .into_iter()
+            .map(|e| e.path)
+            .collect();
         assert_eq!(listed, [".vault/adr/a.md"]);
     }
 
@@ -416,11 +527,19 @@ mod tests {
     fn writes_are_atomic_create_folders_and_stay_in_scope() {
         let (dir, storage) = workspace();
         storage.write(".vault/plan/new.md", b"new").unwrap();
-        assert_eq!(std::fs::read(dir.path().join(".vault/plan/new.md")).unwrap(), b"new");
+        assert_eq!(
+            std::fs::read(dir.path().join(".vault/plan/new.md")).unwrap(),
+            b"new"
+        );
         assert!(storage.write("outside.txt", b"x").is_err());
         assert!(storage.write(".vault/../outside.txt", b"x").is_err());
-        assert_eq!(std::fs::read(dir.path().join("outside.txt")).unwrap(), b"root file");
-        let leftovers = std::fs::read_dir(dir.path().join(".vault/plan")).unwrap().count();
+        assert_eq!(
+            std::fs::read(dir.path().join("outside.txt")).unwrap(),
+            b"root file"
+        );
+        let leftovers = std::fs::read_dir(dir.path().join(".vault/plan"))
+            .unwrap()
+            .count();
         assert_eq!(leftovers, 1, "a temporary file was left behind");
     }
 
@@ -432,7 +551,9 @@ mod tests {
             storage.rename(".vault/adr/a.md", ".vault/research/b.md"),
             Err(StorageError::AlreadyExists { .. })
         ));
-        storage.rename(".vault/adr/a.md", ".vault/_archive/adr/a.md").unwrap();
+        storage
+            .rename(".vault/adr/a.md", ".vault/_archive/adr/a.md")
+            .unwrap();
         assert!(!dir.path().join(".vault/adr").exists());
         assert_eq!(storage.read(".vault/_archive/adr/a.md").unwrap(), b"alpha");
     }
@@ -460,17 +581,34 @@ mod tests {
         let (dir, storage) = workspace();
         std::os::unix::fs::symlink("..", dir.path().join(".vault/up")).unwrap();
         let reason = denied_reason(storage.write(".vault/up/src/x.rs", b"x").unwrap_err());
-        assert!(reason.contains("`.vault/up` is a symbolic link"), "{reason}");
-        assert!(!dir.path().join("src").exists(), "a folder was made through the link");
+        assert!(
+            reason.contains("`.vault/up` is a symbolic link"),
+            "{reason}"
+        );
+        assert!(
+            !dir.path().join("src").exists(),
+            "a folder was made through the link"
+        );
         let reason = denied_reason(storage.write(".vault/up/outside.txt", b"x").unwrap_err());
         assert!(reason.contains("`.vault/up`"), "{reason}");
         let reason = denied_reason(storage.remove(".vault/up/outside.txt").unwrap_err());
         assert!(reason.contains("`.vault/up`"), "{reason}");
-        let reason = denied_reason(storage.rename(".vault/adr/a.md", ".vault/up/moved.md").unwrap_err());
+        let reason = denied_reason(
+            storage
+                .rename(".vault/adr/a.md", ".vault/up/moved.md")
+                .unwrap_err(),
+        );
         assert!(reason.contains("`.vault/up`"), "{reason}");
-        let reason = denied_reason(storage.rename(".vault/up/outside.txt", ".vault/in.md").unwrap_err());
+        let reason = denied_reason(
+            storage
+                .rename(".vault/up/outside.txt", ".vault/in.md")
+                .unwrap_err(),
+        );
         assert!(reason.contains("`.vault/up`"), "{reason}");
-        assert_eq!(std::fs::read(dir.path().join("outside.txt")).unwrap(), b"root file");
+        assert_eq!(
+            std::fs::read(dir.path().join("outside.txt")).unwrap(),
+            b"root file"
+        );
         assert!(dir.path().join(".vault/adr/a.md").exists());
         // Reads may still follow a link that stays inside the workspace.
         assert_eq!(storage.read(".vault/up/outside.txt").unwrap(), b"root file");
@@ -481,8 +619,15 @@ mod tests {
         let (dir, storage) = workspace();
         std::fs::create_dir(dir.path().join("docs")).unwrap();
         std::os::unix::fs::symlink("docs", dir.path().join(".vaultspec")).unwrap();
-        let reason = denied_reason(storage.write(".vaultspec/templates/a.md", b"x").unwrap_err());
-        assert!(reason.contains("`.vaultspec` is a symbolic link"), "{reason}");
+        let reason = denied_reason(
+            storage
+                .write(".vaultspec/templates/a.md", b"x")
+                .unwrap_err(),
+        );
+        assert!(
+            reason.contains("`.vaultspec` is a symbolic link"),
+            "{reason}"
+        );
         assert!(!dir.path().join("docs/templates").exists());
     }
 
@@ -494,10 +639,16 @@ mod tests {
         std::fs::write(&secret, "secret").unwrap();
         std::fs::hard_link(&secret, dir.path().join(".vault/linked.md")).unwrap();
         let err = storage.read(".vault/linked.md").unwrap_err();
-        assert!(err.to_string().contains("`.vault/linked.md`: it has 2 hard links"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("`.vault/linked.md`: it has 2 hard links"),
+            "{err}"
+        );
         for err in [
             storage.write(".vault/linked.md", b"x").unwrap_err(),
-            storage.rename(".vault/linked.md", ".vault/moved.md").unwrap_err(),
+            storage
+                .rename(".vault/linked.md", ".vault/moved.md")
+                .unwrap_err(),
             storage.remove(".vault/linked.md").unwrap_err(),
         ] {
             assert!(denied_reason(err).contains("has 2 hard links"));
@@ -507,7 +658,13 @@ mod tests {
         // Anywhere in the workspace: a symlink from any folder could lead
         // to the same file, so a hard link outside the vault is refused too.
         std::fs::hard_link(dir.path().join("outside.txt"), dir.path().join("twin.txt")).unwrap();
-        assert!(storage.read("twin.txt").unwrap_err().to_string().contains("has 2 hard links"));
+        assert!(
+            storage
+                .read("twin.txt")
+                .unwrap_err()
+                .to_string()
+                .contains("has 2 hard links")
+        );
     }
 
     #[test]
@@ -519,14 +676,22 @@ mod tests {
         let err = storage.write(".vault/adr/a.md", b"changed").unwrap_err();
         assert!(err.to_string().contains("read-only (mode 0444)"), "{err}");
         assert_eq!(std::fs::read(&locked).unwrap(), b"alpha");
-        assert_eq!(std::fs::metadata(&locked).unwrap().permissions().mode() & 0o7777, 0o444);
+        assert_eq!(
+            std::fs::metadata(&locked).unwrap().permissions().mode() & 0o7777,
+            0o444
+        );
 
         let private = dir.path().join(".vault/adr/private.md");
         std::fs::write(&private, "mine").unwrap();
         std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
-        storage.write(".vault/adr/private.md", b"still mine").unwrap();
+        storage
+            .write(".vault/adr/private.md", b"still mine")
+            .unwrap();
         assert_eq!(std::fs::read(&private).unwrap(), b"still mine");
-        assert_eq!(std::fs::metadata(&private).unwrap().permissions().mode() & 0o7777, 0o600);
+        assert_eq!(
+            std::fs::metadata(&private).unwrap().permissions().mode() & 0o7777,
+            0o600
+        );
     }
 
     #[test]
@@ -540,7 +705,12 @@ mod tests {
             0,
         )
         .unwrap();
-        let listed: Vec<_> = storage.list(".vault").unwrap().into_iter().map(|e| e.path).collect();
+        let listed: Vec<_> = storage
+            .list(".vault")
+            .unwrap()
+            .into_iter()
+            .map(|e| e.path)
+            .collect();
         assert_eq!(listed, [".vault/adr/a.md", ".vault/adr/pipe.md"]);
         let err = storage.read(".vault/adr/pipe.md").unwrap_err();
         assert!(err.to_string().contains("a FIFO"), "{err}");
@@ -551,25 +721,48 @@ mod tests {
         let (dir, storage) = workspace();
         let fifo = dir.path().join(".vaultspec/config.toml");
         std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
-        rustix::fs::mknodat(rustix::fs::CWD, &fifo, FileType::Fifo, rustix::fs::Mode::from(0o600), 0).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            FileType::Fifo,
+            rustix::fs::Mode::from(0o600),
+            0,
+        )
+        .unwrap();
         // Without the defence this read would wait for a writer forever.
         let err = storage.read(".vaultspec/config.toml").unwrap_err();
-        assert_eq!(err.to_string(), "reading `.vaultspec/config.toml`: it is a FIFO, not a regular file");
-        let socket = std::os::unix::net::UnixListener::bind(dir.path().join(".vault/sock.md")).unwrap();
+        assert_eq!(
+            err.to_string(),
+            "reading `.vaultspec/config.toml`: it is a FIFO, not a regular file"
+        );
+        let socket =
+            std::os::unix::net::UnixListener::bind(dir.path().join(".vault/sock.md")).unwrap();
         let err = storage.read(".vault/sock.md").unwrap_err();
-        assert!(err.to_string().contains("it is a socket, not a regular file"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("it is a socket, not a regular file"),
+            "{err}"
+        );
         drop(socket);
         let err = storage.read(".vault/adr").unwrap_err();
-        assert!(err.to_string().contains("it is a folder, not a regular file"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("it is a folder, not a regular file"),
+            "{err}"
+        );
     }
 
     #[test]
     fn a_write_never_follows_a_link_at_its_own_name() {
         let (dir, storage) = workspace();
-        std::os::unix::fs::symlink("../outside.txt", dir.path().join(".vault/inside-link.md")).unwrap();
+        std::os::unix::fs::symlink("../outside.txt", dir.path().join(".vault/inside-link.md"))
+            .unwrap();
         let reason = denied_reason(storage.write(".vault/inside-link.md", b"x").unwrap_err());
         assert!(reason.contains("symbolic link"), "{reason}");
-        assert_eq!(std::fs::read(dir.path().join("outside.txt")).unwrap(), b"root file");
+        assert_eq!(
+            std::fs::read(dir.path().join("outside.txt")).unwrap(),
+            b"root file"
+        );
     }
 
     #[test]
@@ -577,8 +770,16 @@ mod tests {
         let (dir, storage) = workspace();
         std::fs::create_dir_all(dir.path().join(".vaultspec/verbs")).unwrap();
         std::fs::write(dir.path().join(".vaultspec/verbs/v.wasm"), "component").unwrap();
-        assert!(storage.rename(".vault/adr/a.md", ".vaultspec/verbs/x.wasm").is_err());
-        assert!(storage.rename(".vaultspec/verbs/v.wasm", ".vault/v.wasm").is_err());
+        assert!(
+            storage
+                .rename(".vault/adr/a.md", ".vaultspec/verbs/x.wasm")
+                .is_err()
+        );
+        assert!(
+            storage
+                .rename(".vaultspec/verbs/v.wasm", ".vault/v.wasm")
+                .is_err()
+        );
         assert!(storage.remove(".vaultspec/verbs/v.wasm").is_err());
         assert!(storage.write(".vaultspec/workspace.json", b"{}").is_err());
         assert!(dir.path().join(".vaultspec/verbs/v.wasm").exists());
@@ -592,12 +793,25 @@ mod tests {
         let storage = storage.with_write_budget(10, 3);
         storage.write(".vault/a.md", b"123456").unwrap();
         let err = storage.write(".vault/b.md", b"12345").unwrap_err();
-        assert_eq!(err.to_string(), "changing `.vault/b.md` would exceed this call's write budget of 10 bytes");
+        assert_eq!(
+            err.to_string(),
+            "changing `.vault/b.md` would exceed this call's write budget of 10 bytes"
+        );
         assert!(!dir.path().join(".vault/b.md").exists());
         storage.rename(".vault/a.md", ".vault/c.md").unwrap();
         storage.remove(".vault/c.md").unwrap();
         let err = storage.remove(".vault/adr/a.md").unwrap_err();
-        assert!(matches!(err, StorageError::WriteBudgetExceeded { limit: 3, unit: "files", .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                StorageError::WriteBudgetExceeded {
+                    limit: 3,
+                    unit: "files",
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(dir.path().join(".vault/adr/a.md").exists());
     }
 
@@ -610,7 +824,13 @@ mod tests {
         storage.remove(".vault/adr/a.md").unwrap();
         assert!(!dir.path().join(".vault/adr").exists());
         assert!(dir.path().join(".vault").is_dir(), "the top folder stays");
-        assert!(matches!(storage.remove(".vault/adr/a.md"), Err(StorageError::NotFound { .. })));
-        assert!(matches!(storage.rename(".vault/none.md", ".vault/b.md"), Err(StorageError::NotFound { .. })));
+        assert!(matches!(
+            storage.remove(".vault/adr/a.md"),
+            Err(StorageError::NotFound { .. })
+        ));
+        assert!(matches!(
+            storage.rename(".vault/none.md", ".vault/b.md"),
+            Err(StorageError::NotFound { .. })
+        ));
     }
 }

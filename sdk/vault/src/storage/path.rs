@@ -56,12 +56,18 @@ impl WriteScope {
     /// a component, a hook or a launch command that runs outside the
     /// sandbox, or outlives its call. Compared by exact component name.
     pub const PROTECTED: [(&'static str, &'static str); 6] = [
-        ("verbs", "it holds the verb components vaultspec loads and runs"),
+        (
+            "verbs",
+            "it holds the verb components vaultspec loads and runs",
+        ),
         ("mcps", "it holds the MCP server definitions agents launch"),
         ("hooks", "it holds commands run on events"),
         ("triggers", "it holds commands run on events"),
         ("workspace.json", "it renders the MCP launch commands"),
-        (".env", "it sets the environment of the commands vaultspec launches"),
+        (
+            ".env",
+            "it sets the environment of the commands vaultspec launches",
+        ),
     ];
 
     /// Accept `path` for a write, or say why not.
@@ -76,7 +82,8 @@ impl WriteScope {
             Self::Vault => {
                 if parts.len() >= 2 && Self::VAULT_ROOTS.contains(&parts[0]) {
                     if parts[0] == ".vaultspec"
-                        && let Some((name, why)) = Self::PROTECTED.iter().find(|(name, _)| *name == parts[1])
+                        && let Some((name, why)) =
+                            Self::PROTECTED.iter().find(|(name, _)| *name == parts[1])
                     {
                         return Err(denied(&format!(
                             "`.vaultspec/{name}` is outside every verb's write scope: {why}; change it by hand"
@@ -84,7 +91,9 @@ impl WriteScope {
                     }
                     Ok(parts)
                 } else {
-                    Err(denied("only files under `.vault/` and `.vaultspec/` may be written"))
+                    Err(denied(
+                        "only files under `.vault/` and `.vaultspec/` may be written",
+                    ))
                 }
             }
         }
@@ -97,13 +106,25 @@ mod tests {
 
     #[test]
     fn plain_paths_are_split_into_components() {
-        assert_eq!(check_path(".vault/adr/x.md").unwrap(), [".vault", "adr", "x.md"]);
+        assert_eq!(
+            check_path(".vault/adr/x.md").unwrap(),
+            [".vault", "adr", "x.md"]
+        );
         assert!(check_path("").unwrap().is_empty());
     }
 
     #[test]
     fn escaping_or_odd_paths_are_refused() {
-        for bad in ["/etc/passwd", "../x", ".vault/../x", "./x", "a//b", "a/", "a\\b", "a\0b"] {
+        for bad in [
+            "/etc/passwd",
+            "../x",
+            ".vault/../x",
+            "./x",
+            "a//b",
+            "a/",
+            "a\\b",
+            "a\0b",
+        ] {
             assert!(check_path(bad).is_err(), "{bad:?} was accepted");
         }
     }
@@ -113,12 +134,24 @@ mod tests {
         let scope = WriteScope::Vault;
         assert!(scope.check(".vault/adr/x.md").is_ok());
         assert!(scope.check(".vaultspec/templates/adr.md").is_ok());
-        for bad in [".vault/../src/x.rs", "src/x.rs", ".vault", ".vaultx/a.md", ".vaults/a"] {
+        for bad in [
+            ".vault/../src/x.rs",
+            "src/x.rs",
+            ".vault",
+            ".vaultx/a.md",
+            ".vaults/a",
+        ] {
             assert!(scope.check(bad).is_err(), "{bad:?} was accepted");
         }
         assert!(scope.check(".vaultspec/providers.json").is_ok());
-        assert!(scope.check(".vault/verbs/x.wasm").is_ok(), "only `.vaultspec/verbs` is protected");
-        assert!(scope.check(".vaultspec/verbs-old/x.wasm").is_ok(), "names compare whole");
+        assert!(
+            scope.check(".vault/verbs/x.wasm").is_ok(),
+            "only `.vaultspec/verbs` is protected"
+        );
+        assert!(
+            scope.check(".vaultspec/verbs-old/x.wasm").is_ok(),
+            "names compare whole"
+        );
         assert!(matches!(
             WriteScope::ReadOnly.check(".vault/a.md"),
             Err(StorageError::Denied { .. })
@@ -138,7 +171,10 @@ mod tests {
         ] {
             let err = WriteScope::Vault.check(path).unwrap_err();
             let top = path.split('/').take(2).collect::<Vec<_>>().join("/");
-            assert!(matches!(&err, StorageError::Denied { reason, .. } if reason.contains(&format!("`{top}`"))), "{err}");
+            assert!(
+                matches!(&err, StorageError::Denied { reason, .. } if reason.contains(&format!("`{top}`"))),
+                "{err}"
+            );
             assert!(err.to_string().contains(path), "{err}");
         }
     }

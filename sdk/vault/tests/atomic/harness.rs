@@ -178,6 +178,13 @@ pub fn exercise(name: &str, fixture: &Files, make: Make<'_>, op: Op<'_>) -> usiz
 /// The feature rename of vector 31 (`cache-layer` to `entry-store`), the
 /// multi-file operation several tests drive.
 pub fn rename_cache_layer(s: &dyn Storage) -> Result<()> {
-    vaultspec_vault::ops::feature::rename_feature(s, "cache-layer", "entry-store", false, false, golden_today())
-        .map(drop)
+    vaultspec_vault::ops::feature::rename_feature(
+        s,
+        "cache-layer",
+        "entry-store",
+        false,
+        false,
+        golden_today(),
+    )
+    .map(drop)
 }

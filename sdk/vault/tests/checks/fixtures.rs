@@ -469,10 +469,17 @@ fn a_case_only_rename_lands_on_a_real_folder() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(".vault/research");
     std::fs::create_dir_all(&path).unwrap();
-    std::fs::write(path.join("2026-03-05-F-research.md"), doc("research", "f", &[], RESEARCH)).unwrap();
+    std::fs::write(
+        path.join("2026-03-05-F-research.md"),
+        doc("research", "f", &[], RESEARCH),
+    )
+    .unwrap();
     let s = vaultspec_vault::CapStorage::open(dir.path()).unwrap();
     let r = run_check(&s, Check::Structure, &Options::fix(today())).unwrap();
     assert_eq!(r.fixed_count, 1, "{:?}", r.findings);
-    let names: Vec<String> = std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let names: Vec<String> = std::fs::read_dir(&path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     assert_eq!(names, ["2026-03-05-f-research.md"]);
 }

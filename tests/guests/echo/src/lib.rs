@@ -23,7 +23,11 @@ impl exports::guests::echo::echo::Guest for Echo {
             "env": env,
         });
         if options.json {
-            output::print_json(&output::envelope("vaultspec.echo.say.v1", "unchanged", data));
+            output::print_json(&output::envelope(
+                "vaultspec.echo.say.v1",
+                "unchanged",
+                data,
+            ));
         } else {
             println!("{first} {}", rest.join(" "));
         }

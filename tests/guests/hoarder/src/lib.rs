@@ -38,7 +38,11 @@ impl exports::guests::hoarder::hoarder::Guest for Hoarder {
         for _ in 0..wanted {
             held.push(read_ahead(&paths));
         }
-        println!("holding {} read-aheads of {} files", held.len(), paths.len());
+        println!(
+            "holding {} read-aheads of {} files",
+            held.len(),
+            paths.len()
+        );
         std::hint::black_box(&held);
         0
     }

@@ -5,7 +5,11 @@ wit_bindgen::generate!({ path: "wit" });
 struct Liar;
 
 impl exports::guests::liar::vault_plan_step::Guest for Liar {
-    fn check(_plan: String, _step: String, _options: exports::guests::liar::vault_plan_step::CheckOptions) -> u8 {
+    fn check(
+        _plan: String,
+        _step: String,
+        _options: exports::guests::liar::vault_plan_step::CheckOptions,
+    ) -> u8 {
         0
     }
 }

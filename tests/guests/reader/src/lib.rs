@@ -1,9 +1,9 @@
 //! A read-only test verb that tries to write anyway, and one that asks for
 //! more background reads than the host runs at once.
 
+use vaultspec::verb::workspace_read::{PendingReads, read_ahead};
 use vaultspec_sdk::Workspace;
 use vaultspec_sdk::vault::Storage;
-use vaultspec::verb::workspace_read::{PendingReads, read_ahead};
 
 struct Reader;
 
@@ -48,7 +48,10 @@ impl exports::guests::reader::reader::Guest for Reader {
         for (i, reads) in pending.into_iter().enumerate().rev() {
             if i % 2 == 0 {
                 let results = PendingReads::finish(reads);
-                bytes += results.iter().map(|r| r.as_ref().map_or(0, Vec::len)).sum::<usize>();
+                bytes += results
+                    .iter()
+                    .map(|r| r.as_ref().map_or(0, Vec::len))
+                    .sum::<usize>();
                 finished += 1;
             }
         }
@@ -61,7 +64,10 @@ impl exports::guests::reader::reader::Guest for Reader {
         });
         let once: Vec<Option<Vec<u8>>> = ws.read_many(&refs).into_iter().map(Result::ok).collect();
         let agree = in_order && batched == once && once.iter().all(Option::is_some);
-        println!("finished {finished} of {count}, {bytes} bytes; {} files agree: {agree}", paths.len());
+        println!(
+            "finished {finished} of {count}, {bytes} bytes; {} files agree: {agree}",
+            paths.len()
+        );
         0
     }
 }
