@@ -31,7 +31,8 @@ pub use denylist::{DENIED_VERBS, HOST_COMMANDS, is_denied};
 pub use error::{Reason, Refusal};
 pub use file::MAX_COMPONENT_BYTES;
 pub use spec::{
-    ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, VerbWords, tokens,
+    ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, VerbWords, summary,
+    tokens,
 };
 pub use third_party::{
     Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of,
