@@ -4,6 +4,7 @@
 mod bad_input;
 mod catalog;
 mod cli;
+mod cli_conventions;
 mod containment_catalog;
 mod containment_limits;
 mod containment_storage;
