@@ -66,10 +66,10 @@ fn every_command_has_a_whole_sentence_summary_and_every_operand_a_description() 
         let leaf = command.get_subcommands().next().is_none();
         if let Some(long) = long.filter(|_| leaf) {
             let joined = long.split_whitespace().collect::<Vec<_>>().join(" ");
-            if let Some(rest) = joined.strip_prefix(about.as_str()) {
-                if !(rest.is_empty() || rest.starts_with(' ')) {
-                    problems.push(format!("`{path}` summary cuts a word: {about:?}"));
-                }
+            if let Some(rest) = joined.strip_prefix(about.as_str())
+                && !(rest.is_empty() || rest.starts_with(' '))
+            {
+                problems.push(format!("`{path}` summary cuts a word: {about:?}"));
             }
         }
         for arg in command.get_positionals() {

@@ -176,27 +176,6 @@ pub struct VerbWords {
     pub description_sequence: Vec<String>,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::summary;
-
-    #[test]
-    fn a_summary_is_the_whole_first_sentence_however_it_wraps() {
-        assert_eq!(
-            summary(
-                "Check each body carries the sections its type\nrequires (e.g. an ADR's Decision). More here.\n\nDetails."
-            ),
-            "Check each body carries the sections its type requires (e.g. an ADR's Decision)."
-        );
-        assert_eq!(
-            summary("No full stop at all\nacross two lines"),
-            "No full stop at all across two lines"
-        );
-        assert_eq!(summary("\n\nOne. Two."), "One.");
-        assert_eq!(summary(""), "");
-    }
-}
-
 /// The lowercase ASCII words of a text (`[a-z0-9]+`).
 pub fn tokens(text: &str) -> Vec<String> {
     text.to_ascii_lowercase()
@@ -265,5 +244,26 @@ impl VerbSpec {
                 path,
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+
+    #[test]
+    fn a_summary_is_the_whole_first_sentence_however_it_wraps() {
+        assert_eq!(
+            summary(
+                "Check each body carries the sections its type\nrequires (e.g. an ADR's Decision). More here.\n\nDetails."
+            ),
+            "Check each body carries the sections its type requires (e.g. an ADR's Decision)."
+        );
+        assert_eq!(
+            summary("No full stop at all\nacross two lines"),
+            "No full stop at all across two lines"
+        );
+        assert_eq!(summary("\n\nOne. Two."), "One.");
+        assert_eq!(summary(""), "");
     }
 }
