@@ -168,6 +168,14 @@ fn a_parse_error_under_json_is_a_json_error_with_the_usage_code() -> anyhow::Res
         assert_eq!(error["data"]["exit_code"], exit::USAGE);
         assert!(!error["data"]["message"].as_str().unwrap().is_empty());
     }
+    // clap's suggestion survives into the message.
+    let out = vaultspec(&vault, &["vault", "lst", "--json"]);
+    let error: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let message = error["data"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("'lst'") && message.contains("'list'"),
+        "{message}"
+    );
     // A failure after parsing too: no workspace.
     let dir = tempfile::tempdir()?;
     let out = Command::new(env!("CARGO_BIN_EXE_vaultspec"))

@@ -193,14 +193,16 @@ fn parse_failure(err: &clap::Error, reporter: Reporter) -> u8 {
         };
     }
     if reporter.json {
-        let message = err.render().to_string();
-        let message = message
+        // The error and clap's tips (`a similar subcommand exists`), without
+        // the usage lines meant for a person.
+        let rendered = err.render().to_string();
+        let message: Vec<&str> = rendered
             .lines()
-            .next()
-            .unwrap_or_default()
-            .trim_start_matches("error: ")
-            .to_owned();
-        return reporter.fail(exit::USAGE, &message);
+            .take_while(|line| !line.starts_with("Usage:"))
+            .map(|line| line.trim().trim_start_matches("error: "))
+            .filter(|line| !line.is_empty())
+            .collect();
+        return reporter.fail(exit::USAGE, &message.join("; "));
     }
     let _ = err.print();
     exit::USAGE
