@@ -94,7 +94,7 @@ mod tests {
         section.more(4, "vaultspec vault feature list");
         assert_eq!(
             section.render(2),
-            "Features\n  a      1 doc\n  longer 12 docs\n  … and 5 more (vaultspec vault feature list)\n"
+            "Features\n  a       1 doc\n  longer  12 docs\n  … and 5 more (vaultspec vault feature list)\n"
         );
         assert_eq!(Section::new("Empty").render(10), "");
     }
