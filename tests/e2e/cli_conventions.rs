@@ -264,6 +264,28 @@ fn status_caps_long_sections_aligns_columns_and_omits_empty_ones() {
         "{}",
         text(&out.stdout)
     );
+
+    // The same hints in the JSON envelope, and the same switch.
+    let json = |args: &[&str]| -> serde_json::Value {
+        serde_json::from_slice(&vaultspec(&vault, args).stdout).unwrap()
+    };
+    let status = json(&["status", "--json"]);
+    assert_eq!(
+        status["hints"]["next_steps"][1]["command"], "vaultspec doctor",
+        "{status}"
+    );
+    assert!(
+        json(&["status", "--json", "--no-hints"])
+            .get("hints")
+            .is_none()
+    );
+    let check = json(&["vault", "check", "all", "--json"]);
+    assert!(check["hints"]["command"].is_string(), "{check}");
+    assert!(
+        json(&["vault", "check", "all", "--json", "--no-hints"])
+            .get("hints")
+            .is_none()
+    );
 }
 
 #[test]

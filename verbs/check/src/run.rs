@@ -68,11 +68,13 @@ pub fn run(storage: &dyn Storage, req: Request) -> u8 {
             None => all_data(&results, page),
             Some(_) => result_data(&results[0], page),
         };
-        output::print_json(&output::envelope(
-            &schema_name(req.check),
-            status_word(&results),
-            data,
-        ));
+        let mut envelope = output::envelope(&schema_name(req.check), status_word(&results), data);
+        if req.check.is_none() && !req.no_hints {
+            let (text, command) = next_step(&results, req.fix);
+            envelope["hints"] =
+                vaultspec_sdk::serde_json::json!({"text": text, "command": command});
+        }
+        output::print_json(&envelope);
     } else {
         print_text(&results, page, req.check.is_none(), &req);
     }
@@ -94,7 +96,6 @@ fn print_text(results: &[CheckResult], page: Page, all: bool, req: &Request) {
         .map(|r| r.check.as_str().len())
         .max()
         .unwrap_or(0);
-    let mut fixable_left = false;
     for r in results {
         errors += r.error_count();
         warnings += r.warning_count();
@@ -106,7 +107,6 @@ fn print_text(results: &[CheckResult], page: Page, all: bool, req: &Request) {
             .collect();
         let fix_command = (!req.fix && shown.iter().any(|f| f.fixable))
             .then(|| format!("vaultspec vault check {} --fix", r.check));
-        fixable_left |= fix_command.is_some();
         println!(
             "{:<5} {:<width$}  {}",
             mark(r),
@@ -159,20 +159,35 @@ fn print_text(results: &[CheckResult], page: Page, all: bool, req: &Request) {
         );
     }
     if all && !req.no_hints {
-        let (text, command) = if errors == 0 && warnings == 0 {
-            ("The vault is clean; commit your changes.", "git commit")
-        } else if fixable_left {
-            (
-                "Repair what is safe to repair, then look at the rest.",
-                "vaultspec vault check all --fix",
-            )
-        } else {
-            (
-                "Fix the findings above by hand, then check again.",
-                "vaultspec vault check all",
-            )
-        };
+        let (text, command) = next_step(results, req.fix);
         println!("\nNext:\n  {text}\n    {command}");
+    }
+}
+
+/// What to do after `check all`: commit a clean vault, repair what the
+/// fixers can, or fix the rest by hand.
+fn next_step(results: &[CheckResult], fixing: bool) -> (&'static str, &'static str) {
+    let findings = results
+        .iter()
+        .flat_map(|r| &r.findings)
+        .filter(|f| f.severity != Severity::Info);
+    let (mut any, mut fixable) = (false, false);
+    for f in findings {
+        any = true;
+        fixable |= f.fixable && !fixing;
+    }
+    if !any {
+        ("The vault is clean; commit your changes.", "git commit")
+    } else if fixable {
+        (
+            "Repair what is safe to repair, then look at the rest.",
+            "vaultspec vault check all --fix",
+        )
+    } else {
+        (
+            "Fix the findings above by hand, then check again.",
+            "vaultspec vault check all",
+        )
     }
 }
 

@@ -4,19 +4,28 @@
 //! `vaultspec_vault::status`, which the MCP `status` tool shares; the
 //! report itself is `status::rollup_report`.
 
-use vaultspec_sdk::Workspace;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Date;
 use vaultspec_sdk::vault::graph::load_graph;
 use vaultspec_sdk::vault::status::{
     DEFAULT_FEATURE_LIMIT, PlanStatuses, ReportOptions, rollup_report, trace,
 };
+use vaultspec_sdk::{Workspace, output};
 
 use crate::StatusOptions;
 use crate::report::{self, done, fail};
 use crate::table::Section;
 
 const SCHEMA: &str = "vaultspec.vault.status.v1";
+
+/// The next steps after the rollup: text, command.
+const NEXT_STEPS: [(&str, &str); 2] = [
+    (
+        "Trace a plan or feature: its steps, records and grounding documents",
+        "vaultspec status <plan-or-feature>",
+    ),
+    ("Check the workspace's health", "vaultspec doctor"),
+];
 
 /// `--since`: a number of days, or a date; the earliest `modified` kept.
 fn since(raw: Option<&str>, today: Date) -> Result<(Option<String>, Option<i64>), String> {
@@ -67,6 +76,16 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     // One read of every plan and ledger serves the whole report (ledger
     // evidence gives `exec_missing` of completed plans).
     let data = rollup_report(&graph, &PlanStatuses::read(&ws), &report);
+    if json && !no_hints {
+        let mut envelope = output::envelope(SCHEMA, output::status::UNCHANGED, &data);
+        let steps: Vec<Value> = NEXT_STEPS
+            .iter()
+            .map(|(text, command)| json!({"text": text, "command": command}))
+            .collect();
+        envelope["hints"] = json!({ "next_steps": steps });
+        output::print_json(&envelope);
+        return output::EXIT_OK;
+    }
     done(json, SCHEMA, &data, || print_rollup(&data, no_hints))
 }
 
@@ -199,10 +218,10 @@ fn print_rollup(data: &Value, no_hints: bool) {
         }
     }
     if !no_hints {
-        out.push_str(
-            "\nNext:\n  Trace a plan or feature: its steps, records and grounding documents\n    \
-             vaultspec status <plan-or-feature>\n  Check the workspace's health\n    vaultspec doctor\n",
-        );
+        out.push_str("\nNext:\n");
+        for (text, command) in NEXT_STEPS {
+            out.push_str(&format!("  {text}\n    {command}\n"));
+        }
     }
     print!("{out}");
 }
