@@ -8,6 +8,7 @@ mod containment_catalog;
 mod containment_limits;
 mod containment_storage;
 mod discover_intents;
+mod example_vault;
 mod gateway;
 mod golden_cli;
 mod golden_mcp;
