@@ -8,6 +8,8 @@ mod containment_catalog;
 mod containment_limits;
 mod containment_storage;
 mod discover_intents;
+mod discovery;
+mod example_vault;
 mod example_vault;
 mod gateway;
 mod golden_cli;

@@ -37,9 +37,9 @@ pub const EXIT_FAILURE: u8 = 1;
 pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8> {
     let args: Vec<OsString> = args.into_iter().collect();
     let cwd = std::env::current_dir().context("reading the current folder")?;
-    let root = workspace::resolve_root(target_arg(&args).as_deref(), &cwd)
-        .ok()
-        .filter(|root| root.join(".vaultspec").is_dir());
+    let found = workspace::resolve_root(target_arg(&args).as_deref(), &cwd);
+    let no_root = found.as_ref().err().map(|err| format!("{err:#}"));
+    let root = found.ok();
     let home = std::env::home_dir();
     let loaded = catalog::load_all(root.as_deref(), home.as_deref())?;
     let catalog = &loaded.catalog;
@@ -62,6 +62,7 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
         let context = verbs::Context {
             loaded: &loaded,
             root: root.as_deref(),
+            no_root: no_root.as_deref(),
             home: home.as_deref(),
         };
         return verbs::run(sub, context).await;

@@ -38,6 +38,8 @@ pub struct Context<'a> {
     pub loaded: &'a Loaded,
     /// The workspace root, when one was found.
     pub root: Option<&'a Path>,
+    /// Why no workspace was found (the folders looked at), when none was.
+    pub no_root: Option<&'a str>,
     /// The user's home folder.
     pub home: Option<&'a Path>,
 }
