@@ -14,6 +14,7 @@ mod example_vault;
 mod gateway;
 mod golden_cli;
 mod golden_mcp;
+mod input_files;
 mod mcp;
 mod mcp_concurrency;
 mod mcp_tools;

@@ -10,6 +10,7 @@
 //! untrusted component's verbs are on the command line but refuse to run.
 
 mod commands;
+mod inputs;
 mod matches;
 mod verbs;
 
@@ -76,7 +77,8 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
         return Ok(0);
     }
     logging::init("warn")?;
-    let (entry, invocation) = verb_invocation(catalog, &matches).context("no verb was chosen")?;
+    let (entry, mut invocation) =
+        verb_invocation(catalog, &matches).context("no verb was chosen")?;
     let verb = entry.spec.path_string();
     let component = match catalog.runnable(entry) {
         Ok(component) => component,
@@ -86,6 +88,13 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
         }
     };
     let workspace = Workspace::resolve(target.as_deref())?;
+    let inputs = match inputs::read(&entry.spec, &mut invocation, &cwd, &mut std::io::stdin()) {
+        Ok(inputs) => inputs,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return Ok(EXIT_USAGE);
+        }
+    };
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.
     let timeout = Some(std::time::Duration::from_secs_f64(
@@ -94,6 +103,7 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
     let options = CallOptions {
         timeout,
         output: Output::Inherit,
+        inputs,
         ..CallOptions::default()
     };
     let outcome = match sandbox
