@@ -70,13 +70,13 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
     }
     report(&loaded);
     if let Some(("mcp", sub)) = matches.subcommand() {
-        logging::init("info")?;
+        logging::init(logging::SERVER_DEFAULT)?;
         let args = McpArgs::from_arg_matches(sub)?;
         let workspace = Workspace::resolve(target.as_deref())?;
         mcp::serve(workspace, args).await?;
         return Ok(0);
     }
-    logging::init("warn")?;
+    logging::init(logging::CLI_DEFAULT)?;
     let (entry, mut invocation) =
         verb_invocation(catalog, &matches).context("no verb was chosen")?;
     let verb = entry.spec.path_string();
