@@ -228,10 +228,10 @@ fn standalone_dependency(
             }
         }
     }
-    if resolved.len() == 1 {
-        if let Some(Value::String(version)) = resolved.get("version") {
-            return Value::String(version.clone());
-        }
+    if resolved.len() == 1
+        && let Some(Value::String(version)) = resolved.get("version")
+    {
+        return Value::String(version.clone());
     }
     Value::Table(resolved)
 }
