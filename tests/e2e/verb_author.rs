@@ -152,6 +152,22 @@ fn verbs_new_refuses_a_name_that_is_not_kebab_case_and_says_what_is_accepted() {
         stderr.contains("lowercase words") && stderr.contains("did you mean `my-notes`"),
         "{stderr}"
     );
+    let out = user.run(
+        &vault,
+        &[
+            "verbs",
+            "new",
+            "vault-extra",
+            "--dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("group `vault`") && stderr.contains("builtin"),
+        "{stderr}"
+    );
     assert!(!dir.exists(), "nothing is written for a refused name");
     assert!(!user.home().join(".vaultspec/sdk").exists(), "nor the SDK");
 }

@@ -232,16 +232,21 @@ fn verb_group(name: &str) -> String {
 fn check_name(name: &str) -> anyhow::Result<()> {
     name::check_kebab("verb group name", name)?;
     let first = name.split('-').next().unwrap_or(name);
+    let subject = if first == name {
+        format!("`{name}`")
+    } else {
+        format!("`{name}` puts its verbs in the group `{first}`, which")
+    };
+    let catalog = builtins::catalog()?;
+    if catalog.entries().any(|e| e.spec.path[0] == first) {
+        bail!("{subject} is a builtin verb group: choose another name");
+    }
     if HOST_COMMANDS.contains(&first)
         || DENIED_VERBS
             .iter()
             .any(|d| d.split(' ').next() == Some(first))
     {
-        bail!("`{first}` is taken by the host or the gateway's denylist: choose another name");
-    }
-    let catalog = builtins::catalog()?;
-    if catalog.entries().any(|e| e.spec.path[0] == first) {
-        bail!("`{first}` is a builtin verb group: choose a name that does not start with it");
+        bail!("{subject} is taken by the host or the gateway's denylist: choose another name");
     }
     Ok(())
 }
