@@ -15,10 +15,11 @@ use crate::user::{User, json, text};
 /// `cargo build --release --target wasm32-wasip2 --offline --locked` in
 /// `crate_dir`, as the author would type it (offline and locked: the
 /// scaffold's lockfile must name only crates the outer build already
-/// fetched). The target folder is shared by every run of this test, so the
-/// registry crates compile once; the outer build's flags are removed.
+/// fetched). The target folder is the one `third_party` builds its example
+/// in (same profile), kept across runs, so the registry crates compile once;
+/// the outer build's flags are removed.
 fn build(crate_dir: &Path) -> anyhow::Result<PathBuf> {
-    let target = cache_dir().parent().unwrap().join("verb-author-target");
+    let target = cache_dir().parent().unwrap().join("third-party/target");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command
