@@ -38,6 +38,11 @@ fn build(crate_dir: &Path) -> anyhow::Result<PathBuf> {
     ] {
         command.env_remove(key);
     }
+    // The crate is outside the checkout, where `rust-toolchain.toml` does not
+    // reach: keep the pinned toolchain (rustup's proxy usually passes it on).
+    if std::env::var_os("RUSTUP_TOOLCHAIN").is_none() {
+        command.env("RUSTUP_TOOLCHAIN", pinned_toolchain()?);
+    }
     let out = command.output().context("running cargo")?;
     ensure!(
         out.status.success(),
@@ -46,6 +51,19 @@ fn build(crate_dir: &Path) -> anyhow::Result<PathBuf> {
         text(&out.stderr)
     );
     Ok(target.join("wasm32-wasip2/release/my_notes.wasm"))
+}
+
+/// The `channel` of the checkout's `rust-toolchain.toml`.
+fn pinned_toolchain() -> anyhow::Result<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rust-toolchain.toml");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading `{}`", path.display()))?;
+    text.lines()
+        .find_map(|line| {
+            let value = line.trim().strip_prefix("channel")?.trim_start();
+            Some(value.strip_prefix('=')?.trim().trim_matches('"').to_owned())
+        })
+        .with_context(|| format!("`{}` names no channel", path.display()))
 }
 
 #[test]
