@@ -46,10 +46,10 @@ fn contract_diff(expected: &Value, actual: &Value, at: &str, root: &str, out: &m
                 contract_diff(ev, av, &format!("{at}[{i}]"), root, out);
             }
         }
-        (Value::String(e), Value::String(a)) => {
-            if normalize_path(e, root) != normalize_path(a, root) {
-                out.push(format!("{at}: expected {e:?}, got {a:?}"));
-            }
+        (Value::String(e), Value::String(a))
+            if normalize_path(e, root) != normalize_path(a, root) =>
+        {
+            out.push(format!("{at}: expected {e:?}, got {a:?}"));
         }
         _ if expected != actual => out.push(format!("{at}: expected {expected}, got {actual}")),
         _ => {}
