@@ -13,6 +13,7 @@
 mod commands;
 mod docs;
 pub mod exit;
+mod inputs;
 mod matches;
 mod report;
 mod verbs;
@@ -75,9 +76,9 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
 /// the sandbox) left to the caller as errors.
 async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("reading the current folder")?;
-    let root = workspace::resolve_root(target_arg(&args).as_deref(), &cwd)
-        .ok()
-        .filter(|root| root.join(".vaultspec").is_dir());
+    let found = workspace::resolve_root(target_arg(&args).as_deref(), &cwd);
+    let no_root = found.as_ref().err().map(|err| format!("{err:#}"));
+    let root = found.ok();
     let home = std::env::home_dir();
     let loaded = catalog::load_all(root.as_deref(), home.as_deref())?;
     let catalog = &loaded.catalog;
@@ -91,6 +92,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
             let context = verbs::Context {
                 loaded: &loaded,
                 root: root.as_deref(),
+                no_root: no_root.as_deref(),
                 home: home.as_deref(),
             };
             return Ok(match verbs::run(sub, context).await {
@@ -113,7 +115,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     }
     report(&loaded);
     if let Some(("mcp", sub)) = matches.subcommand() {
-        logging::init("info")?;
+        logging::init(logging::SERVER_DEFAULT)?;
         let args = McpArgs::from_arg_matches(sub)?;
         let workspace = match Workspace::resolve(target.as_deref()) {
             Ok(workspace) => workspace,
@@ -122,7 +124,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         mcp::serve(workspace, args).await?;
         return Ok(exit::OK);
     }
-    logging::init("warn")?;
+    logging::init(logging::CLI_DEFAULT)?;
     let (entry, mut invocation) =
         verb_invocation(catalog, &matches).context("no verb was chosen")?;
     let reporter = Reporter {
@@ -142,6 +144,10 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         Ok(workspace) => workspace,
         Err(err) => return Ok(reporter.fail(exit::FINDINGS, &format!("{err:#}"))),
     };
+    let inputs = match inputs::read(&entry.spec, &mut invocation, &cwd, &mut std::io::stdin()) {
+        Ok(inputs) => inputs,
+        Err(err) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
+    };
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.
     let timeout = Some(std::time::Duration::from_secs_f64(
@@ -150,6 +156,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     let options = CallOptions {
         timeout,
         output: Output::Inherit,
+        inputs,
         ..CallOptions::default()
     };
     let outcome = match sandbox
