@@ -6,6 +6,7 @@ mod catalog;
 mod cli;
 mod containment_catalog;
 mod containment_limits;
+mod containment_sentinel;
 mod containment_storage;
 mod discover_intents;
 mod gateway;
