@@ -257,6 +257,24 @@ mod tests {
     }
 
     #[test]
+    fn a_sentinel_is_never_made_through_a_linked_folder() {
+        let (tmp, dir) = workspace();
+        std::fs::create_dir(tmp.path().join("src")).unwrap();
+        std::os::unix::fs::symlink("../src", tmp.path().join(".vault/data")).unwrap();
+        let err = acquire(&dir, DOCS_DOMAIN, Duration::from_secs(1)).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("`.vault/data` is a symbolic link"),
+            "{err:#}"
+        );
+        assert!(document(&dir, ".vault/adr/a.md").is_err());
+        assert_eq!(
+            std::fs::read_dir(tmp.path().join("src")).unwrap().count(),
+            0,
+            "nothing is made through the link"
+        );
+    }
+
+    #[test]
     fn a_held_sentinel_makes_the_next_writer_wait_then_time_out() {
         let (tmp, dir) = workspace();
         let held = acquire(&dir, DOCS_DOMAIN, Duration::from_secs(1)).unwrap();
