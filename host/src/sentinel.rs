@@ -140,10 +140,12 @@ fn budget() -> Duration {
 /// cannot be made or locked outside `.vault/`. An [`Open::Existing`]
 /// sentinel behind a link counts as missing: opening it would change
 /// nothing, and the first write then asks for [`Open::Create`], which
-/// refuses it by name.
+/// refuses it by name. A `.vault` that is itself a link counts as no
+/// `.vault/`: nothing can be written through it, so there is nothing for
+/// the sentinel to protect.
 fn open_sentinel(dir: &Dir, sentinel: &str, open: Open) -> anyhow::Result<Option<std::fs::File>> {
     match dir.symlink_metadata(".vault") {
-        Ok(meta) if meta.is_dir() || meta.file_type().is_symlink() => {}
+        Ok(meta) if meta.is_dir() => {}
         Ok(_) => return Ok(None),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).context("checking `.vault`"),

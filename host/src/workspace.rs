@@ -112,9 +112,11 @@ impl Workspace {
     /// workspace reads and writes. A fresh open, not a duplicate handle:
     /// `flock` belongs to the open file, which duplicates would share.
     fn open_root(&self) -> anyhow::Result<std::fs::File> {
+        // `open`, not `open_dir`: cap-std opens folders `O_PATH`, which
+        // `flock` refuses.
         self.dir
-            .open_dir(".")
-            .map(Dir::into_std_file)
+            .open(".")
+            .map(cap_std::fs::File::into_std)
             .with_context(|| format!("opening `{}` to lock it", self.root.display()))
     }
 
