@@ -7,6 +7,7 @@ mod cli;
 mod cli_conventions;
 mod containment_catalog;
 mod containment_limits;
+mod containment_sentinel;
 mod containment_storage;
 mod discover_intents;
 mod discovery;
