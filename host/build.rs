@@ -1,13 +1,17 @@
 //! Builds the builtin verbs (`verbs/*`) as components, compiles each to
 //! machine code for this machine's CPU with the host's own engine
 //! configuration, and lists both for `src/builtins.rs` to embed, with the
-//! SHA-256 digest of each component.
+//! SHA-256 digest of each component; and embeds the SDK's sources for
+//! `vaultspec verbs new` (`build/sdk.rs`).
 
 use std::path::PathBuf;
 
 use sha2::{Digest, Sha256};
 use vaultspec_engine_config::{Allocation, compatibility_digest, config};
 use wasmtime::Engine;
+
+#[path = "build/sdk.rs"]
+mod sdk;
 
 fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap()).join("..");
@@ -54,4 +58,9 @@ fn main() {
         compatibility_digest(&engine)
     ));
     std::fs::write(out_dir.join("builtins.rs"), list).unwrap();
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("Cargo.toml").display()
+    );
+    sdk::embed(&root, &out_dir);
 }

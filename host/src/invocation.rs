@@ -356,7 +356,7 @@ world w { export vault; }
             &invocation(&[feature.clone(), ("tier", values(&["l9"]))], &["adr"]),
         );
         assert!(err.unwrap_err().to_string().contains("one of l1, l2"));
-        let err = arguments(&spec, &invocation(&[feature.clone()], &[])).unwrap_err();
+        let err = arguments(&spec, &invocation(std::slice::from_ref(&feature), &[])).unwrap_err();
         assert!(err.to_string().contains("DOC-TYPE"));
         let err = arguments(&spec, &invocation(&[feature], &["a", "b", "c"])).unwrap_err();
         assert!(err.to_string().contains("unexpected `c`"));

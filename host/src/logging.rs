@@ -13,6 +13,14 @@ use tracing_subscriber::EnvFilter;
 use crate::display::TerminalFilter;
 use crate::env;
 
+/// The level at the command line when `VAULTSPEC_LOG_LEVEL` is unset:
+/// warnings and errors only, so a verb's own output stands alone.
+pub const CLI_DEFAULT: &str = "warn";
+
+/// The level of `vaultspec mcp` when `VAULTSPEC_LOG_LEVEL` is unset: the
+/// reference server's INFO (a start line, one line per tool call).
+pub const SERVER_DEFAULT: &str = "info";
+
 /// Stderr, with each write's control and bidirectional characters escaped
 /// (one log event is one write).
 struct EscapingStderr;
@@ -71,6 +79,20 @@ pub fn init(default: &str) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_readme_states_both_default_levels() {
+        let readme = include_str!("../../README.md");
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}`", env::LOG_LEVEL)))
+            .expect("the README's environment table has the log level");
+        assert!(
+            row.contains(&format!("`{CLI_DEFAULT}` at the command line"))
+                && row.contains(&format!("`{SERVER_DEFAULT}` for `vaultspec mcp`")),
+            "{row}"
+        );
+    }
 
     #[test]
     fn reference_level_words_map_to_tracing_levels() {

@@ -1,10 +1,8 @@
 //! The workspace a command works on: finding its root, opening it, and the
 //! lock that serializes writers.
 //!
-//! Root resolution follows `spec/mcp-tools.md` §9.2: `--target`, then
-//! `VAULTSPEC_TARGET_DIR`, then discovery from the current folder (a `.gt/`
-//! container, a git repository or worktree, else the folder itself). The
-//! root must hold a `.vaultspec/` folder.
+//! The root is found by [`resolve_root`] (`--target`, the environment, or
+//! discovery from the current folder) and must hold a `.vaultspec/` folder.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,7 +12,9 @@ use anyhow::{Context, bail};
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
-use crate::env;
+mod root;
+
+pub use root::resolve_root;
 
 /// How often a held write lock is tried again.
 const LOCK_POLL: Duration = Duration::from_millis(5);
@@ -43,7 +43,8 @@ impl Workspace {
         }
         if !root.join(".vaultspec").is_dir() {
             bail!(
-                "`{}` has no `.vaultspec/` folder: pass `--target` with a folder that has one",
+                "`{}` is not a workspace: it has no `.vaultspec/` folder (create one there, \
+                 or pass `--target` with a folder that has one)",
                 root.display()
             );
         }
@@ -124,110 +125,9 @@ impl Workspace {
     }
 }
 
-/// The workspace root for `target`, the environment and `cwd`.
-pub fn resolve_root(target: Option<&Path>, cwd: &Path) -> anyhow::Result<PathBuf> {
-    if let Some(target) = target {
-        return Ok(cwd.join(target));
-    }
-    if let Some(value) =
-        std::env::var_os(env::TARGET_DIR).filter(|v| !v.to_string_lossy().trim().is_empty())
-    {
-        let path = expand_home(&PathBuf::from(value));
-        let path = cwd.join(path);
-        if !path.is_dir() {
-            bail!(
-                "`{}` names `{}`, which is not an existing folder",
-                env::TARGET_DIR,
-                path.display()
-            );
-        }
-        return Ok(path);
-    }
-    Ok(discover(cwd))
-}
-
-fn expand_home(path: &Path) -> PathBuf {
-    let Ok(rest) = path.strip_prefix("~") else {
-        return path.to_owned();
-    };
-    match std::env::home_dir() {
-        Some(home) => home.join(rest),
-        None => path.to_owned(),
-    }
-}
-
-/// Walk up from `cwd`: a `.gt/` folder marks a container root; else the
-/// nearest `.git` decides; else `cwd` itself.
-fn discover(cwd: &Path) -> PathBuf {
-    if let Some(container) = cwd.ancestors().find(|d| d.join(".gt").is_dir()) {
-        return container.to_owned();
-    }
-    for dir in cwd.ancestors() {
-        let git = dir.join(".git");
-        if git.is_dir() {
-            return dir.to_owned();
-        }
-        if git.is_file() {
-            return worktree_root(dir, &git);
-        }
-    }
-    cwd.to_owned()
-}
-
-/// The root for a linked worktree whose `.git` is a `gitdir:` pointer.
-fn worktree_root(dir: &Path, git_file: &Path) -> PathBuf {
-    let Ok(text) = std::fs::read_to_string(git_file) else {
-        return dir.to_owned();
-    };
-    let Some(pointer) = text.lines().find_map(|l| l.strip_prefix("gitdir:")) else {
-        return dir.to_owned();
-    };
-    let gitdir = dir.join(pointer.trim());
-    if let Some(container) = gitdir
-        .ancestors()
-        .find(|d| d.file_name().is_some_and(|n| n == ".gt"))
-    {
-        return container.parent().unwrap_or(dir).to_owned();
-    }
-    // `<repo>/.git/worktrees/<name>` → `<repo>`.
-    let parts: Vec<_> = gitdir.components().collect();
-    if parts.len() >= 3 {
-        let n = parts.len();
-        let is_worktrees =
-            parts[n - 2].as_os_str() == "worktrees" && parts[n - 3].as_os_str() == ".git";
-        if is_worktrees {
-            return gitdir.ancestors().nth(3).unwrap_or(dir).to_owned();
-        }
-    }
-    dir.to_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn discovery_finds_the_repository_root_above_the_current_folder() {
-        let tmp = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(tmp.path().join(".git")).unwrap();
-        std::fs::create_dir_all(tmp.path().join("src/deep")).unwrap();
-        assert_eq!(discover(&tmp.path().join("src/deep")), tmp.path());
-    }
-
-    #[test]
-    fn a_linked_worktree_resolves_to_the_main_repository() {
-        let tmp = tempfile::tempdir().unwrap();
-        let repo = tmp.path().join("repo");
-        std::fs::create_dir_all(repo.join(".git/worktrees/feature")).unwrap();
-        let worktree = tmp.path().join("feature");
-        std::fs::create_dir_all(&worktree).unwrap();
-        let pointer = format!(
-            "gitdir: {}\n",
-            repo.join(".git/worktrees/feature").display()
-        );
-        std::fs::write(worktree.join(".git"), pointer).unwrap();
-        assert_eq!(discover(&worktree), repo);
-    }
 
     #[test]
     fn a_root_without_vaultspec_is_refused_with_a_hint() {

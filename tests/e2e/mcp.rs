@@ -243,7 +243,6 @@ fn without_address_space_for_the_instance_pool_verbs_still_run() -> anyhow::Resu
         stats["result"]["structuredContent"]["data"]["data"]["total_docs"], 1,
         "{stats}"
     );
-    drop(reply);
     drop(stdin);
     let status =
         wait_for_exit(&mut child, Duration::from_secs(10)).expect("the server exited on EOF");

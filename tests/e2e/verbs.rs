@@ -9,8 +9,11 @@ use vaultspec_test_support::{TestVault, cache_dir};
 use vaultspec_vault::checks::{Options, Severity, run_all};
 use vaultspec_vault::{CapStorage, Date};
 
+/// Runs the binary from the workspace root, as a user would: input files
+/// (`--body-file`, `--manifest`) are read relative to the current folder.
 fn run(vault: &TestVault, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+        .current_dir(vault.root())
         .args(args)
         .arg("--target")
         .arg(vault.root())

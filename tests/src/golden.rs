@@ -1,5 +1,5 @@
-//! Reading the reference's golden vectors where they lie (`../shared/golden`)
-//! and comparing a workspace with a vector's `after/.vault` byte for byte.
+//! Reading the reference's golden vectors (`tests/golden/`, part of the
+//! repository) and comparing a workspace with a vector's `after/.vault` byte for byte.
 //!
 //! The vectors were made on 2026-11-30; files listed in a vector's
 //! `today.txt` carry that date, so it is swapped for the run's own UTC date
@@ -11,15 +11,16 @@ use std::path::{Path, PathBuf};
 /// The day the vectors were generated.
 pub const GENERATION_DAY: &str = "2026-11-30";
 
-/// The golden folder, or `None` (with a message) when this checkout has none.
-pub fn dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("golden vectors not found at `{}`: skipping", dir.display());
-        None
-    }
+/// The golden folder, `tests/golden/`. It is in git, so a checkout without
+/// it is broken: the tests fail rather than skip.
+pub fn dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden");
+    assert!(
+        dir.join("README.md").is_file(),
+        "the golden vectors are missing from `{}`: restore the folder from git",
+        dir.display()
+    );
+    dir
 }
 
 /// Today's UTC date as `YYYY-MM-DD`.

@@ -189,7 +189,18 @@ fn read_options(resolve: &Resolve, ty: &Type, spec: &mut VerbSpec) -> Result<(),
             spec.supports_json = true;
             continue;
         }
-        let (help, short) = split_short(&docs(&field.docs));
+        let Annotated { help, short, input } = annotations(&docs(&field.docs));
+        if input
+            && !matches!(
+                shape,
+                FlagShape::Required(Scalar::String) | FlagShape::Optional(Scalar::String)
+            )
+        {
+            return Err(bad(format!(
+                "flag `--{}` is marked `input: file` but does not take one `string`",
+                field.name
+            )));
+        }
         if let Some(c) = short.filter(|c| RESERVED_SHORTS.contains(c)) {
             return Err(bad(format!(
                 "flag `--{}` takes the short flag `-{c}`, which the host owns",
@@ -206,14 +217,26 @@ fn read_options(resolve: &Resolve, ty: &Type, spec: &mut VerbSpec) -> Result<(),
             short,
             shape,
             help,
+            input,
         });
     }
     Ok(())
 }
 
-/// Take a `short: -x` line out of a field's docs.
-fn split_short(docs: &str) -> (String, Option<char>) {
+/// What a field's docs say once its annotation lines are taken out.
+struct Annotated {
+    /// The help text left.
+    help: String,
+    /// From a `short: -x` line.
+    short: Option<char>,
+    /// From an `input: file` line.
+    input: bool,
+}
+
+/// Take the `short: -x` and `input: file` lines out of a field's docs.
+fn annotations(docs: &str) -> Annotated {
     let mut short = None;
+    let mut input = false;
     let mut lines = Vec::new();
     for line in docs.lines() {
         let trimmed = line.trim();
@@ -227,9 +250,20 @@ fn split_short(docs: &str) -> (String, Option<char>) {
                 continue;
             }
         }
+        if trimmed
+            .strip_prefix("input:")
+            .is_some_and(|rest| rest.trim() == "file")
+        {
+            input = true;
+            continue;
+        }
         lines.push(line);
     }
-    (lines.join("\n").trim().to_owned(), short)
+    Annotated {
+        help: lines.join("\n").trim().to_owned(),
+        short,
+        input,
+    }
 }
 
 fn flag_shape(resolve: &Resolve, ty: &Type) -> Option<FlagShape> {
@@ -376,6 +410,29 @@ world notes {
             "rest: list<string>, kind: string",
         );
         assert!(parse(&source).is_err());
+    }
+
+    #[test]
+    fn an_input_file_line_marks_a_string_flag_and_leaves_the_help() {
+        let source = NOTES.replace(
+            "/// short: -f\n",
+            "/// input: file\n        /// short: -f\n",
+        );
+        let verbs = parse(&source).unwrap();
+        let list = verbs
+            .iter()
+            .find(|v| v.path_string() == "notes tag list")
+            .unwrap();
+        let feature = list.flag("feature").unwrap();
+        assert!(feature.input);
+        assert_eq!(feature.help, "Only notes of this feature.");
+        assert!(!list.flag("tag").unwrap().input);
+        let source = NOTES.replace(
+            "/// Stop after this many.",
+            "/// Stop after this many.\n        /// input: file",
+        );
+        let err = parse(&source).unwrap_err().to_string();
+        assert!(err.contains("`--limit` is marked `input: file`"), "{err}");
     }
 
     #[test]

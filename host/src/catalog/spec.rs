@@ -62,6 +62,11 @@ pub struct FlagSpec {
     pub shape: FlagShape,
     /// The field's doc comment.
     pub help: String,
+    /// Declared in the field's docs as `input: file`: the value names a file
+    /// of the user's. At the command line the host reads it (any readable
+    /// path, `-` for standard input) and serves its bytes to the verb under
+    /// that name; through MCP it stays a workspace path.
+    pub input: bool,
 }
 
 impl FlagSpec {

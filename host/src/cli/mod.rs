@@ -10,6 +10,7 @@
 //! untrusted component's verbs are on the command line but refuse to run.
 
 mod commands;
+mod inputs;
 mod matches;
 mod verbs;
 
@@ -37,9 +38,9 @@ pub const EXIT_FAILURE: u8 = 1;
 pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8> {
     let args: Vec<OsString> = args.into_iter().collect();
     let cwd = std::env::current_dir().context("reading the current folder")?;
-    let root = workspace::resolve_root(target_arg(&args).as_deref(), &cwd)
-        .ok()
-        .filter(|root| root.join(".vaultspec").is_dir());
+    let found = workspace::resolve_root(target_arg(&args).as_deref(), &cwd);
+    let no_root = found.as_ref().err().map(|err| format!("{err:#}"));
+    let root = found.ok();
     let home = std::env::home_dir();
     let loaded = catalog::load_all(root.as_deref(), home.as_deref())?;
     let catalog = &loaded.catalog;
@@ -62,20 +63,22 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
         let context = verbs::Context {
             loaded: &loaded,
             root: root.as_deref(),
+            no_root: no_root.as_deref(),
             home: home.as_deref(),
         };
         return verbs::run(sub, context).await;
     }
     report(&loaded);
     if let Some(("mcp", sub)) = matches.subcommand() {
-        logging::init("info")?;
+        logging::init(logging::SERVER_DEFAULT)?;
         let args = McpArgs::from_arg_matches(sub)?;
         let workspace = Workspace::resolve(target.as_deref())?;
         mcp::serve(workspace, args).await?;
         return Ok(0);
     }
-    logging::init("warn")?;
-    let (entry, invocation) = verb_invocation(catalog, &matches).context("no verb was chosen")?;
+    logging::init(logging::CLI_DEFAULT)?;
+    let (entry, mut invocation) =
+        verb_invocation(catalog, &matches).context("no verb was chosen")?;
     let verb = entry.spec.path_string();
     let component = match catalog.runnable(entry) {
         Ok(component) => component,
@@ -85,6 +88,13 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
         }
     };
     let workspace = Workspace::resolve(target.as_deref())?;
+    let inputs = match inputs::read(&entry.spec, &mut invocation, &cwd, &mut std::io::stdin()) {
+        Ok(inputs) => inputs,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return Ok(EXIT_USAGE);
+        }
+    };
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.
     let timeout = Some(std::time::Duration::from_secs_f64(
@@ -93,6 +103,7 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
     let options = CallOptions {
         timeout,
         output: Output::Inherit,
+        inputs,
         ..CallOptions::default()
     };
     let outcome = match sandbox

@@ -4,7 +4,8 @@
 //! and runs `tools/call` through the argument checks of [`schema`] to the
 //! tools in [`tools`], which call `vaultspec-vault` natively. [`reply`] and
 //! [`batch`] package results the way the reference does; [`watchdog`] ends
-//! the server when its client dies without closing stdin.
+//! the server when its client dies without closing stdin; [`stdio`] carries
+//! the messages, answering a line that is not JSON with a parse error.
 
 pub mod batch;
 pub mod cache;
@@ -13,6 +14,7 @@ pub mod instructions;
 pub mod reply;
 pub mod schema;
 pub mod server;
+pub mod stdio;
 pub mod tools;
 pub mod watchdog;
 
@@ -98,7 +100,7 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     });
     server.preload();
     let service = server
-        .serve(rmcp::transport::stdio())
+        .serve(stdio::StdioTransport::new())
         .await
         .context("starting the MCP session")?;
     service.waiting().await.context("serving MCP")?;

@@ -3,8 +3,8 @@
 //! The schemas are the contract (`spec/mcp-tools.md` §6), so the bounds a
 //! client sees are the bounds enforced: this validates the small JSON Schema
 //! subset the tools use (`type`, `enum`, `minimum`, `maximum`, `minLength`,
-//! `maxLength`, `maxItems`, `required`, `properties`, `items`) and names the
-//! first argument that does not fit.
+//! `maxLength`, `maxItems`, `required`, `properties`, `additionalProperties:
+//! false`, `items`) and names the first argument that does not fit.
 
 use serde_json::{Map, Value};
 
@@ -142,6 +142,9 @@ fn check_object(
         }
     }
     if let Some(Value::Object(properties)) = schema.get("properties") {
+        if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+            unknown_keys(properties, object, path)?;
+        }
         for (key, value) in object {
             if let Some(property) = properties.get(key) {
                 let full = if path.is_empty() {
@@ -154,6 +157,48 @@ fn check_object(
         }
     }
     Ok(())
+}
+
+/// Refuse keys `properties` does not name, naming every one of them with
+/// the closest known key and the keys that are accepted.
+fn unknown_keys(
+    properties: &Map<String, Value>,
+    object: &Map<String, Value>,
+    path: &str,
+) -> Result<(), String> {
+    let unknown: Vec<&String> = object
+        .keys()
+        .filter(|k| !properties.contains_key(*k))
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let named: Vec<String> = unknown
+        .iter()
+        .map(|key| {
+            let closest = properties
+                .keys()
+                .map(|known| (strsim::jaro_winkler(key, known), known))
+                .filter(|(score, _)| *score >= 0.8)
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            match closest {
+                Some((_, known)) => format!("`{key}` (did you mean `{known}`?)"),
+                None => format!("`{key}`"),
+            }
+        })
+        .collect();
+    let accepted: Vec<String> = properties.keys().map(|k| format!("`{k}`")).collect();
+    let (noun, owner) = match (unknown.len(), path.is_empty()) {
+        (1, true) => ("unknown argument", String::new()),
+        (_, true) => ("unknown arguments", String::new()),
+        (1, false) => ("unknown key", format!(" in `{path}`")),
+        (_, false) => ("unknown keys", format!(" in `{path}`")),
+    };
+    Err(format!(
+        "{noun}{owner} {}; accepted: {}",
+        named.join(", "),
+        accepted.join(", ")
+    ))
 }
 
 fn ty_text(ty: &Value) -> String {
@@ -189,6 +234,19 @@ mod tests {
             )
             .is_ok()
         );
+    }
+
+    #[test]
+    fn with_additional_properties_false_every_unknown_key_is_named() {
+        let mut closed = schema();
+        closed["additionalProperties"] = json!(false);
+        assert!(validate(&closed, &json!({"query":"x","limit":2})).is_ok());
+        let err = validate(&closed, &json!({"query":"x","limt":2,"zzz":1})).unwrap_err();
+        assert!(
+            err.starts_with("unknown arguments `limt` (did you mean `limit`?), `zzz`;"),
+            "{err}"
+        );
+        assert!(err.contains("accepted: `query`, `limit`, `type`"), "{err}");
     }
 
     #[test]

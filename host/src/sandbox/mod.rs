@@ -79,6 +79,7 @@
 mod cache;
 mod engine;
 mod host_stdout;
+mod inputs;
 mod limiter;
 mod output;
 mod precompiled;
@@ -101,6 +102,7 @@ use wasmtime_wasi::WasiCtxBuilder;
 
 pub use cache::CompileCache;
 pub use engine::{Allocation, EPOCH_TICK, MEMORY_LIMIT};
+pub use inputs::Inputs;
 use limiter::CallLimiter;
 pub use limiter::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
 pub use output::{Capture, OUTPUT_LIMIT};
@@ -140,6 +142,9 @@ pub struct CallOptions {
     /// The most memory the call's memories and tables may take together,
     /// in bytes.
     pub memory_limit: usize,
+    /// Files the user named at the command line, served to the verb under
+    /// their names (none through MCP).
+    pub inputs: Inputs,
 }
 
 impl Default for CallOptions {
@@ -149,6 +154,7 @@ impl Default for CallOptions {
             output: Output::Capture,
             gateway: false,
             memory_limit: MEMORY_LIMIT,
+            inputs: Inputs::default(),
         }
     }
 }
@@ -505,6 +511,7 @@ impl Sandbox {
             held: 0,
             write_guard,
             changed: changed.clone(),
+            inputs: options.inputs.clone(),
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);

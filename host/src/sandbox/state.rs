@@ -31,6 +31,8 @@ pub struct CallState {
     /// Workspace paths this call wrote, renamed or removed, in order; shared
     /// with the caller, so a call stopped by its deadline still reports them.
     pub(super) changed: Arc<Mutex<Vec<String>>>,
+    /// Files the user named at the command line, read before the call.
+    pub(super) inputs: super::Inputs,
 }
 
 impl WasiView for CallState {

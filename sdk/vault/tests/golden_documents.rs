@@ -202,9 +202,7 @@ fn run(v: &Vector, s: &dyn Storage, line: &[String]) -> Result<(String, Value), 
 
 /// Replays a vector in memory; returns every mismatch (empty = pass).
 fn replay(name: &str) -> Vec<String> {
-    let Some(v) = Vector::load(name) else {
-        return Vec::new();
-    };
+    let v = Vector::load(name);
     let s = v.before_storage();
     let mut problems = run_all(&v, &s);
     let files = v.expected_vault().len();
@@ -219,9 +217,7 @@ fn replay(name: &str) -> Vec<String> {
 
 /// Replays a vector on a real folder through [`CapStorage`].
 fn replay_on_disk(name: &str) -> Vec<String> {
-    let Some(v) = Vector::load(name) else {
-        return Vec::new();
-    };
+    let v = Vector::load(name);
     let dir = v.before_dir();
     let s = CapStorage::open(dir.path()).expect("open workspace");
     let mut problems = run_all(&v, &s);

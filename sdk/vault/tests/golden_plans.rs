@@ -19,9 +19,16 @@ use vaultspec_vault::plan::{
 /// Vectors whose bytes or contract values we do not reproduce yet.
 const KNOWN_FAILING: &[&str] = &[];
 
-fn golden_root() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden");
-    p.is_dir().then_some(p)
+/// The golden folder, `tests/golden/` at the repository root; in git, so a
+/// checkout without it fails here instead of skipping.
+fn golden_root() -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
+    assert!(
+        p.join("README.md").is_file(),
+        "the golden vectors are missing from `{}`: restore the folder from git",
+        p.display()
+    );
+    p
 }
 
 fn today() -> Date {
@@ -576,30 +583,25 @@ fn vectors(root: &Path) -> Vec<PathBuf> {
     v
 }
 
-fn run_all() -> Option<BTreeMap<String, Result<(), String>>> {
-    let Some(root) = golden_root() else {
-        println!("golden vectors not found next to the workspace; skipping");
-        return None;
-    };
-    Some(
-        vectors(&root)
-            .into_iter()
-            .map(|d| {
-                (
-                    d.file_name()
-                        .unwrap_or_default()
-                        .to_string_lossy()
-                        .into_owned(),
-                    run_vector(&d),
-                )
-            })
-            .collect(),
-    )
+fn run_all() -> BTreeMap<String, Result<(), String>> {
+    let root = golden_root();
+    vectors(&root)
+        .into_iter()
+        .map(|d| {
+            (
+                d.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                run_vector(&d),
+            )
+        })
+        .collect()
 }
 
 #[test]
 fn golden_plan_and_exec_log_vectors_match_the_reference() {
-    let Some(results) = run_all() else { return };
+    let results = run_all();
     let mut failures = Vec::new();
     for (name, r) in &results {
         if let Err(e) = r
@@ -623,7 +625,7 @@ fn golden_plan_and_exec_log_vectors_match_the_reference() {
 
 #[test]
 fn known_failing_golden_vectors_still_fail() {
-    let Some(results) = run_all() else { return };
+    let results = run_all();
     for name in KNOWN_FAILING {
         assert!(
             results.get(*name).is_some_and(Result::is_err),
@@ -640,10 +642,7 @@ fn modified_of(text: &str) -> Option<Date> {
 
 #[test]
 fn every_reference_written_plan_reserialises_to_its_own_bytes() {
-    let Some(root) = golden_root() else {
-        println!("golden vectors not found next to the workspace; skipping");
-        return;
-    };
+    let root = golden_root();
     let mut checked = 0;
     for dir in vectors(&root) {
         let mut tree = BTreeMap::new();

@@ -38,7 +38,7 @@ fn random_op(rng: &mut Rng, text: &str, n: usize) -> (Vec<String>, PlanOp) {
     let mut phases: Vec<String> = plan.phases.iter().map(|p| p.id.clone()).collect();
     // A new Step needs a Phase from L2 up.
     let home = rng.pick(&phases).cloned();
-    if rng.next() % 10 == 0 {
+    if rng.next().is_multiple_of(10) {
         steps.push("S99".into());
         phases.push("P99".into());
     }
@@ -103,7 +103,7 @@ fn random_op(rng: &mut Rng, text: &str, n: usize) -> (Vec<String>, PlanOp) {
             words(&["step", "remove"], &[&st]),
             PlanOp::StepRemove { step: st },
         ),
-        (7, _, Some(p), _) if rng.next() % 3 == 0 && phases.len() > 2 => (
+        (7, _, Some(p), _) if rng.next().is_multiple_of(3) && phases.len() > 2 => (
             words(&["phase", "remove"], &[&p]),
             PlanOp::PhaseRemove { phase: p },
         ),
@@ -115,7 +115,7 @@ fn random_op(rng: &mut Rng, text: &str, n: usize) -> (Vec<String>, PlanOp) {
                 intent: None,
             },
         ),
-        (9, _, Some(p), _) if rng.next() % 2 == 0 => (
+        (9, _, Some(p), _) if rng.next().is_multiple_of(2) => (
             words(
                 &["phase", "insert"],
                 &[

@@ -39,8 +39,9 @@ pub fn validate(options: ValidateOptions, message_file: &str) -> u8 {
         Err(err) => {
             return output::fail(
                 json,
+                // The storage error names the path already.
                 &format!(
-                    "cannot read message file `{message_file}`: {err} (expected a workspace-relative path)"
+                    "cannot read the message file: {err} (expected a workspace-relative path)"
                 ),
             );
         }

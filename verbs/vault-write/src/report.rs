@@ -75,12 +75,14 @@ pub fn fail_guarded(json: bool, schema: &str, err: Error) -> u8 {
     }
 }
 
-/// Reads a UTF-8 input file the user named (`--body-file`, `--manifest`),
-/// workspace-relative.
+/// Reads a UTF-8 input file the user named (`--body-file`, `--manifest`).
+/// At the command line the host has read it already and serves it under
+/// the name given; through MCP it is a workspace-relative path.
 pub fn read_input(storage: &dyn Storage, flag: &str, path: &str) -> Result<String, String> {
     let clean = path.trim().trim_start_matches("./");
+    // The storage error names the path; saying it again would double it.
     let bytes = storage.read(clean).map_err(|e| {
-        format!("cannot read `{flag}` file `{path}`: {e} (expected a workspace-relative path)")
+        format!("cannot read the `{flag}` file: {e} (expected a path inside the workspace)")
     })?;
     String::from_utf8(bytes)
         .map_err(|_| format!("`{flag}` file `{path}` is not UTF-8: expected a UTF-8 text file"))

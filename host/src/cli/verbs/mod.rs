@@ -38,6 +38,8 @@ pub struct Context<'a> {
     pub loaded: &'a Loaded,
     /// The workspace root, when one was found.
     pub root: Option<&'a Path>,
+    /// Why no workspace was found (the folders looked at), when none was.
+    pub no_root: Option<&'a str>,
     /// The user's home folder.
     pub home: Option<&'a Path>,
 }
@@ -57,7 +59,7 @@ pub async fn run(matches: &ArgMatches, context: Context<'_>) -> anyhow::Result<u
         VerbsCommand::List(args) => list::run(&args, &context),
         VerbsCommand::Trust(args) => trust::run(&args, &context),
         VerbsCommand::Inspect(args) => inspect::run(&args, &context),
-        VerbsCommand::New(args) => new::run(&args),
+        VerbsCommand::New(args) => new::run(&args, context.home),
     }
 }
 

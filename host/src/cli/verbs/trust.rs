@@ -37,7 +37,10 @@ pub struct TrustArgs {
 pub fn run(args: &TrustArgs, context: &Context<'_>) -> anyhow::Result<u8> {
     let Some(root) = context.root else {
         bail!(
-            "trust is granted per workspace and none was found: pass `--target` with a folder that has `.vaultspec/`"
+            "trust is granted per workspace, and there is none: {}",
+            context
+                .no_root
+                .unwrap_or("pass `--target` with a folder that has `.vaultspec/`")
         )
     };
     let Some(home) = context.home else {

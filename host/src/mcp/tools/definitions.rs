@@ -54,6 +54,16 @@ pub struct ToolDef {
 
 /// The tools of a server in this mode, in the order `tools/list` sends them.
 pub fn definitions(read_only: bool) -> Vec<ToolDef> {
+    let mut defs = all(read_only);
+    // A misspelt argument is refused, never dropped silently: every tool's
+    // top-level arguments are closed.
+    for def in &mut defs {
+        def.input["additionalProperties"] = Value::Bool(false);
+    }
+    defs
+}
+
+fn all(read_only: bool) -> Vec<ToolDef> {
     if read_only {
         vec![
             find(),
@@ -98,7 +108,7 @@ fn find() -> ToolDef {
         description: "Find vault documents, or list the vault's features.\n\n\
             With no feature, type, date or text this lists every feature with its document count and link weight \
             (json adds lifecycle status, types, first date and whether a plan exists). Otherwise it returns the \
-            matching documents, each with its path, date, blob hash and file URI; text matches the file name or \
+            matching documents, each with its path, date and blob hash; text matches the file name or \
             feature tag, never the body. Ask for body excerpts to survey documents and full bodies for the few \
             that matter.\n\n\
             Args:\n    feature: Feature tag, without '#'.\n    type: Document types, searched in this order \
@@ -118,7 +128,7 @@ fn find() -> ToolDef {
                 "name":{"type":"string"},"doc_count":{"type":"integer"},"weight":{"type":"integer"},"note":{"type":"string"},
                 "status":{"type":"string"},"types":{"type":"array","items":{"type":"string"}},"earliest_date":{"type":"string"},
                 "has_plan":{"type":"boolean"},"type":{"type":"string"},"feature":{"type":"string"},"date":{"type":"string"},
-                "path":{"type":"string"},"blob_hash":{"type":"string"},"resource_uri":{"type":"string"},"body":{"type":"string"},
+                "path":{"type":"string"},"blob_hash":{"type":"string"},"body":{"type":"string"},
                 "body_bytes":{"type":"integer"},"body_truncated":{"type":"boolean"}}}}}}),
         hints: reads(false),
     }

@@ -76,7 +76,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         };
         feature_rows(&words, graph, &args)
     } else {
-        document_rows(context, &storage, graph, &args)
+        document_rows(&storage, graph, &args)
     };
     // Documents the vault cannot read or parse are named beside the answer
     // (the reference fails the whole call on a file over its budget).
@@ -121,12 +121,7 @@ fn feature_rows(status: &BTreeMap<String, String>, graph: &Graph, args: &Args) -
         .collect()
 }
 
-fn document_rows(
-    context: &Context,
-    storage: &dyn Storage,
-    graph: &Graph,
-    args: &Args,
-) -> Vec<Value> {
+fn document_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value> {
     let feature = args
         .feature
         .as_deref()
@@ -139,7 +134,6 @@ fn document_rows(
         text: args.text.as_deref(),
         limit: args.limit,
     };
-    let root = context.workspace.root();
     graph
         .find_documents(&query)
         .into_iter()
@@ -161,8 +155,9 @@ fn document_rows(
             if let Some(bytes) = &bytes {
                 value.insert("blob_hash".into(), json!(blob_oid(bytes)));
             }
-            let uri = format!("file://{}", root.join(&row.path).display());
-            value.insert("resource_uri".into(), json!(uri));
+            // No `resource_uri`: the reference hands out `file://` locators,
+            // but this server serves no MCP resources, so a client that
+            // tried to read one would get nothing.
             if let (Some(bytes), "excerpt" | "full") = (&bytes, args.body.as_str()) {
                 let text = String::from_utf8_lossy(bytes);
                 let (body, truncated) = if args.body == "full" {

@@ -93,7 +93,7 @@ pub fn apply(
     // A body ending in `\n` splits into a last empty piece; keep it apart so
     // the section end is a real line.
     let (lines, trailing_newline) = match lines.split_last() {
-        Some((last, rest)) if last.is_empty() => (rest.to_vec(), true),
+        Some((&"", rest)) => (rest.to_vec(), true),
         _ => (lines, false),
     };
     let (heading, end) = find(&lines, section).ok_or_else(|| section.to_owned())?;

@@ -30,10 +30,13 @@ pub fn list_plans(storage: &dyn Storage) -> Result<Vec<PlanEntry>, PlanError> {
         .collect())
 }
 
+/// A listed plan with its bytes (`None` when it could not be read).
+pub type PlanWithBytes = (PlanEntry, Option<Vec<u8>>);
+
 /// [`list_plans`], with the bytes of each plan (`None` when it could not be
 /// read): one read of every plan, in batches, for callers that go on to
 /// parse them.
-pub fn read_plans(storage: &dyn Storage) -> Result<Vec<(PlanEntry, Option<Vec<u8>>)>, PlanError> {
+pub fn read_plans(storage: &dyn Storage) -> Result<Vec<PlanWithBytes>, PlanError> {
     let paths: Vec<String> = storage
         .list(PLAN_DIR)?
         .into_iter()

@@ -7,9 +7,7 @@ use vaultspec_vault::checks::{Options, RepairOptions, commit_gate, repair, run_a
 
 #[test]
 fn repair_fixes_indexes_and_a_second_run_changes_nothing() {
-    let Some(v) = Vector::load("91-check-all-fix") else {
-        return;
-    };
+    let v = Vector::load("91-check-all-fix");
     let s = v.before_storage();
     let dry = repair(
         &s,
@@ -59,9 +57,7 @@ fn repair_fixes_indexes_and_a_second_run_changes_nothing() {
 
 #[test]
 fn commit_gate_blocks_on_errors_in_staged_files_only() {
-    let Some(v) = Vector::load("90-check-all-json") else {
-        return;
-    };
+    let v = Vector::load("90-check-all-json");
     let s = v.before_storage();
     let staged = |p: &str| commit_gate(&s, &[p.to_string()], golden_today()).unwrap();
     assert!(staged(".vault/research/2026-03-14-loose-ends-notes.md").is_blocking());
@@ -74,9 +70,7 @@ fn commit_gate_blocks_on_errors_in_staged_files_only() {
 
 #[test]
 fn the_mcp_check_result_has_the_reference_keys() {
-    let Some(v) = Vector::load("90-check-all-json") else {
-        return;
-    };
+    let v = Vector::load("90-check-all-json");
     let s = v.before_storage();
     let results = run_all(&s, &Options::check(golden_today())).unwrap();
     let r = mcp_result(&results, false);

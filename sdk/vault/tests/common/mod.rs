@@ -1,4 +1,4 @@
-//! Shared harness for the golden vectors of `/work/shared/golden`: load a
+//! Shared harness for the golden vectors of `tests/golden/`: load a
 //! vector's `before/` into a [`MemStorage`], read its commands and recorded
 //! outputs, and compare the resulting `.vault/` tree with `after/.vault`.
 #![allow(dead_code)]
@@ -16,15 +16,16 @@ pub fn golden_today() -> Date {
     Date::new(2026, 11, 30).expect("valid date")
 }
 
-/// The golden folder, or `None` (with a message) when it is absent.
-pub fn golden_root() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden");
-    if root.is_dir() {
-        Some(root)
-    } else {
-        eprintln!("golden vectors not found at {}: skipping", root.display());
-        None
-    }
+/// The golden folder, `tests/golden/` at the repository root. It is in git,
+/// so a checkout without it is broken: the tests fail rather than skip.
+pub fn golden_root() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
+    assert!(
+        root.join("README.md").is_file(),
+        "the golden vectors are missing from `{}`: restore the folder from git",
+        root.display()
+    );
+    root
 }
 
 /// One golden vector.
@@ -64,9 +65,9 @@ pub fn ignored(path: &str) -> bool {
 }
 
 impl Vector {
-    /// Loads a vector by folder name; `None` when the golden set is absent.
-    pub fn load(name: &str) -> Option<Vector> {
-        let dir = golden_root()?.join(name);
+    /// Loads a vector by folder name.
+    pub fn load(name: &str) -> Vector {
+        let dir = golden_root().join(name);
         let commands = fs::read_to_string(dir.join("command.txt"))
             .expect("command.txt")
             .lines()
@@ -82,13 +83,13 @@ impl Vector {
             .lines()
             .map(str::to_string)
             .collect();
-        Some(Vector {
+        Vector {
             name: name.to_string(),
             dir,
             commands,
             stdout,
             exits,
-        })
+        }
     }
 
     /// Every file of `before/` (minus `.vault/data/`) in a fresh storage.

@@ -1,0 +1,258 @@
+//! The server's stdio transport: rmcp's line transport, plus the JSON-RPC
+//! parse error (`-32700`, no id) for every line that is not JSON.
+//!
+//! rmcp drops an unparsable line without a word (so that a peer echoing
+//! errors back cannot start a storm); JSON-RPC 2.0 answers it with a parse
+//! error, and a client whose line was lost should hear why. [`JsonLines`]
+//! sits between stdin and rmcp: each line that parses as JSON (or is blank)
+//! goes through unchanged, and each other line is held back and reported;
+//! [`StdioTransport`] writes the reply through rmcp's own writer, so replies
+//! never interleave with responses. rmcp still answers the rest as before
+//! (JSON that is no JSON-RPC message: `-32600`; an oversized line: dropped).
+
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+
+use rmcp::RoleServer;
+use rmcp::model::ErrorData;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use tokio::io::{AsyncRead, ReadBuf};
+use tokio::sync::mpsc;
+
+/// A line longer than this is handed to rmcp unjudged (it drops lines over
+/// its own limit, which is this one).
+const MAX_JUDGED_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
+/// The UTF-8 byte order mark, which rmcp tolerates at the start of a line.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The MCP transport over this process's stdin and stdout.
+pub struct StdioTransport {
+    inner: AsyncRwTransport<RoleServer, JsonLines<tokio::io::Stdin>, tokio::io::Stdout>,
+    problems: mpsc::UnboundedReceiver<String>,
+}
+
+impl StdioTransport {
+    /// The transport over stdin and stdout.
+    pub fn new() -> Self {
+        Self::over(tokio::io::stdin(), tokio::io::stdout())
+    }
+}
+
+impl Default for StdioTransport {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StdioTransport {
+    fn over(stdin: tokio::io::Stdin, stdout: tokio::io::Stdout) -> Self {
+        let (sender, problems) = mpsc::unbounded_channel();
+        Self {
+            inner: AsyncRwTransport::new(JsonLines::new(stdin, sender), stdout),
+            problems,
+        }
+    }
+
+    /// Send the parse error for one refused line.
+    async fn reply(&mut self, problem: String) -> Result<(), io::Error> {
+        self.inner.send(parse_error(problem)).await
+    }
+}
+
+/// The `-32700` reply for a line that is not JSON.
+fn parse_error(problem: String) -> TxJsonRpcMessage<RoleServer> {
+    TxJsonRpcMessage::<RoleServer>::error(
+        ErrorData::parse_error("Parse error", Some(serde_json::Value::String(problem))),
+        None,
+    )
+}
+
+impl Transport<RoleServer> for StdioTransport {
+    type Error = io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            tokio::select! {
+                biased;
+                Some(problem) = self.problems.recv() => {
+                    if self.reply(problem).await.is_err() {
+                        return None;
+                    }
+                }
+                message = self.inner.receive() => {
+                    if message.is_none() {
+                        // Input ended: still answer the lines refused last.
+                        while let Ok(problem) = self.problems.try_recv() {
+                            let _ = self.reply(problem).await;
+                        }
+                    }
+                    return message;
+                }
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.inner.close().await
+    }
+}
+
+/// A reader that passes on the lines that are JSON and holds back the rest.
+pub struct JsonLines<R> {
+    inner: R,
+    /// The current line, not judged yet.
+    line: Vec<u8>,
+    /// Judged bytes waiting to be read.
+    ready: Vec<u8>,
+    /// How much of `ready` was read already.
+    handed: usize,
+    /// The current line was too long to judge: it goes through as it is.
+    unjudged: bool,
+    eof: bool,
+    problems: mpsc::UnboundedSender<String>,
+}
+
+impl<R: AsyncRead + Unpin> JsonLines<R> {
+    /// `reader`, judged line by line; each refused line's problem is sent
+    /// on `problems`.
+    fn new(reader: R, problems: mpsc::UnboundedSender<String>) -> Self {
+        Self {
+            inner: reader,
+            line: Vec::new(),
+            ready: Vec::new(),
+            handed: 0,
+            unjudged: false,
+            eof: false,
+            problems,
+        }
+    }
+}
+
+impl<R> JsonLines<R> {
+    /// Sort newly read bytes into judged lines.
+    fn take(&mut self, mut bytes: &[u8]) {
+        while let Some(end) = bytes.iter().position(|b| *b == b'\n') {
+            let (head, rest) = bytes.split_at(end + 1);
+            if self.unjudged {
+                self.ready.extend_from_slice(head);
+                self.unjudged = false;
+            } else {
+                self.line.extend_from_slice(head);
+                self.judge();
+            }
+            bytes = rest;
+        }
+        if self.unjudged {
+            self.ready.extend_from_slice(bytes);
+        } else {
+            self.line.extend_from_slice(bytes);
+            if self.line.len() > MAX_JUDGED_LINE {
+                self.unjudged = true;
+                self.ready.append(&mut self.line);
+            }
+        }
+    }
+
+    /// Pass the complete current line on, or report it.
+    fn judge(&mut self) {
+        let line = std::mem::take(&mut self.line);
+        match problem(&line) {
+            None => self.ready.extend_from_slice(&line),
+            Some(problem) => {
+                tracing::info!("answered a line that is not JSON with a parse error: {problem}");
+                let _ = self.problems.send(problem);
+            }
+        }
+    }
+}
+
+/// Why a complete line (newline included) is not JSON, or `None` when it is
+/// JSON or blank.
+fn problem(line: &[u8]) -> Option<String> {
+    let line = line.strip_prefix(BOM).unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+        Ok(_) => None,
+        Err(err) => Some(format!("the line is not JSON: {err}")),
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for JsonLines<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        loop {
+            if this.handed < this.ready.len() {
+                let n = buf.remaining().min(this.ready.len() - this.handed);
+                buf.put_slice(&this.ready[this.handed..this.handed + n]);
+                this.handed += n;
+                if this.handed == this.ready.len() {
+                    this.ready.clear();
+                    this.handed = 0;
+                }
+                return Poll::Ready(Ok(()));
+            }
+            if this.eof {
+                return Poll::Ready(Ok(()));
+            }
+            let mut chunk = [0u8; 8192];
+            let mut read = ReadBuf::new(&mut chunk);
+            ready!(Pin::new(&mut this.inner).poll_read(cx, &mut read))?;
+            if read.filled().is_empty() {
+                // An unterminated last line goes on as it is; rmcp ignores it.
+                this.eof = true;
+                this.ready.append(&mut this.line);
+            } else {
+                this.take(read.filled());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    async fn filter(input: &[u8]) -> (Vec<u8>, Vec<String>) {
+        let (sender, mut problems) = mpsc::unbounded_channel();
+        let mut lines = JsonLines::new(input, sender);
+        let mut out = Vec::new();
+        lines.read_to_end(&mut out).await.unwrap();
+        drop(lines);
+        let mut reported = Vec::new();
+        while let Some(p) = problems.recv().await {
+            reported.push(p);
+        }
+        (out, reported)
+    }
+
+    #[tokio::test]
+    async fn json_lines_pass_and_other_lines_are_reported() {
+        let input = b"{\"a\":1}\r\nnot json\n\n\xEF\xBB\xBF[1]\n{\"broken\":\n{\"b\":2}";
+        let (out, reported) = filter(input).await;
+        assert_eq!(out, b"{\"a\":1}\r\n\n\xEF\xBB\xBF[1]\n{\"b\":2}");
+        assert_eq!(reported.len(), 2, "{reported:?}");
+        assert!(
+            reported
+                .iter()
+                .all(|p| p.starts_with("the line is not JSON"))
+        );
+    }
+}

@@ -1,0 +1,172 @@
+//! The MCP server's protocol edges over stdio, as a client sees them: a line
+//! that is not JSON, arguments a tool does not take, what `find` hands out,
+//! and what the server logs by default.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use vaultspec_test_support::{TestVault, cache_dir};
+
+use crate::mcp::{Session, text};
+
+/// The server on `vault` over raw pipes, initialized; stderr piped.
+struct Raw {
+    child: Child,
+    stdin: ChildStdin,
+    /// Lines of stdout, read on a thread of their own.
+    lines: mpsc::Receiver<String>,
+}
+
+/// How long a reply may take before the test calls it missing (a guard
+/// against hanging on a server that never answers, not a speed check).
+const NO_REPLY: Duration = Duration::from_secs(60);
+
+impl Raw {
+    fn start(vault: &TestVault, log_level: Option<&str>) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_vaultspec"));
+        command
+            .arg("mcp")
+            .arg("--target")
+            .arg(vault.root())
+            .env("VAULTSPEC_CACHE_DIR", cache_dir())
+            .env("VAULTSPEC_STDIO_WATCHDOG", "0")
+            .env_remove("VAULTSPEC_LOG_LEVEL")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(level) = log_level {
+            command.env("VAULTSPEC_LOG_LEVEL", level);
+        }
+        let mut child = command.spawn().expect("starting vaultspec mcp");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut raw = Self {
+            child,
+            stdin,
+            lines,
+        };
+        raw.send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#);
+        assert_eq!(raw.reply()["id"], 0);
+        raw.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        raw
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn reply(&mut self) -> Value {
+        let line = self
+            .lines
+            .recv_timeout(NO_REPLY)
+            .expect("the server answered");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"))
+    }
+
+    /// Close stdin, wait for the exit, and return what went to stderr.
+    fn finish(self) -> String {
+        drop(self.stdin);
+        let out = self.child.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+}
+
+#[test]
+fn a_line_that_is_not_json_gets_a_parse_error_and_the_session_goes_on() {
+    let vault = TestVault::new();
+    let mut raw = Raw::start(&vault, Some("error"));
+    raw.send("this is {not json");
+    raw.send(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#);
+    // The two replies may come in either order.
+    let replies = [raw.reply(), raw.reply()];
+    let error = replies
+        .iter()
+        .find(|r| r.get("error").is_some())
+        .unwrap_or_else(|| panic!("no error reply: {replies:?}"));
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    assert_eq!(error["jsonrpc"], "2.0");
+    assert!(error.get("id").is_none_or(Value::is_null), "{error}");
+    let listed = replies
+        .iter()
+        .find(|r| r["id"] == 7)
+        .unwrap_or_else(|| panic!("no tools/list reply: {replies:?}"));
+    assert!(listed["result"]["tools"].is_array());
+    raw.finish();
+}
+
+#[test]
+fn unknown_arguments_are_refused_naming_each_one() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let session = Session::start(&vault, &[])?;
+    let result = session.call("find", json!({"feature": "x", "limt": 3, "zzz": true}))?;
+    assert_eq!(result.is_error, Some(true));
+    let said = text(&result);
+    assert!(
+        said.starts_with(
+            "Error executing tool find: unknown arguments `limt` (did you mean `limit`?), `zzz`"
+        ),
+        "{said}"
+    );
+    let result = session.call("status", json!({"traget": "x"}))?;
+    assert_eq!(result.is_error, Some(true));
+    assert!(
+        text(&result).contains("`traget` (did you mean `target`?)"),
+        "{}",
+        text(&result)
+    );
+    let tools = session.runtime.block_on(session.client.list_all_tools())?;
+    for tool in tools {
+        assert_eq!(
+            tool.input_schema.get("additionalProperties"),
+            Some(&Value::Bool(false)),
+            "{}",
+            tool.name
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn find_hands_out_no_resource_uris_while_no_resources_are_served() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+    let session = Session::start(&vault, &[])?;
+    let info = session
+        .client
+        .peer_info()
+        .expect("the server introduced itself");
+    assert!(info.capabilities.resources.is_none());
+    let found = session.call("find", json!({"feature": "cache-layer", "type": ["adr"]}))?;
+    let rows = found.structured_content.clone().unwrap_or_default();
+    let row = &rows["result"][0];
+    assert_eq!(
+        row["path"], ".vault/adr/2026-03-02-cache-layer-use-lru-adr.md",
+        "{rows}"
+    );
+    assert!(row.get("resource_uri").is_none(), "{row}");
+    assert!(!rows.to_string().contains("file://"), "{rows}");
+    Ok(())
+}
+
+#[test]
+fn by_default_the_server_logs_at_info_as_the_readme_says() {
+    let vault = TestVault::new();
+    let mut raw = Raw::start(&vault, None);
+    raw.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status","arguments":{}}}"#);
+    assert_eq!(raw.reply()["id"], 1);
+    let stderr = raw.finish();
+    assert!(stderr.contains("vaultspec MCP server starting"), "{stderr}");
+    assert!(stderr.contains("tool call"), "{stderr}");
+}
