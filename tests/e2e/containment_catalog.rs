@@ -454,19 +454,21 @@ fn a_compile_cache_others_may_write_is_not_loaded() -> anyhow::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let vault = TestVault::new();
     vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+    // Builtins ship compiled; third-party components go through the cache.
+    let echo = install(&vault, &std::fs::read(guests::ECHO)?, "echo");
+    let probe = install(&vault, &std::fs::read(guests::PROBE)?, "probe");
     let (first, second) = (tempfile::tempdir()?, tempfile::tempdir()?);
     let (user, other) = (
         User::with_cache(first.path()),
         User::with_cache(second.path()),
     );
+    for (who, file) in [(&user, &echo), (&other, &probe)] {
+        who.trust(&vault, file);
+    }
 
-    // Compile `vault list` into one cache and `status` into another.
-    ensure!(
-        user.run(&vault, &["vault", "list", "--json"])
-            .status
-            .success()
-    );
-    let out = other.run(&vault, &["status"]);
+    // Compile `echo` into one cache and `probe` into another.
+    ensure!(user.run(&vault, &["echo", "say", "hi"]).status.success());
+    let out = other.run(&vault, &["probe", "env"]);
     ensure!(out.status.success(), "{}", text(&out.stderr));
     let ours = entries(first.path());
     let theirs: Vec<PathBuf> = entries(second.path())
@@ -485,14 +487,13 @@ fn a_compile_cache_others_may_write_is_not_loaded() -> anyhow::Result<()> {
     }
     let folder = first.path().join("components");
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o777))?;
-    let out = user.run(&vault, &["vault", "list", "--json"]);
+    let out = user.run(&vault, &["echo", "say", "hi"]);
     assert!(
         out.status.success(),
         "the planted entry ran: {}",
         text(&out.stderr)
     );
-    let envelope: Value = serde_json::from_slice(&out.stdout)?;
-    assert_eq!(envelope["schema"], "vaultspec.vault.list.v2");
+    assert_eq!(text(&out.stdout), "hi \n", "echo's own code ran");
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains("not using the compiled-component cache") && stderr.contains("777"),
@@ -504,16 +505,13 @@ fn a_compile_cache_others_may_write_is_not_loaded() -> anyhow::Result<()> {
     for entry in &ours {
         std::fs::set_permissions(entry, std::fs::Permissions::from_mode(0o666))?;
     }
-    let out = user.run(&vault, &["vault", "list", "--json"]);
+    let out = user.run(&vault, &["echo", "say", "hi"]);
     assert!(
         out.status.success(),
         "the planted entry ran: {}",
         text(&out.stderr)
     );
-    assert_eq!(
-        serde_json::from_slice::<Value>(&out.stdout)?["schema"],
-        "vaultspec.vault.list.v2"
-    );
+    assert_eq!(text(&out.stdout), "hi \n", "echo's own code ran");
     assert!(
         text(&out.stderr).contains("ignoring the cached component"),
         "{}",
@@ -522,12 +520,14 @@ fn a_compile_cache_others_may_write_is_not_loaded() -> anyhow::Result<()> {
 
     // A folder made by the cache is private to the user.
     let fresh = tempfile::tempdir()?;
-    ensure!(
-        User::with_cache(fresh.path())
-            .run(&vault, &["vault", "list"])
+    ensure!({
+        let fresh_user = User::with_cache(fresh.path());
+        fresh_user.trust(&vault, &echo);
+        fresh_user
+            .run(&vault, &["echo", "say", "hi"])
             .status
             .success()
-    );
+    });
     let mode = std::fs::metadata(fresh.path().join("components"))?
         .permissions()
         .mode()
