@@ -19,6 +19,7 @@ mod mcp_concurrency;
 mod mcp_protocol;
 mod mcp_tools;
 mod plan_verbs;
+mod reference_install;
 mod sandbox;
 mod sentinels;
 mod support;
