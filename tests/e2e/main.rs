@@ -18,6 +18,7 @@ mod mcp;
 mod mcp_concurrency;
 mod mcp_protocol;
 mod mcp_tools;
+mod paged_listings;
 mod plan_verbs;
 mod reference_install;
 mod sandbox;
