@@ -1,10 +1,13 @@
 //! Builds the builtin verbs (`verbs/*`) as components and lists them for
-//! `src/builtins.rs` to embed, with
-//! the SHA-256 digest of each.
+//! `src/builtins.rs` to embed, with the SHA-256 digest of each; and embeds
+//! the SDK's sources for `vaultspec verbs new` (`build/sdk.rs`).
 
 use std::path::PathBuf;
 
 use sha2::{Digest, Sha256};
+
+#[path = "build/sdk.rs"]
+mod sdk;
 
 fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap()).join("..");
@@ -34,6 +37,11 @@ fn main() {
         ));
     }
     list.push_str("];\n");
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap()).join("builtins.rs");
-    std::fs::write(out, list).unwrap();
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
+    std::fs::write(out_dir.join("builtins.rs"), list).unwrap();
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("Cargo.toml").display()
+    );
+    sdk::embed(&root, &out_dir);
 }

@@ -17,6 +17,7 @@ pub mod invocation;
 pub mod logging;
 pub mod mcp;
 pub mod sandbox;
+pub mod sdk;
 pub mod sentinel;
 pub mod trust;
 pub mod workspace;

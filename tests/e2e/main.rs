@@ -25,4 +25,6 @@ mod sandbox;
 mod sentinels;
 mod support;
 mod third_party;
+mod user;
+mod verb_author;
 mod verbs;

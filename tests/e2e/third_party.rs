@@ -7,96 +7,13 @@
 //! pseudo-terminal made by `script(1)`; the answer is typed into it.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
 use anyhow::{Context, ensure};
 use serde_json::Value;
 use vaultspec_test_support::{TestVault, cache_dir, guests};
 
-/// A user: a home folder of their own, holding their trust file.
-struct User {
-    home: tempfile::TempDir,
-}
-
-impl User {
-    fn new() -> Self {
-        Self {
-            home: tempfile::tempdir().expect("creating a home folder"),
-        }
-    }
-
-    fn home(&self) -> &Path {
-        self.home.path()
-    }
-
-    fn trust_file(&self) -> Option<Value> {
-        let text = std::fs::read_to_string(self.home().join(".vaultspec/verb-trust.json")).ok()?;
-        serde_json::from_str(&text).ok()
-    }
-
-    /// `vaultspec ARGS --target VAULT`, stdin closed (not a terminal).
-    fn run(&self, vault: &TestVault, args: &[&str]) -> Output {
-        self.command(vault, args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("running vaultspec")
-    }
-
-    /// `vaultspec ARGS --target VAULT` at a pseudo-terminal, typing `answer`.
-    fn run_at_terminal(&self, vault: &TestVault, args: &[&str], answer: &str) -> Output {
-        let mut line = vec![quote(env!("CARGO_BIN_EXE_vaultspec"))];
-        line.extend(args.iter().map(|a| quote(a)));
-        line.push("--target".into());
-        line.push(quote(&vault.root().display().to_string()));
-        let mut child = Command::new("script")
-            .args(["-qec", &line.join(" "), "/dev/null"])
-            .envs(self.env())
-            .env("SHELL", "/bin/sh")
-            .env_remove("VAULTSPEC_TARGET_DIR")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("running vaultspec under script(1)");
-        std::io::Write::write_all(child.stdin.as_mut().unwrap(), answer.as_bytes()).unwrap();
-        drop(child.stdin.take());
-        child.wait_with_output().expect("waiting for script(1)")
-    }
-
-    fn command(&self, vault: &TestVault, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_vaultspec"));
-        command
-            .args(args)
-            .arg("--target")
-            .arg(vault.root())
-            .envs(self.env())
-            .env_remove("VAULTSPEC_TARGET_DIR");
-        command
-    }
-
-    fn env(&self) -> Vec<(&'static str, PathBuf)> {
-        vec![
-            ("HOME", self.home().to_owned()),
-            (
-                "VAULTSPEC_CACHE_DIR",
-                cache_dir().parent().unwrap().join("test-cli-cache"),
-            ),
-        ]
-    }
-}
-
-fn quote(arg: &str) -> String {
-    format!("'{}'", arg.replace('\'', r"'\''"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn json(out: &Output) -> anyhow::Result<Value> {
-    serde_json::from_slice(&out.stdout)
-        .with_context(|| format!("stdout is not JSON: {}", text(&out.stdout)))
-}
+use crate::user::{User, json, text};
 
 /// Put a component into the workspace's `.vaultspec/verbs/` as `NAME.wasm`.
 fn install(vault: &TestVault, bytes: &[u8], name: &str) -> PathBuf {
@@ -213,9 +130,10 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     vault.doc("research", "2026-03-01", "cache-layer", Some("eviction"));
     vault.doc("plan", "2026-03-03", "search", None);
 
-    // Scaffold: `verbs new` writes a crate that builds as it is.
-    std::fs::create_dir_all(build_root())?;
-    let scratch = tempfile::tempdir_in(build_root())?;
+    // Scaffold against a checkout (`--sdk`): the patch names it, and no
+    // lockfile is written (the checkout's dependencies are its own). The
+    // scaffold built against the SDK the binary carries is `verb_author`'s.
+    let scratch = tempfile::tempdir()?;
     let hello = scratch.path().join("hello");
     let sdk = repo().join("sdk/verb");
     let out = user.run(
@@ -232,8 +150,12 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     );
     ensure!(out.status.success(), "{}", text(&out.stderr));
     let manifest = std::fs::read_to_string(hello.join("Cargo.toml"))?;
+    let patch = format!(
+        "[patch.crates-io]\nvaultspec-sdk = {{ path = {:?} }}",
+        std::fs::canonicalize(&sdk)?.display().to_string()
+    );
     assert!(
-        manifest.contains(r#"crate-type = ["cdylib"]"#) && manifest.contains("path = "),
+        manifest.contains(r#"crate-type = ["cdylib"]"#) && manifest.contains(&patch),
         "{manifest}"
     );
     let contract = std::fs::read_to_string(hello.join("wit/deps/vaultspec-verb/verb.wit"))?;
@@ -241,27 +163,7 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     for file in ["wit/world.wit", "src/lib.rs", "README.md"] {
         assert!(hello.join(file).is_file(), "`verbs new` wrote no `{file}`");
     }
-    // Same pins as the example, so the build needs no registry and shares
-    // its compiled dependencies.
-    std::fs::copy(
-        repo().join("tests/third-party/notes/Cargo.lock"),
-        hello.join("Cargo.lock"),
-    )?;
-    let scaffolded = build(&hello, "hello")?;
-    let scaffolded_file = scratch.path().join("hello.wasm");
-    std::fs::write(&scaffolded_file, &scaffolded)?;
-    let out = user.run(
-        &vault,
-        &[
-            "verbs",
-            "inspect",
-            scaffolded_file.to_str().unwrap(),
-            "--json",
-        ],
-    );
-    let inspection = json(&out)?;
-    assert_eq!(inspection["data"]["admitted"], true, "{inspection}");
-    assert_eq!(inspection["data"]["verbs"][0]["verb"], "hello count");
+    assert!(!hello.join("Cargo.lock").exists());
 
     // Build the out-of-tree example and install it.
     let notes = build(&repo().join("tests/third-party/notes"), "notes")?;

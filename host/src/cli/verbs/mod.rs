@@ -59,7 +59,7 @@ pub async fn run(matches: &ArgMatches, context: Context<'_>) -> anyhow::Result<u
         VerbsCommand::List(args) => list::run(&args, &context),
         VerbsCommand::Trust(args) => trust::run(&args, &context),
         VerbsCommand::Inspect(args) => inspect::run(&args, &context),
-        VerbsCommand::New(args) => new::run(&args),
+        VerbsCommand::New(args) => new::run(&args, context.home),
     }
 }
 
