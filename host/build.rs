@@ -1,10 +1,14 @@
-//! Builds the builtin verbs (`verbs/*`) as components and lists them for
-//! `src/builtins.rs` to embed, with the SHA-256 digest of each; and embeds
-//! the SDK's sources for `vaultspec verbs new` (`build/sdk.rs`).
+//! Builds the builtin verbs (`verbs/*`) as components, compiles each to
+//! machine code for this machine's CPU with the host's own engine
+//! configuration, and lists both for `src/builtins.rs` to embed, with the
+//! SHA-256 digest of each component; and embeds the SDK's sources for
+//! `vaultspec verbs new` (`build/sdk.rs`).
 
 use std::path::PathBuf;
 
 use sha2::{Digest, Sha256};
+use vaultspec_engine_config::{Allocation, compatibility_digest, config};
+use wasmtime::Engine;
 
 #[path = "build/sdk.rs"]
 mod sdk;
@@ -22,8 +26,14 @@ fn main() {
         root.join("sdk/vault/src").display()
     );
     let guests = vaultspec_guest_build::build(&verbs, &verbs);
-    let mut list = String::from("/// Every builtin verb component: its short name and bytes.\n");
-    list.push_str("pub const BUILTINS: &[(&str, &[u8], &str)] = &[\n");
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
+    // The runtime engine's configuration (the allocation strategy does not
+    // change compiled code); the host checks the digest before loading.
+    let engine = Engine::new(&config(Allocation::OnDemand)).expect("making the engine");
+    let mut list = String::from(
+        "/// Every builtin verb component, with its machine code for the build machine.\n",
+    );
+    list.push_str("pub const BUILTINS: &[Builtin] = &[\n");
     for guest in guests {
         let short = guest
             .name
@@ -31,13 +41,22 @@ fn main() {
             .unwrap_or(&guest.name);
         let bytes = std::fs::read(&guest.path).unwrap();
         let digest = format!("sha256:{}", hex::encode(Sha256::digest(&bytes)));
+        let code = engine
+            .precompile_component(&bytes)
+            .unwrap_or_else(|e| panic!("compiling the builtin `{short}`: {e:?}"));
+        let code_path = out_dir.join(format!("{short}.cwasm"));
+        std::fs::write(&code_path, code).unwrap();
         list.push_str(&format!(
-            "    ({short:?}, include_bytes!({:?}), {digest:?}),\n",
+            "    Builtin {{ name: {short:?}, wasm: include_bytes!({:?}), digest: {digest:?}, code: include_bytes!({code_path:?}) }},\n",
             guest.path
         ));
     }
-    list.push_str("];\n");
-    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
+    list.push_str("];\n\n");
+    list.push_str("/// The compatibility digest of the engine that compiled [`Builtin::code`].\n");
+    list.push_str(&format!(
+        "pub const COMPILED_FOR: &str = {:?};\n",
+        compatibility_digest(&engine)
+    ));
     std::fs::write(out_dir.join("builtins.rs"), list).unwrap();
     println!(
         "cargo:rerun-if-changed={}",

@@ -13,16 +13,10 @@ fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("error: starting the async runtime: {err}");
-            return ExitCode::from(cli::EXIT_FAILURE);
+            return ExitCode::from(cli::exit::INTERNAL);
         }
     };
-    let code = match runtime.block_on(cli::run(std::env::args_os())) {
-        Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            cli::EXIT_FAILURE
-        }
-    };
+    let code = runtime.block_on(cli::run(std::env::args_os()));
     // Do not wait for a blocked stdin read to finish (the MCP server reads
     // stdin on a worker thread that cannot be cancelled).
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));

@@ -11,12 +11,14 @@
 //! can cancel the wait; the native tools wait on their blocking thread.
 
 use std::io;
-use std::path::Path;
+use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use cap_std::fs::{Dir, OpenOptions};
+use cap_std::fs::Dir;
 use sha1::{Digest, Sha1};
+use vaultspec_vault::StorageError;
+use vaultspec_vault::storage;
 
 use crate::env;
 
@@ -131,20 +133,28 @@ fn budget() -> Duration {
 /// Open `sentinel` as `open` says (`None` without a `.vault/`, or when an
 /// [`Open::Existing`] sentinel is missing). A workspace without `.vault/` has
 /// nothing to protect yet, and a lock must not create it.
+///
+/// The folders and the file are reached by the storage's no-follow walk,
+/// as every write is: a symlink planted on the way (`.vault/data -> ../src`)
+/// or at the sentinel's name is refused, never followed, so the sentinel
+/// cannot be made or locked outside `.vault/`. An [`Open::Existing`]
+/// sentinel behind a link counts as missing: opening it would change
+/// nothing, and the first write then asks for [`Open::Create`], which
+/// refuses it by name. A `.vault` that is itself a link counts as no
+/// `.vault/`: nothing can be written through it, so there is nothing for
+/// the sentinel to protect.
 fn open_sentinel(dir: &Dir, sentinel: &str, open: Open) -> anyhow::Result<Option<std::fs::File>> {
-    if !dir.is_dir(".vault") {
-        return Ok(None);
+    match dir.symlink_metadata(".vault") {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).context("checking `.vault`"),
     }
     let create = open == Open::Create;
-    if create && let Some(parent) = Path::new(sentinel).parent() {
-        dir.create_dir_all(parent)
-            .with_context(|| format!("creating `{}`", parent.display()))?;
-    }
-    let mut options = OpenOptions::new();
-    options.create(create).read(true).write(true);
-    match dir.open_with(sentinel, &options) {
-        Ok(file) => Ok(Some(file.into_std())),
-        Err(e) if !create && e.kind() == io::ErrorKind::NotFound => Ok(None),
+    match storage::open_no_follow(dir.as_fd(), sentinel, create) {
+        Ok(file) => Ok(Some(file)),
+        Err(StorageError::NotFound { .. }) if !create => Ok(None),
+        Err(StorageError::Denied { .. }) if !create => Ok(None),
         Err(e) => Err(e).with_context(|| format!("opening the lock `{sentinel}`")),
     }
 }
@@ -246,6 +256,24 @@ mod tests {
                 .is_none()
         );
         assert!(!tmp.path().join(".vault").exists());
+    }
+
+    #[test]
+    fn a_sentinel_is_never_made_through_a_linked_folder() {
+        let (tmp, dir) = workspace();
+        std::fs::create_dir(tmp.path().join("src")).unwrap();
+        std::os::unix::fs::symlink("../src", tmp.path().join(".vault/data")).unwrap();
+        let err = acquire(&dir, DOCS_DOMAIN, Duration::from_secs(1)).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("`.vault/data` is a symbolic link"),
+            "{err:#}"
+        );
+        assert!(document(&dir, ".vault/adr/a.md").is_err());
+        assert_eq!(
+            std::fs::read_dir(tmp.path().join("src")).unwrap().count(),
+            0,
+            "nothing is made through the link"
+        );
     }
 
     #[test]

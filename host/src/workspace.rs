@@ -107,10 +107,18 @@ impl Workspace {
         Ok(WriteLock { _file: file })
     }
 
+    /// The root folder opened anew through the capability, never by its
+    /// path: a path re-resolved at each lock (a `--target` that is a
+    /// symlink, swapped since) could lock another folder than the one this
+    /// workspace reads and writes. A fresh open, not a duplicate handle:
+    /// `flock` belongs to the open file, which duplicates would share.
     fn open_root(&self) -> anyhow::Result<std::fs::File> {
-        let root = &self.root;
-        std::fs::File::open(root)
-            .with_context(|| format!("opening `{}` to lock it", root.display()))
+        // `open`, not `open_dir`: cap-std opens folders `O_PATH`, which
+        // `flock` refuses.
+        self.dir
+            .open(".")
+            .map(cap_std::fs::File::into_std)
+            .with_context(|| format!("opening `{}` to lock it", self.root.display()))
     }
 
     /// Try once to lock the opened root: `false` while another writer has it.
@@ -128,6 +136,28 @@ impl Workspace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_write_lock_is_on_the_folder_opened_even_when_its_path_now_leads_elsewhere() {
+        let tmp = tempfile::tempdir().unwrap();
+        for folder in ["a", "b"] {
+            std::fs::create_dir_all(tmp.path().join(folder).join(".vaultspec")).unwrap();
+        }
+        let link = tmp.path().join("ws");
+        std::os::unix::fs::symlink("a", &link).unwrap();
+        let workspace = Workspace::open(&link).unwrap();
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink("b", &link).unwrap();
+        let _held = workspace
+            .lock_writes_blocking(Duration::from_secs(1))
+            .unwrap();
+        let locked = |folder: &str| {
+            let file = std::fs::File::open(tmp.path().join(folder)).unwrap();
+            matches!(file.try_lock(), Err(std::fs::TryLockError::WouldBlock))
+        };
+        assert!(locked("a"), "the folder served is locked");
+        assert!(!locked("b"), "the folder the path names now is not");
+    }
 
     #[test]
     fn a_root_without_vaultspec_is_refused_with_a_hint() {

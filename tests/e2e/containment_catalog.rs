@@ -418,8 +418,8 @@ fn a_verb_run_at_the_command_line_has_the_output_cap_of_invoke() -> anyhow::Resu
     let out = user.run(&vault, &["probe", "flood"]);
     assert_eq!(
         out.status.code(),
-        Some(1),
-        "a flood past the cap fails the run"
+        Some(vaultspec_host::cli::exit::INTERNAL.into()),
+        "a flood past the cap stops the verb: a failure of the run, not a finding"
     );
     assert!(
         out.stdout.len() <= 1024 * 1024,

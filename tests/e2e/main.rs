@@ -4,8 +4,10 @@
 mod bad_input;
 mod catalog;
 mod cli;
+mod cli_conventions;
 mod containment_catalog;
 mod containment_limits;
+mod containment_sentinel;
 mod containment_storage;
 mod discover_intents;
 mod discovery;

@@ -169,7 +169,7 @@ fn crossref_apply_waits_for_the_sentinel_of_the_adr_it_links() -> anyhow::Result
         &vault,
         &sentinel::document_path(source),
         "crossref",
-        json!({"ref": "2026-03-01-cache-layer-adr", "apply": true}),
+        json!({"refs": ["2026-03-01-cache-layer-adr"], "apply": true}),
     )?;
     assert!(waited >= WAITED, "the link was written after {waited:?}");
     let adr = vault.read(source).unwrap();

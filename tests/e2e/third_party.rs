@@ -180,11 +180,15 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     );
     assert_eq!(component["verbs"][0]["verb"], "notes count");
     assert!(component["digest"].as_str().unwrap().starts_with("sha256:"));
-    let (code, _, stderr) = invoke_notes_count(&user, &vault);
+    let (code, stdout, stderr) = invoke_notes_count(&user, &vault);
     assert_eq!(code, Some(1), "{stderr}");
+    // Asked for `--json`, the refusal is the JSON error document.
+    let refusal: serde_json::Value = serde_json::from_str(&stdout)?;
+    assert_eq!(refusal["schema"], "vaultspec.error.v1");
+    let message = refusal["data"]["message"].as_str().unwrap_or_default();
     assert!(
-        stderr.contains("not trusted") && stderr.contains("vaultspec verbs trust notes"),
-        "{stderr}"
+        message.contains("not trusted") && message.contains("vaultspec verbs trust notes"),
+        "{stdout}"
     );
 
     // No terminal, or `--json`: no trust.
@@ -243,9 +247,9 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
 
     // Changed bytes at the same path: refused again until approved again.
     std::fs::write(&installed, changed(&notes))?;
-    let (code, _, stderr) = invoke_notes_count(&user, &vault);
+    let (code, stdout, stderr) = invoke_notes_count(&user, &vault);
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("vaultspec verbs trust notes"), "{stderr}");
+    assert!(stdout.contains("vaultspec verbs trust notes"), "{stdout}");
     let out = user.run_at_terminal(&vault, &["verbs", "trust", "notes"], "y\n");
     assert!(
         text(&out.stdout).contains("changed since it was trusted"),

@@ -854,7 +854,7 @@ fn status_and_doctor_orient_in_the_workspace() {
     );
     assert_eq!(data["active_features"][0]["name"], "cache-layer");
     assert_eq!(data["totals"]["total_docs"], 5);
-    assert!(human(&vault, &["status", "--paths"]).contains("active features"));
+    assert!(human(&vault, &["status", "--paths"]).contains("Active features"));
     let data = ok(
         &vault,
         &["status", "cache-layer"],

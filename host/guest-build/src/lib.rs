@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub mod wasm_target;
+
 /// One built guest: its crate name and the component's path.
 #[derive(Debug, Clone)]
 pub struct Guest {
@@ -20,8 +22,16 @@ pub struct Guest {
 
 /// Build every member crate under `members_dir` of the guest workspace at
 /// `workspace_dir`, and return the components in name order. Panics (failing
-/// the build script) with the nested cargo's output when the build fails.
+/// the build script) with the nested cargo's output when the build fails;
+/// a toolchain without the target ends the build script with one line that
+/// says how to add it.
 pub fn build(workspace_dir: &Path, members_dir: &Path) -> Vec<Guest> {
+    if let Err(message) = wasm_target::check() {
+        // Cargo fails a build script that logged an error, whatever its exit
+        // status, and shows the line without a backtrace.
+        println!("cargo::error={message}");
+        std::process::exit(0);
+    }
     let out_dir =
         PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
     // OUT_DIR is <target>/<profile>/build/<pkg>-<hash>/out: four levels up is

@@ -6,6 +6,7 @@
 //! `vault feature list`; a function the world exports directly is a
 //! top-level verb. The mapping rules are in `wit/README.md`.
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use wit_parser::{Docs, Function, Resolve, Type, TypeDefKind, WorldItem};
@@ -44,7 +45,13 @@ pub fn parse(source: &str) -> Result<Vec<VerbSpec>, Reason> {
                     interface: None,
                     function: func.name.clone(),
                 };
-                verbs.push(verb(&resolve, vec![func.name.clone()], func, export)?);
+                verbs.push(verb(
+                    &resolve,
+                    vec![func.name.clone()],
+                    func,
+                    export,
+                    String::new(),
+                )?);
             }
             WorldItem::Interface { id, .. } => {
                 let iface = &resolve.interfaces[*id];
@@ -53,6 +60,7 @@ pub fn parse(source: &str) -> Result<Vec<VerbSpec>, Reason> {
                 };
                 let group: Vec<String> = name.split('-').map(str::to_owned).collect();
                 let interface = resolve.name_world_key(key);
+                let group_docs = docs(&iface.docs);
                 for func in iface.functions.values() {
                     let mut path = group.clone();
                     path.push(func.name.clone());
@@ -60,7 +68,7 @@ pub fn parse(source: &str) -> Result<Vec<VerbSpec>, Reason> {
                         interface: Some(interface.clone()),
                         function: func.name.clone(),
                     };
-                    verbs.push(verb(&resolve, path, func, export)?);
+                    verbs.push(verb(&resolve, path, func, export, group_docs.clone())?);
                 }
             }
             WorldItem::Type { .. } => {}
@@ -84,15 +92,24 @@ fn verb(
     path: Vec<String>,
     func: &Function,
     export: ExportName,
+    group_description: String,
 ) -> Result<VerbSpec, Reason> {
     let verb_name = path.join(" ");
     let bad = |what: String| Reason::BadVerb(format!("verb `{verb_name}`: {what}"));
     if !matches!(func.result, Some(Type::U8)) {
         return Err(bad("must return `u8`, the exit code".into()));
     }
+    let operand_names: Vec<String> = func
+        .params
+        .iter()
+        .filter(|p| p.name != "options")
+        .map(|p| p.name.clone())
+        .collect();
+    let (description, mut operand_docs) = split_operands(&docs(&func.docs), &operand_names);
     let mut spec = VerbSpec {
         path,
-        description: docs(&func.docs),
+        description,
+        group_description,
         flags: Vec::new(),
         operands: Vec::new(),
         supports_json: false,
@@ -134,8 +151,11 @@ fn verb(
             )));
         }
         spec.params.push(Param::Operand(spec.operands.len()));
+        let (help, choices) = operand_docs.remove(&param.name).unwrap_or_default();
         spec.operands.push(OperandSpec {
             name: param.name.clone(),
+            help,
+            choices,
             required,
             variadic,
         });
@@ -221,6 +241,84 @@ fn read_options(resolve: &Resolve, ty: &Type, spec: &mut VerbSpec) -> Result<(),
         });
     }
     Ok(())
+}
+
+/// Take the operand lines out of a function's docs: a line that starts
+/// with an operand's name in capitals and a colon (`STEP-ID: the Step's
+/// id`), continued by the lines after it up to a blank line or the next
+/// operand. `(one of: a, b)` in it lists the values the operand accepts.
+/// Returns the rest of the docs and, per operand, its help and choices.
+fn split_operands(
+    docs: &str,
+    operands: &[String],
+) -> (String, BTreeMap<String, (String, Vec<String>)>) {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut current: Option<&String> = None;
+    for line in docs.lines() {
+        let trimmed = line.trim();
+        let named = operands.iter().find(|name| {
+            trimmed
+                .strip_prefix(name.to_uppercase().as_str())
+                .is_some_and(|rest| rest.starts_with(':'))
+        });
+        if let Some(name) = named {
+            let text = trimmed[name.len() + 1..].trim().to_owned();
+            found.entry(name.clone()).or_default().push(text);
+            current = Some(name);
+        } else if trimmed.is_empty() {
+            current = None;
+            kept.push(line);
+        } else if let Some(name) = current {
+            found
+                .entry(name.clone())
+                .or_default()
+                .push(trimmed.to_owned());
+        } else {
+            kept.push(line);
+        }
+    }
+    let mut description = kept.join("\n");
+    while description.contains("\n\n\n") {
+        description = description.replace("\n\n\n", "\n\n");
+    }
+    let operands = found
+        .into_iter()
+        .map(|(name, lines)| {
+            let text = lines.join(" ");
+            let (help, choices) = split_choices(&text);
+            (name, (capitalized(&help), choices))
+        })
+        .collect();
+    (description.trim().to_owned(), operands)
+}
+
+/// `text` with its first letter in capitals, as help lines start.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Take `(one of: a, b)` out of an operand's help: the help without it, and
+/// the values.
+fn split_choices(text: &str) -> (String, Vec<String>) {
+    const OPEN: &str = "(one of: ";
+    let Some(start) = text.find(OPEN) else {
+        return (text.to_owned(), Vec::new());
+    };
+    let Some(len) = text[start..].find(')') else {
+        return (text.to_owned(), Vec::new());
+    };
+    let choices = text[start + OPEN.len()..start + len]
+        .split(',')
+        .map(|c| c.trim().to_owned())
+        .filter(|c| !c.is_empty())
+        .collect();
+    let help = format!("{}{}", text[..start].trim_end(), &text[start + len + 1..]);
+    (help.trim().to_owned(), choices)
 }
 
 /// What a field's docs say once its annotation lines are taken out.
@@ -380,6 +478,31 @@ world notes {
         let hello = verbs.iter().find(|v| v.path_string() == "hello").unwrap();
         assert_eq!(hello.export.interface, None);
         assert!(hello.operands[0].required && !hello.has_options);
+    }
+
+    #[test]
+    fn operand_lines_become_the_operands_help_and_choices() {
+        let source = NOTES.replace(
+            "    /// Longer help.\n",
+            "    /// Longer help that wraps\n    /// onto a second line.\n    ///\n    /// KIND: which notes,\n    /// by kind (one of: draft, final).\n    /// REST: more words.\n",
+        )
+        .replace("interface notes-tag {", "/// Notes, by tag.\ninterface notes-tag {");
+        let verbs = parse(&source).unwrap();
+        let list = verbs
+            .iter()
+            .find(|v| v.path_string() == "notes tag list")
+            .unwrap();
+        assert_eq!(
+            list.description,
+            "List notes by tag.\n\nLonger help that wraps\nonto a second line."
+        );
+        assert_eq!(list.operands[0].help, "Which notes, by kind.");
+        assert_eq!(list.operands[0].choices, ["draft", "final"]);
+        assert_eq!(list.operands[1].help, "More words.");
+        assert!(list.operands[1].choices.is_empty());
+        assert_eq!(list.group_description, "Notes, by tag.");
+        let hello = verbs.iter().find(|v| v.path_string() == "hello").unwrap();
+        assert_eq!(hello.group_description, "");
     }
 
     #[test]

@@ -36,8 +36,9 @@ pub const DENIED_VERBS: [&str; 20] = [
 ];
 
 /// First words of the host's own commands (`vaultspec verbs …`,
-/// `vaultspec mcp`): no component may declare a verb under them.
-pub const HOST_COMMANDS: [&str; 2] = ["verbs", "mcp"];
+/// `vaultspec mcp`, `vaultspec completions`, `vaultspec man`): no component
+/// may declare a verb under them.
+pub const HOST_COMMANDS: [&str; 4] = ["verbs", "mcp", "completions", "man"];
 
 /// Whether the gateway must refuse this verb path. Whitespace between words
 /// does not matter (`"  verbs   trust "` is denied).

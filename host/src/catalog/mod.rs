@@ -25,13 +25,16 @@ use std::sync::Arc;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
+use crate::sandbox::Precompiled;
+
 pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect, validate};
 pub use declaration::{RESERVED_FLAGS, VERB_WIT, parse};
 pub use denylist::{DENIED_VERBS, HOST_COMMANDS, is_denied};
 pub use error::{Reason, Refusal};
 pub use file::MAX_COMPONENT_BYTES;
 pub use spec::{
-    ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, VerbWords, tokens,
+    ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, VerbWords, summary,
+    tokens,
 };
 pub use third_party::{
     Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of,
@@ -63,6 +66,9 @@ pub struct VerbComponent {
     pub capabilities: Capabilities,
     /// The verbs it exports, in declaration order.
     pub verbs: Vec<VerbSpec>,
+    /// Its machine code compiled when the binary was built (builtins only);
+    /// the sandbox compiles the bytes when there is none or it does not fit.
+    pub precompiled: Option<Precompiled>,
 }
 
 impl VerbComponent {
@@ -98,7 +104,16 @@ impl VerbComponent {
             digest,
             capabilities,
             verbs,
+            precompiled: None,
         })
+    }
+
+    /// This component with machine code compiled ahead of time for it.
+    pub fn with_precompiled(self, precompiled: Precompiled) -> Self {
+        Self {
+            precompiled: Some(precompiled),
+            ..self
+        }
     }
 }
 

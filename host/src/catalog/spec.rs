@@ -107,6 +107,11 @@ impl FlagSpec {
 pub struct OperandSpec {
     /// The parameter name.
     pub name: String,
+    /// What it names, from the verb's docs (a line `NAME: text`).
+    pub help: String,
+    /// The values it accepts, when its docs list them (`(one of: a, b)`);
+    /// empty: any text.
+    pub choices: Vec<String>,
     /// `string`: must be given.
     pub required: bool,
     /// A final `list<string>`: takes every remaining operand.
@@ -137,8 +142,12 @@ pub struct ExportName {
 pub struct VerbSpec {
     /// The words of the verb path (`["vault", "feature", "list"]`).
     pub path: Vec<String>,
-    /// The function's doc comment: what the verb does.
+    /// The function's doc comment: what the verb does (operand lines taken
+    /// out).
     pub description: String,
+    /// The doc comment of the interface the verb belongs to: what its group
+    /// is for (empty for a verb the world exports directly).
+    pub group_description: String,
     /// The flags, in declaration order, without `json`.
     pub flags: Vec<FlagSpec>,
     /// The operands, in order.
@@ -181,15 +190,46 @@ pub fn tokens(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The first sentence of a doc comment, its wrapped lines joined: the text
+/// up to the first `.`, `!` or `?` that ends the first paragraph or is
+/// followed by a space and a capital letter (so `e.g. an ADR` does not end
+/// it). A paragraph with no such end is taken whole; no text is cut
+/// mid-word.
+pub fn summary(docs: &str) -> String {
+    let paragraph = docs
+        .split("\n\n")
+        .map(str::trim)
+        .find(|p| !p.is_empty())
+        .unwrap_or("");
+    let joined = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+    let chars: Vec<(usize, char)> = joined.char_indices().collect();
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        if !matches!(c, '.' | '!' | '?') {
+            continue;
+        }
+        let next = chars.get(i + 1).map(|&(_, c)| c);
+        let after = chars.get(i + 2).map(|&(_, c)| c);
+        if next == Some(' ') && after.is_some_and(char::is_uppercase) {
+            return joined[..=at].to_owned();
+        }
+    }
+    joined
+}
+
 impl VerbSpec {
     /// The verb path as one string (`vault feature list`).
     pub fn path_string(&self) -> String {
         self.path.join(" ")
     }
 
-    /// The first line of the description.
-    pub fn summary(&self) -> &str {
-        self.description.lines().next().unwrap_or("").trim()
+    /// The first sentence of the description, whole (see [`summary`]).
+    pub fn summary(&self) -> String {
+        summary(&self.description)
+    }
+
+    /// The first sentence of the group's description.
+    pub fn group_summary(&self) -> String {
+        summary(&self.group_description)
     }
 
     /// The declared flag with this long name.
@@ -209,5 +249,26 @@ impl VerbSpec {
                 path,
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+
+    #[test]
+    fn a_summary_is_the_whole_first_sentence_however_it_wraps() {
+        assert_eq!(
+            summary(
+                "Check each body carries the sections its type\nrequires (e.g. an ADR's Decision). More here.\n\nDetails."
+            ),
+            "Check each body carries the sections its type requires (e.g. an ADR's Decision)."
+        );
+        assert_eq!(
+            summary("No full stop at all\nacross two lines"),
+            "No full stop at all across two lines"
+        );
+        assert_eq!(summary("\n\nOne. Two."), "One.");
+        assert_eq!(summary(""), "");
     }
 }

@@ -1,8 +1,9 @@
 //! Building clap commands from the catalog: one subcommand per verb word.
 //!
-//! `vaultspec vault --help` lists the `vault` group, `vaultspec vault list
-//! --help` shows the verb's WIT docs, and clap's own suggestions catch typos
-//! in verb words and flag names.
+//! `vaultspec vault --help` lists the `vault` group under the docs of the
+//! WIT interfaces that make it up, `vaultspec vault list --help` shows the
+//! verb's own docs and its operands' (with the values they accept), and
+//! clap's own suggestions catch typos in verb words and flag names.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -10,11 +11,20 @@ use std::path::PathBuf;
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, Command, value_parser};
 
-use crate::catalog::{Catalog, FlagShape, FlagSpec, Scalar, Trust, VerbSpec};
+use super::exit;
+use crate::catalog::{Catalog, FlagShape, FlagSpec, Scalar, Trust, VerbSpec, summary};
+
+/// The global flag that silences next-step hints.
+pub const NO_HINTS: &str = "no-hints";
 
 /// The verbs under one group word.
 #[derive(Default)]
 struct Group {
+    /// The docs of the interfaces that make up this group, without repeats
+    /// (two components may each add verbs to `vault check`), each with the
+    /// index of its component: they are shown in the order the catalog
+    /// loaded the components.
+    docs: Vec<(usize, String)>,
     leaf: Option<VerbSpec>,
     /// The leaf's component is not trusted: its help says so.
     untrusted: bool,
@@ -26,17 +36,36 @@ pub fn command(catalog: &Catalog) -> Command {
     let mut tree = Group::default();
     for entry in catalog.entries() {
         let mut node = &mut tree;
-        for word in &entry.spec.path {
+        let (last, groups) = entry
+            .spec
+            .path
+            .split_last()
+            .expect("a verb path has a word");
+        for word in groups {
             node = node.children.entry(word.clone()).or_default();
         }
+        let group = &entry.spec.group_description;
+        if !group.is_empty() && !node.docs.iter().any(|(_, d)| d == group) {
+            node.docs.push((entry.component, group.clone()));
+            node.docs.sort();
+        }
+        node = node.children.entry(last.clone()).or_default();
         node.leaf = Some(entry.spec.clone());
         node.untrusted = catalog.trust(entry) == Trust::Untrusted;
     }
     let root = Command::new("vaultspec")
         .version(env!("CARGO_PKG_VERSION"))
-        .about("Keep a project's decisions in its .vault/: research, ADRs, plans and ledgers")
+        .about("Keep a project's decisions in its .vault/: research, ADRs, plans and ledgers.")
+        .after_long_help(exit::help_table())
         .subcommand_required(true)
         .arg_required_else_help(true)
+        .arg(
+            Arg::new(NO_HINTS)
+                .long(NO_HINTS)
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Print no next-step hints (also: VAULTSPEC_NO_HINTS=1, or inside a git hook)"),
+        )
         .arg(
             Arg::new("target")
                 .long("target")
@@ -62,13 +91,56 @@ fn node(word: &str, group: &Group, path: &[String]) -> Command {
     match &group.leaf {
         Some(spec) if group.children.is_empty() => leaf(word, spec, group.untrusted),
         _ => {
-            let about = format!("The `{}` verbs", path.join(" "));
             let command = Command::new(word.to_owned())
-                .about(about)
+                .about(group_about(group, path))
+                .long_about(group_long_about(group, path))
                 .subcommand_required(true)
                 .arg_required_else_help(true);
             add_children(command, group, path)
         }
+    }
+}
+
+/// The one-line description of a group: the first sentence of each of its
+/// interfaces' docs; a group no interface documents (`vault plan epic`)
+/// takes its subgroups' instead.
+fn group_about(group: &Group, path: &[String]) -> String {
+    let own = summaries(group.docs.iter().map(|(_, d)| d));
+    if !own.is_empty() {
+        return own.join(" ");
+    }
+    let below = summaries(
+        group
+            .children
+            .values()
+            .filter(|child| child.leaf.is_none() || !child.children.is_empty())
+            .flat_map(|child| child.docs.iter().map(|(_, d)| d)),
+    );
+    if below.is_empty() {
+        format!("The `{}` verbs.", path.join(" "))
+    } else {
+        below.join(" ")
+    }
+}
+
+/// The first sentences of `docs`, each once.
+fn summaries<'a>(docs: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for sentence in docs.map(|d| summary(d)) {
+        if !out.contains(&sentence) {
+            out.push(sentence);
+        }
+    }
+    out
+}
+
+/// The description of a group under `--help`: its interfaces' whole docs.
+fn group_long_about(group: &Group, path: &[String]) -> String {
+    if group.docs.is_empty() {
+        group_about(group, path)
+    } else {
+        let docs: Vec<&str> = group.docs.iter().map(|(_, d)| d.as_str()).collect();
+        docs.join("\n\n")
     }
 }
 
@@ -77,7 +149,9 @@ fn leaf(word: &str, spec: &VerbSpec, untrusted: bool) -> Command {
     let mut command = Command::new(word.to_owned())
         .about(format!("{mark}{}", spec.summary()))
         .long_about(format!("{mark}{}", spec.description));
-    for flag in &spec.flags {
+    // `--no-hints` is the root's global flag; a verb that declares it gets
+    // its value from there.
+    for flag in spec.flags.iter().filter(|f| f.name != NO_HINTS) {
         command = command.arg(flag_arg(flag));
     }
     if spec.supports_json {
@@ -89,8 +163,17 @@ fn leaf(word: &str, spec: &VerbSpec, untrusted: bool) -> Command {
         );
     }
     for operand in &spec.operands {
+        let mut help = operand.help.clone();
+        if !operand.choices.is_empty() {
+            // Listed, not enforced: the verb judges the value and says
+            // what it accepts, as it does for a tool call.
+            help = format!("{help} [values: {}]", operand.choices.join(", "))
+                .trim()
+                .to_owned();
+        }
         let mut arg = Arg::new(format!("operand:{}", operand.name))
             .value_name(operand.name.to_uppercase())
+            .help(help)
             .required(operand.required);
         if operand.variadic {
             arg = arg.num_args(0..).action(ArgAction::Append);

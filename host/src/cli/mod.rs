@@ -1,8 +1,9 @@
 //! The `vaultspec` command line: verbs from the catalog, run in the sandbox.
 //!
 //! At a terminal the verb's output streams straight through; the process
-//! exits with the verb's own exit code (`spec/cli-verbs.md` §0): 0 success,
-//! 1 a domain failure, 2 a usage error caught before the verb ran.
+//! exits with the verb's own exit code, or one of the host's; [`exit`] holds
+//! them all and the table `--help` shows. With `--json`, any failure is one
+//! JSON document on stdout ([`report`]).
 //!
 //! The catalog is built for the workspace before the command line is parsed
 //! (its verbs are the subcommands), so `--target` is read ahead of clap.
@@ -10,33 +11,70 @@
 //! untrusted component's verbs are on the command line but refuse to run.
 
 mod commands;
+mod docs;
+pub mod exit;
 mod inputs;
 mod matches;
+mod report;
 mod verbs;
 
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Args, Command, FromArgMatches};
 
-pub use commands::command;
+pub use commands::{NO_HINTS, command};
 pub use matches::verb_invocation;
+pub use report::{Reporter, json_requested};
 
 use crate::catalog::{self, Loaded};
+use crate::invocation::FlagValue;
 use crate::mcp::{self, McpArgs};
 use crate::sandbox::{CallError, CallOptions, CompileCache, Output, Sandbox};
 use crate::workspace::Workspace;
 use crate::{logging, workspace};
 
-/// Exit code for a usage error.
-pub const EXIT_USAGE: u8 = 2;
-/// Exit code for a failure outside the verb (no workspace, a crashed verb).
-pub const EXIT_FAILURE: u8 = 1;
+/// The `mcp` command: what it serves and to whom.
+fn mcp_command() -> Command {
+    // After the derive, whose doc comment would otherwise be the about.
+    McpArgs::augment_args(Command::new("mcp"))
+        .about("Serve this workspace's vault to an AI coding agent over MCP on stdin/stdout.")
+        .long_about(
+            "Serve this workspace's vault to an AI coding agent over MCP on stdin/stdout.\n\n\
+                 The agent's client starts `vaultspec mcp` and speaks JSON-RPC on its stdin and \
+                 stdout: tools to find, create and edit documents, plans and ledgers, check the \
+                 vault, and `discover`/`invoke` for every other verb. Logs go to stderr.",
+        )
+}
 
-/// Parse `args` and run the chosen verb; returns the process exit code.
-pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8> {
+/// The whole command line: the catalog's verbs and the host's own commands.
+pub fn full_command(catalog: &catalog::Catalog) -> Command {
+    command(catalog)
+        .subcommand(mcp_command())
+        .subcommand(verbs::command())
+        .subcommand(docs::completions_command())
+        .subcommand(docs::man_command())
+}
+
+/// Parse `args` and run the chosen verb; returns the process exit code
+/// (see [`exit`]). Every failure is reported here, as JSON on stdout when
+/// `--json` is among the arguments.
+pub async fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
     let args: Vec<OsString> = args.into_iter().collect();
+    let reporter = Reporter {
+        json: json_requested(&args),
+    };
+    match run_parsed(args, reporter).await {
+        Ok(code) => code,
+        Err(err) => reporter.fail(exit::INTERNAL, &format!("{err:#}")),
+    }
+}
+
+/// [`run`], with failures of the host itself (loading the catalog, starting
+/// the sandbox) left to the caller as errors.
+async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("reading the current folder")?;
     let found = workspace::resolve_root(target_arg(&args).as_deref(), &cwd);
     let no_root = found.as_ref().err().map(|err| format!("{err:#}"));
@@ -44,56 +82,71 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
     let home = std::env::home_dir();
     let loaded = catalog::load_all(root.as_deref(), home.as_deref())?;
     let catalog = &loaded.catalog;
-    let mcp = McpArgs::augment_args(
-        Command::new("mcp").about("Serve the vault to an AI coding agent over MCP (stdio)"),
-    );
-    let command = command(catalog)
-        .subcommand(mcp)
-        .subcommand(verbs::command());
-    let matches = match command.try_get_matches_from(args) {
+    let matches = match full_command(catalog).try_get_matches_from(&args) {
         Ok(matches) => matches,
-        Err(err) => {
-            let code = if err.use_stderr() { EXIT_USAGE } else { 0 };
-            err.print().context("printing the usage message")?;
-            return Ok(code);
-        }
+        Err(err) => return Ok(parse_failure(&err, reporter)),
     };
     let target = matches.get_one::<PathBuf>("target").cloned();
-    if let Some(("verbs", sub)) = matches.subcommand() {
-        let context = verbs::Context {
-            loaded: &loaded,
-            root: root.as_deref(),
-            no_root: no_root.as_deref(),
-            home: home.as_deref(),
-        };
-        return verbs::run(sub, context).await;
+    match matches.subcommand() {
+        Some(("verbs", sub)) => {
+            let context = verbs::Context {
+                loaded: &loaded,
+                root: root.as_deref(),
+                no_root: no_root.as_deref(),
+                home: home.as_deref(),
+            };
+            return Ok(match verbs::run(sub, context).await {
+                Ok(code) => code,
+                Err(err) => reporter.fail(exit::FINDINGS, &format!("{err:#}")),
+            });
+        }
+        Some(("completions", sub)) => {
+            let shell = *sub
+                .get_one::<clap_complete::Shell>("shell")
+                .context("no shell was given")?;
+            docs::completions(full_command(catalog), shell)?;
+            return Ok(exit::OK);
+        }
+        Some(("man", _)) => {
+            docs::man(full_command(catalog))?;
+            return Ok(exit::OK);
+        }
+        _ => {}
     }
     report(&loaded);
     if let Some(("mcp", sub)) = matches.subcommand() {
         logging::init(logging::SERVER_DEFAULT)?;
         let args = McpArgs::from_arg_matches(sub)?;
-        let workspace = Workspace::resolve(target.as_deref())?;
+        let workspace = match Workspace::resolve(target.as_deref()) {
+            Ok(workspace) => workspace,
+            Err(err) => return Ok(reporter.fail(exit::FINDINGS, &format!("{err:#}"))),
+        };
         mcp::serve(workspace, args).await?;
-        return Ok(0);
+        return Ok(exit::OK);
     }
     logging::init(logging::CLI_DEFAULT)?;
     let (entry, mut invocation) =
         verb_invocation(catalog, &matches).context("no verb was chosen")?;
+    let reporter = Reporter {
+        json: reporter.json || invocation.json,
+    };
+    if entry.spec.flag(NO_HINTS).is_some() && hints_silenced_by_env() {
+        invocation
+            .flags
+            .insert(NO_HINTS.to_owned(), FlagValue::Switch(true));
+    }
     let verb = entry.spec.path_string();
     let component = match catalog.runnable(entry) {
         Ok(component) => component,
-        Err(untrusted) => {
-            eprintln!("error: {untrusted}");
-            return Ok(EXIT_FAILURE);
-        }
+        Err(untrusted) => return Ok(reporter.fail(exit::FINDINGS, &untrusted.to_string())),
     };
-    let workspace = Workspace::resolve(target.as_deref())?;
+    let workspace = match Workspace::resolve(target.as_deref()) {
+        Ok(workspace) => workspace,
+        Err(err) => return Ok(reporter.fail(exit::FINDINGS, &format!("{err:#}"))),
+    };
     let inputs = match inputs::read(&entry.spec, &mut invocation, &cwd, &mut std::io::stdin()) {
         Ok(inputs) => inputs,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return Ok(EXIT_USAGE);
-        }
+        Err(err) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
     };
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.
@@ -111,23 +164,68 @@ pub async fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<u8>
         .await
     {
         Ok(outcome) => outcome,
-        Err(CallError::Arguments(err)) => {
-            eprintln!("error: {err}");
-            return Ok(EXIT_USAGE);
-        }
+        Err(CallError::Arguments(err)) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
         Err(err) => return Err(err).with_context(|| format!("running `{verb}`")),
     };
-    match (outcome.exit_code, outcome.failure) {
-        (Some(code), _) => Ok(code),
-        (None, Some(failure)) => {
-            eprintln!(
-                "error: `{verb}` stopped ({:?}): {}",
-                failure.kind, failure.message
-            );
-            Ok(EXIT_FAILURE)
-        }
-        (None, None) => Ok(EXIT_FAILURE),
+    Ok(match (outcome.exit_code, outcome.failure) {
+        (Some(code), _) => code,
+        (None, Some(failure)) => reporter.fail(
+            exit::INTERNAL,
+            &format!("`{verb}` stopped ({:?}): {}", failure.kind, failure.message),
+        ),
+        (None, None) => reporter.fail(
+            exit::INTERNAL,
+            &format!("`{verb}` ended without an exit code"),
+        ),
+    })
+}
+
+/// Report what clap could not parse, or print the help or version it was
+/// asked for. Help goes to stdout in one write, and a reader that stops
+/// early (`vaultspec -h | head -1`) ends it quietly with 0.
+fn parse_failure(err: &clap::Error, reporter: Reporter) -> u8 {
+    if !err.use_stderr() {
+        let rendered = err.render();
+        let text = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+            rendered.ansi().to_string()
+        } else {
+            rendered.to_string()
+        };
+        return match report::write_stdout(&text) {
+            Ok(()) => exit::OK,
+            Err(write) => {
+                eprintln!("error: printing the help: {write}");
+                exit::INTERNAL
+            }
+        };
     }
+    if reporter.json {
+        // The error and clap's tips (`a similar subcommand exists`), without
+        // the usage lines meant for a person.
+        let rendered = err.render().to_string();
+        let message: Vec<&str> = rendered
+            .lines()
+            .take_while(|line| !line.starts_with("Usage:"))
+            .map(|line| line.trim().trim_start_matches("error: "))
+            .filter(|line| !line.is_empty())
+            .collect();
+        return reporter.fail(exit::USAGE, &message.join("; "));
+    }
+    let _ = err.print();
+    exit::USAGE
+}
+
+/// Whether the environment turns hints off, as the reference's does: a true
+/// `VAULTSPEC_NO_HINTS`, or running inside a git hook (`GIT_INDEX_FILE`).
+fn hints_silenced_by_env() -> bool {
+    let truthy = |v: &str| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on"
+        )
+    };
+    std::env::var("VAULTSPEC_NO_HINTS").is_ok_and(|v| truthy(&v))
+        || std::env::var_os("GIT_INDEX_FILE").is_some()
 }
 
 /// Print the refused components and other load problems as warnings.
@@ -171,9 +269,7 @@ mod tests {
     #[test]
     fn the_command_line_built_from_the_builtins_is_consistent() {
         let catalog = crate::builtins::catalog().unwrap();
-        command(&catalog)
-            .subcommand(verbs::command())
-            .debug_assert();
+        full_command(&catalog).debug_assert();
     }
 
     #[test]

@@ -142,11 +142,23 @@ pub fn schema(spec: &VerbSpec, score: f64, trust: Trust) -> Value {
     let arguments: Vec<Value> = spec
         .operands
         .iter()
-        .map(|o| json!({"name": o.name, "required": o.required, "variadic": o.variadic}))
+        .map(|o| {
+            let mut argument = json!({
+                "name": o.name,
+                "required": o.required,
+                "variadic": o.variadic,
+                "help": o.help,
+            });
+            if !o.choices.is_empty() {
+                argument["choices"] = json!(o.choices);
+            }
+            argument
+        })
         .collect();
     let mut verb = json!({
         "verb": spec.path_string(),
         "description": spec.summary(),
+        "group": spec.group_summary(),
         "score": score,
         "supports_json": spec.supports_json,
         "flags": flags,

@@ -76,12 +76,13 @@ impl CompileCache {
     }
 
     /// The compiled component: from the cache when it holds it, else
-    /// compiled now and stored for next time.
+    /// compiled now (after calling `on_compile`) and stored for next time.
     pub fn load_or_compile(
         &self,
         engine: &Engine,
         digest: &str,
         bytes: &[u8],
+        on_compile: impl FnOnce(),
     ) -> wasmtime::Result<Component> {
         let entry = self.entry(engine, digest).filter(|path| {
             let dir = path.parent().expect("cache entries live in a folder");
@@ -125,6 +126,7 @@ impl CompileCache {
                 }
             }
         }
+        on_compile();
         let component = Component::new(engine, bytes)?;
         if let Some(path) = entry.as_ref().filter(|_| replace)
             && let Err(e) = store(path, &component)

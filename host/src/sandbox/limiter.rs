@@ -10,19 +10,7 @@
 
 use wasmtime::ResourceLimiter;
 
-/// Core instances one call may create: ours need under ten (the verb's
-/// module, the WASI adapter and the shims between them).
-pub const MAX_INSTANCES: usize = 24;
-
-/// Linear memories one call may create: ours have one, the adapter may
-/// add one.
-pub const MAX_MEMORIES: usize = 2;
-
-/// Tables one call may create: ours have a few (the shims' indirect tables).
-pub const MAX_TABLES: usize = 16;
-
-/// The most elements one table may have.
-pub const MAX_TABLE_ELEMENTS: usize = 100_000;
+pub use vaultspec_engine_config::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
 
 /// What one table element is charged against the ceiling, in bytes: a
 /// pointer in wasmtime today, with room for the bookkeeping around it.

@@ -1,9 +1,11 @@
 //! The sandbox: runs one verb call in a fresh store of a prepared component.
 //!
-//! A component is compiled (or loaded from the [`CompileCache`]) on its first
-//! call, checked against its declaration, and pre-instantiated once; every
-//! call then gets a fresh [`Store`] with its own WASI context, limits and
-//! workspace access. What a call may use:
+//! On its first call a component gets its machine code (a builtin's was
+//! compiled with the binary, see [`Precompiled`]; others are compiled or
+//! loaded from the [`CompileCache`]), is checked against its declaration,
+//! and is pre-instantiated once; every call then gets a fresh [`Store`]
+//! with its own WASI context, limits and workspace access. What a call may
+//! use:
 //!
 //! | resource | rule |
 //! |---|---|
@@ -57,6 +59,7 @@
 //! | a flood of one verb | a component holds at most half of the pool's slots; the rest wait under their own deadlines | `slots` |
 //! | output | 1 MiB of stdout and stderr together, at the CLI as over MCP | [`output`], `host_stdout` |
 //! | a call that only reads changing the workspace | the workspace lock creates nothing; the sentinel that does is made at the first write | `write_guard` |
+//! | swapped precompiled code | only code embedded in the binary is loaded without a cache's checks: changing it means changing the binary | [`Precompiled`] |
 //! | a planted `.cwasm` (it is native code) | the cache folder and each entry must be the user's own and writable by nobody else; entries are opened without following links | [`CompileCache`] |
 //! | a huge, linked or special file among the components | no links, a size cap checked on the handle before reading, full validation before anything parses it | `crate::catalog` |
 //! | escapes in names, docs and file names | control and bidi characters escaped wherever the host prints them; verb output to a terminal filtered | `crate::display`, `host_stdout` |
@@ -79,6 +82,7 @@ mod host_stdout;
 mod inputs;
 mod limiter;
 mod output;
+mod precompiled;
 mod read_ahead;
 mod slots;
 mod state;
@@ -102,6 +106,7 @@ pub use inputs::Inputs;
 use limiter::CallLimiter;
 pub use limiter::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
 pub use output::{Capture, OUTPUT_LIMIT};
+pub use precompiled::{CodeSource, Precompiled};
 use slots::Slots;
 pub use slots::share as slot_share;
 use state::CallState;
@@ -214,6 +219,7 @@ pub enum CallError {
 
 /// A component compiled, verified and ready to instantiate.
 struct Prepared {
+    source: CodeSource,
     pre: InstancePre<CallState>,
     exports: HashMap<String, ComponentExportIndex>,
 }
@@ -222,6 +228,8 @@ struct Prepared {
 pub struct Sandbox {
     engine: Engine,
     linker: Linker<CallState>,
+    /// [`vaultspec_engine_config::compatibility_digest`] of `engine`.
+    engine_digest: String,
     cache: CompileCache,
     prepared: Mutex<HashMap<String, Arc<Prepared>>>,
     /// With a pooled engine, its slots: a call past the pool's size (or past
@@ -252,6 +260,7 @@ impl Sandbox {
             Allocation::Pooled { slots } => Some(Slots::new(slots)),
         };
         Ok(Self {
+            engine_digest: vaultspec_engine_config::compatibility_digest(&engine),
             engine,
             linker,
             cache,
@@ -265,11 +274,12 @@ impl Sandbox {
         &self.engine
     }
 
-    /// Compile (or load from cache), verify and pre-instantiate a component,
-    /// once per process. A component whose real type differs from its
-    /// declaration is refused here, before any of its code runs.
-    pub fn prepare(&self, component: &VerbComponent) -> Result<(), Refusal> {
-        self.prepared(component).map(drop)
+    /// Load its precompiled code, or compile it (or load that from cache),
+    /// then verify and pre-instantiate a component, once per process; says
+    /// where its code came from. A component whose real type differs from
+    /// its declaration is refused here, before any of its code runs.
+    pub fn prepare(&self, component: &VerbComponent) -> Result<CodeSource, Refusal> {
+        self.prepared(component).map(|p| p.source)
     }
 
     fn prepared(&self, component: &VerbComponent) -> Result<Arc<Prepared>, Refusal> {
@@ -285,10 +295,15 @@ impl Sandbox {
             component: component.name.clone(),
             reason,
         };
-        let compiled = self
-            .cache
-            .load_or_compile(&self.engine, &component.digest, &component.bytes)
-            .map_err(|e| refuse(Reason::NotAComponent(format!("{e:#}"))))?;
+        let (compiled, source) = precompiled::load(
+            &self.engine,
+            &self.engine_digest,
+            component.precompiled,
+            &self.cache,
+            &component.digest,
+            &component.bytes,
+        )
+        .map_err(|e| refuse(Reason::NotAComponent(format!("{e:#}"))))?;
         verify::verify(&self.engine, &compiled, &component.verbs)
             .map_err(|what| refuse(Reason::DeclarationMismatch(what)))?;
         let pre = self
@@ -311,7 +326,11 @@ impl Sandbox {
             })?;
             exports.insert(verb.path_string(), index);
         }
-        let prepared = Arc::new(Prepared { pre, exports });
+        let prepared = Arc::new(Prepared {
+            source,
+            pre,
+            exports,
+        });
         self.prepared
             .lock()
             .expect("sandbox lock poisoned")

@@ -41,6 +41,7 @@ impl Guest for Verbs {
             json: o.json,
             limit: o.limit,
             offset: o.offset,
+            no_hints: o.no_hints,
             ..Request::default()
         };
         run::run(&WritableWorkspace::open(), req)

@@ -32,6 +32,8 @@ pub struct Request {
     pub limit: Option<u32>,
     /// `--offset`.
     pub offset: Option<u32>,
+    /// `--no-hints`: print no next step.
+    pub no_hints: bool,
 }
 
 /// Runs the request over `storage`, prints it and returns the exit code.
@@ -66,13 +68,15 @@ pub fn run(storage: &dyn Storage, req: Request) -> u8 {
             None => all_data(&results, page),
             Some(_) => result_data(&results[0], page),
         };
-        output::print_json(&output::envelope(
-            &schema_name(req.check),
-            status_word(&results),
-            data,
-        ));
+        let mut envelope = output::envelope(&schema_name(req.check), status_word(&results), data);
+        if req.check.is_none() && !req.no_hints {
+            let (text, command) = next_step(&results, req.fix);
+            envelope["hints"] =
+                vaultspec_sdk::serde_json::json!({"text": text, "command": command});
+        }
+        output::print_json(&envelope);
     } else {
-        print_text(&results, page, req.check.is_none());
+        print_text(&results, page, req.check.is_none(), &req);
     }
     if has_errors(&results) {
         output::EXIT_FAILURE
@@ -81,8 +85,17 @@ pub fn run(storage: &dyn Storage, req: Request) -> u8 {
     }
 }
 
-fn print_text(results: &[CheckResult], page: Page, all: bool) {
+/// Human output. One check: its verdict line and findings. `check all`:
+/// one verdict line per check (`ok`, or its counts and the command that
+/// fixes what it can), the findings of the checks that have some beneath
+/// it, then the totals and, unless hints are off, the next step.
+fn print_text(results: &[CheckResult], page: Page, all: bool, req: &Request) {
     let (mut errors, mut warnings, mut fixed) = (0, 0, 0);
+    let width = results
+        .iter()
+        .map(|r| r.check.as_str().len())
+        .max()
+        .unwrap_or(0);
     for r in results {
         errors += r.error_count();
         warnings += r.warning_count();
@@ -92,19 +105,14 @@ fn print_text(results: &[CheckResult], page: Page, all: bool) {
             .iter()
             .filter(|f| page.info || f.severity != Severity::Info)
             .collect();
-        if all && shown.is_empty() && r.fixed_count == 0 {
-            continue;
-        }
-        let mut head = format!(
-            "{}: {} error(s), {} warning(s)",
-            r.check,
-            r.error_count(),
-            r.warning_count()
+        let fix_command = (!req.fix && shown.iter().any(|f| f.fixable))
+            .then(|| format!("vaultspec vault check {} --fix", r.check));
+        println!(
+            "{:<5} {:<width$}  {}",
+            mark(r),
+            r.check.as_str(),
+            verdict(r)
         );
-        if r.fixed_count > 0 {
-            head.push_str(&format!(", {} fixed", r.fixed_count));
-        }
-        println!("{head}");
         let total = shown.len();
         let page_items: Vec<_> = shown
             .into_iter()
@@ -117,21 +125,19 @@ fn print_text(results: &[CheckResult], page: Page, all: bool) {
                 Severity::Warning => "warning",
                 Severity::Info => "info",
             };
-            let fix = if f.fixable {
-                " (fixable with --fix)"
-            } else {
-                ""
-            };
             match &f.path {
-                Some(p) => println!("  {sev} {p}: {}{fix}", f.message),
-                None => println!("  {sev}: {}{fix}", f.message),
+                Some(p) => println!("      {sev} {p}: {}", f.message),
+                None => println!("      {sev}: {}", f.message),
             }
         }
         if page.offset + page_items.len() < total {
             println!(
-                "  … {} more (page with --limit and --offset)",
+                "      … and {} more (page with --limit and --offset)",
                 total - page.offset - page_items.len()
             );
+        }
+        if let Some(command) = fix_command {
+            println!("      fix: {command}");
         }
     }
     let checks = if all {
@@ -139,9 +145,89 @@ fn print_text(results: &[CheckResult], page: Page, all: bool) {
     } else {
         String::new()
     };
-    if errors == 0 && warnings == 0 && fixed == 0 {
+    if !all {
+        // The verdict line above said it all.
+    } else if errors == 0 && warnings == 0 && fixed == 0 {
         println!("clean{checks}");
     } else {
-        println!("{errors} error(s), {warnings} warning(s), {fixed} fixed{checks}");
+        println!(
+            "{} {}, {} {}, {fixed} fixed{checks}",
+            errors,
+            plural(errors, "error"),
+            warnings,
+            plural(warnings, "warning")
+        );
+    }
+    if all && !req.no_hints {
+        let (text, command) = next_step(results, req.fix);
+        println!("\nNext:\n  {text}\n    {command}");
+    }
+}
+
+/// What to do after `check all`: commit a clean vault, repair what the
+/// fixers can, or fix the rest by hand.
+fn next_step(results: &[CheckResult], fixing: bool) -> (&'static str, &'static str) {
+    let findings = results
+        .iter()
+        .flat_map(|r| &r.findings)
+        .filter(|f| f.severity != Severity::Info);
+    let (mut any, mut fixable) = (false, false);
+    for f in findings {
+        any = true;
+        fixable |= f.fixable && !fixing;
+    }
+    if !any {
+        ("The vault is clean; commit your changes.", "git commit")
+    } else if fixable {
+        (
+            "Repair what is safe to repair, then look at the rest.",
+            "vaultspec vault check all --fix",
+        )
+    } else {
+        (
+            "Fix the findings above by hand, then check again.",
+            "vaultspec vault check all",
+        )
+    }
+}
+
+/// The first column of a verdict line.
+fn mark(r: &CheckResult) -> &'static str {
+    if r.error_count() > 0 {
+        "error"
+    } else if r.warning_count() > 0 {
+        "warn"
+    } else if r.fixed_count > 0 {
+        "fixed"
+    } else {
+        "ok"
+    }
+}
+
+/// What one check found, in a few words.
+fn verdict(r: &CheckResult) -> String {
+    let mut parts = Vec::new();
+    let (e, w) = (r.error_count(), r.warning_count());
+    if e > 0 {
+        parts.push(format!("{e} {}", plural(e, "error")));
+    }
+    if w > 0 {
+        parts.push(format!("{w} {}", plural(w, "warning")));
+    }
+    if r.fixed_count > 0 {
+        parts.push(format!("{} fixed", r.fixed_count));
+    }
+    if parts.is_empty() {
+        "clean".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_owned()
+    } else {
+        format!("{word}s")
     }
 }

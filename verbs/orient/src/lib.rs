@@ -15,6 +15,7 @@ mod doctor;
 mod migration_table;
 mod report;
 mod status;
+mod table;
 
 use exports::vaultspec::orient::{config as config_iface, migrations};
 

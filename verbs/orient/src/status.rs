@@ -4,18 +4,28 @@
 //! `vaultspec_vault::status`, which the MCP `status` tool shares; the
 //! report itself is `status::rollup_report`.
 
-use vaultspec_sdk::Workspace;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Date;
 use vaultspec_sdk::vault::graph::load_graph;
 use vaultspec_sdk::vault::status::{
     DEFAULT_FEATURE_LIMIT, PlanStatuses, ReportOptions, rollup_report, trace,
 };
+use vaultspec_sdk::{Workspace, output};
 
 use crate::StatusOptions;
 use crate::report::{self, done, fail};
+use crate::table::Section;
 
 const SCHEMA: &str = "vaultspec.vault.status.v1";
+
+/// The next steps after the rollup: text, command.
+const NEXT_STEPS: [(&str, &str); 2] = [
+    (
+        "Trace a plan or feature: its steps, records and grounding documents",
+        "vaultspec status <plan-or-feature>",
+    ),
+    ("Check the workspace's health", "vaultspec doctor"),
+];
 
 /// `--since`: a number of days, or a date; the earliest `modified` kept.
 fn since(raw: Option<&str>, today: Date) -> Result<(Option<String>, Option<i64>), String> {
@@ -36,6 +46,7 @@ fn since(raw: Option<&str>, today: Date) -> Result<(Option<String>, Option<i64>)
 
 pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     let json = options.json;
+    let no_hints = options.no_hints;
     let ws = Workspace::open();
     let graph = match load_graph(&ws) {
         Ok(g) => g,
@@ -65,68 +76,162 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     // One read of every plan and ledger serves the whole report (ledger
     // evidence gives `exec_missing` of completed plans).
     let data = rollup_report(&graph, &PlanStatuses::read(&ws), &report);
-    done(json, SCHEMA, &data, || print_rollup(&data))
+    if json && !no_hints {
+        let mut envelope = output::envelope(SCHEMA, output::status::UNCHANGED, &data);
+        let steps: Vec<Value> = NEXT_STEPS
+            .iter()
+            .map(|(text, command)| json!({"text": text, "command": command}))
+            .collect();
+        envelope["hints"] = json!({ "next_steps": steps });
+        output::print_json(&envelope);
+        return output::EXIT_OK;
+    }
+    done(json, SCHEMA, &data, || print_rollup(&data, no_hints))
 }
 
-fn print_rollup(data: &Value) {
-    let t = &data["totals"];
-    println!(
-        "{} documents, {} features",
-        t["total_docs"], t["total_features"]
-    );
-    for p in data["problems"].as_array().into_iter().flatten() {
-        println!(
-            "  problem: {} ({})",
-            p["path"].as_str().unwrap_or(""),
-            p["problem"].as_str().unwrap_or("")
-        );
-    }
+/// The rollup as text: the totals, then each section that has rows, in
+/// aligned columns, capped at `--limit` rows with "and N more" and the
+/// command that lists the rest; then the next steps unless hints are off.
+fn print_rollup(data: &Value, no_hints: bool) {
     let s = |v: &Value| v.as_str().unwrap_or("-").to_owned();
-    println!("\nactive features:");
-    for f in data["active_features"].as_array().into_iter().flatten() {
-        println!(
-            "  {:<24} {:>3} docs  {:<11} latest {}",
-            s(&f["name"]),
-            f["doc_count"],
-            s(&f["status"]),
-            s(&f["latest_activity"])
-        );
-    }
-    let plans = data["plans_in_flight"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    if !plans.is_empty() {
-        println!("\nplans in flight:");
-        for p in &plans {
-            println!(
-                "  {}  {}/{} steps  next {}",
-                s(&p["stem"]),
-                p["closed_steps"],
-                p["total_steps"],
-                s(&p["next_open_step"])
-            );
-        }
-    }
-    if let Some(recent) = data["recent_documents"]
-        .as_object()
-        .filter(|r| !r.is_empty())
-    {
-        println!("\nrecent documents:");
-        for (t, rows) in recent {
-            for r in rows.as_array().into_iter().flatten() {
-                let path = r
-                    .get("path")
-                    .map(|p| format!("  {}", s(p)))
-                    .unwrap_or_default();
-                println!("  {:<9} {}  {}{path}", t, s(&r["modified"]), s(&r["stem"]));
-            }
-        }
-    }
-    println!(
-        "\n{} orphaned documents, {} dangling links",
-        t["orphaned_count"], t["dangling_link_count"]
+    let n = |v: &Value| v.as_u64().unwrap_or(0) as usize;
+    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    let limit = data["limit"]
+        .as_u64()
+        .map_or(DEFAULT_FEATURE_LIMIT, |l| l as usize)
+        .max(1);
+    let t = &data["totals"];
+    let mut out = format!(
+        "{} {}, {} {}\n",
+        n(&t["total_docs"]),
+        plural(n(&t["total_docs"]), "document"),
+        n(&t["total_features"]),
+        plural(n(&t["total_features"]), "feature")
     );
+    let mut sections = Vec::new();
+
+    let mut problems = Section::new("Unreadable files");
+    for p in list(&data["problems"]) {
+        problems.row(vec![s(&p["path"]), s(&p["problem"])]);
+    }
+    sections.push(problems);
+
+    let mut plans = Section::new("Plans in flight");
+    for p in list(&data["plans_in_flight"]) {
+        plans.row(vec![
+            s(&p["stem"]),
+            s(&p["tier"]),
+            format!("{}/{} steps", n(&p["closed_steps"]), n(&p["total_steps"])),
+            format!("{:.0}%", p["completion_percent"].as_f64().unwrap_or(0.0)),
+            format!("next {}", s(&p["next_open_step"])),
+        ]);
+    }
+    sections.push(plans);
+
+    let mut features = Section::new("Active features");
+    let shown = list(&data["active_features"]);
+    for f in &shown {
+        features.row(vec![
+            s(&f["name"]),
+            format!(
+                "{} {}",
+                n(&f["doc_count"]),
+                plural(n(&f["doc_count"]), "doc")
+            ),
+            s(&f["status"]),
+            format!("latest {}", s(&f["latest_activity"])),
+        ]);
+    }
+    let total = n(&data["active_features_total"]);
+    if total > shown.len() {
+        features.more(total - shown.len(), "vaultspec vault feature list");
+    }
+    sections.push(features);
+
+    let mut completed = Section::new("Recently completed plans");
+    for p in list(&data["recently_completed"]) {
+        completed.row(vec![s(&p["stem"]), s(&p["tier"]), s(&p["modified"])]);
+    }
+    sections.push(completed);
+
+    if let Some(recent) = data["recent_documents"].as_object() {
+        for (doc_type, rows) in recent {
+            let mut section = Section::new(format!("Recent {doc_type} documents"));
+            let rows = list(rows);
+            for r in &rows {
+                let mut cells = vec![s(&r["stem"]), s(&r["modified"])];
+                if let Some(path) = r.get("path") {
+                    cells.push(s(path));
+                }
+                section.row(cells);
+            }
+            let of_type = n(&t["counts_by_type"][doc_type]);
+            if data["since_days"].is_null() && of_type > rows.len() {
+                section.more(
+                    of_type - rows.len(),
+                    format!("vaultspec vault list {doc_type}"),
+                );
+            }
+            sections.push(section);
+        }
+    }
+
+    let mut exec = Section::new("Execution activity");
+    for e in list(&data["exec_activity"]) {
+        let mut cells = vec![
+            s(&e["feature"]),
+            format!("{} {}", n(&e["count"]), plural(n(&e["count"]), "record")),
+            format!("latest {}", s(&e["latest"])),
+        ];
+        let records: Vec<String> = list(&e["records"]).iter().map(s).collect();
+        if !records.is_empty() {
+            cells.push(records.join(", "));
+        }
+        exec.row(cells);
+    }
+    if list(&data["exec_activity"]).len() > limit {
+        exec.more(0, "vaultspec vault list exec");
+    }
+    sections.push(exec);
+
+    let mut links = Section::new("Link health");
+    let (orphans, dangling) = (n(&t["orphaned_count"]), n(&t["dangling_link_count"]));
+    if orphans > 0 {
+        links.row(vec![
+            format!("{orphans} orphaned {}", plural(orphans, "document")),
+            "vaultspec vault check orphans".to_owned(),
+        ]);
+    }
+    if dangling > 0 {
+        links.row(vec![
+            format!("{dangling} dangling {}", plural(dangling, "link")),
+            "vaultspec vault check dangling".to_owned(),
+        ]);
+    }
+    sections.push(links);
+
+    for section in sections {
+        let text = section.render(limit);
+        if !text.is_empty() {
+            out.push('\n');
+            out.push_str(&text);
+        }
+    }
+    if !no_hints {
+        out.push_str("\nNext:\n");
+        for (text, command) in NEXT_STEPS {
+            out.push_str(&format!("  {text}\n    {command}\n"));
+        }
+    }
+    print!("{out}");
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_owned()
+    } else {
+        format!("{word}s")
+    }
 }
 
 fn print_trace(t: &vaultspec_sdk::vault::status::Trace) {

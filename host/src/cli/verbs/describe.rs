@@ -147,7 +147,7 @@ pub fn component_text(component: &VerbComponent, trust: Trust, root: Option<&Pat
         let label = if i == 0 { "verbs" } else { "" };
         let _ = writeln!(text, "  {label:<12}  {}", Escaped::new(&usage(verb)));
         if !verb.summary().is_empty() {
-            let _ = writeln!(text, "  {:<12}    {}", "", Escaped::new(verb.summary()));
+            let _ = writeln!(text, "  {:<12}    {}", "", Escaped::new(&verb.summary()));
         }
     }
     if trust == Trust::Untrusted {

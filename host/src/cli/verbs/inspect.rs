@@ -102,7 +102,7 @@ pub fn run(args: &InspectArgs, context: &Context<'_>) -> anyhow::Result<u8> {
         for verb in &component.verbs {
             out.push_str(&format!("    {}\n", Escaped::new(&usage(verb))));
             if !verb.summary().is_empty() {
-                out.push_str(&format!("      {}\n", Escaped::new(verb.summary())));
+                out.push_str(&format!("      {}\n", Escaped::new(&verb.summary())));
             }
         }
     }

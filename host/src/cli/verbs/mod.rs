@@ -22,13 +22,13 @@ use crate::catalog::Loaded;
 /// The `verbs` commands.
 #[derive(Debug, Subcommand)]
 pub enum VerbsCommand {
-    /// List every verb component: its verbs, digest, capabilities and trust
+    /// List every verb component: its verbs, digest, capabilities and trust.
     List(list::ListArgs),
-    /// Review third-party components at the terminal and trust them for this workspace
+    /// Review third-party components at the terminal and trust them for this workspace.
     Trust(trust::TrustArgs),
-    /// Show what a component file would add to the catalog and every reason it would be refused
+    /// Show what a component file would add to the catalog and every reason it would be refused.
     Inspect(inspect::InspectArgs),
-    /// Scaffold a verb crate that builds as it is
+    /// Scaffold a verb crate that builds as it is.
     New(new::NewArgs),
 }
 
@@ -48,7 +48,7 @@ pub struct Context<'a> {
 pub fn command() -> Command {
     // After the derive, whose doc comment would otherwise be the about.
     VerbsCommand::augment_subcommands(Command::new("verbs"))
-        .about("Manage verb components: list, trust, inspect and scaffold them")
+        .about("Manage verb components: list, trust, inspect and scaffold them.")
         .subcommand_required(true)
         .arg_required_else_help(true)
 }

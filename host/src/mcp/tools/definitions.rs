@@ -390,14 +390,15 @@ fn discover() -> ToolDef {
         output: json!({"type":"object","required":["query","count"],"properties":{
             "query":{"type":"string"},"count":{"type":"integer"},
             "verbs":{"type":"array","items":{"type":"object","required":["verb","description","score","supports_json"],"properties":{
-                "verb":{"type":"string"},"description":{"type":"string"},"score":{"type":"number"},
+                "verb":{"type":"string"},"description":{"type":"string"},"group":{"type":"string"},"score":{"type":"number"},
                 "supports_json":{"type":"boolean"},"trusted":{"type":"boolean"},
                 "flags":{"type":"array","items":{"type":"object","required":["name","takes_value"],"properties":{
                     "name":{"type":"string"},"takes_value":{"type":"boolean"},"repeatable":{"type":"boolean"},
                     "required":{"type":"boolean"},"type":{"type":"string"},
                     "choices":{"type":"array","items":{"type":"string"}},"help":{"type":"string"}}}},
                 "arguments":{"type":"array","items":{"type":"object","required":["name","required"],"properties":{
-                    "name":{"type":"string"},"required":{"type":"boolean"},"variadic":{"type":"boolean"}}}}}}}}}),
+                    "name":{"type":"string"},"required":{"type":"boolean"},"variadic":{"type":"boolean"},
+                    "help":{"type":"string"},"choices":{"type":"array","items":{"type":"string"}}}}}}}}}}),
         hints: reads(false),
     }
 }

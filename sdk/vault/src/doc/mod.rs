@@ -13,7 +13,7 @@ mod problem;
 
 pub use corpus::{Corpus, Skipped};
 pub use document::{Document, first_h1, wiki_target};
-pub use problem::{DocProblem, frontmatter_problem};
+pub use problem::{DocProblem, frontmatter_problem, yaml_problem};
 
 use std::fmt;
 use std::str::FromStr;

@@ -88,20 +88,31 @@ impl fmt::Display for DocProblem {
 /// the subset the vault reads is not a problem).
 pub fn frontmatter_problem(text: &str) -> Option<DocProblem> {
     match frontmatter::split(text) {
-        // The usual shapes skip the strict parser, which builds a value tree.
-        Some(s) if frontmatter::plain::is_plain(s.yaml(text)) => None,
-        Some(s) => match yaml::parse_strict(s.yaml(text)) {
-            Err(e) if !e.unsupported => Some(DocProblem::Malformed {
-                line: s.first_yaml_line(text) + e.line - 1,
-                message: e.message,
-            }),
-            _ => None,
-        },
+        Some(s) => yaml_problem(s.yaml(text), s.first_yaml_line(text)),
         None => unclosed_fence(text).map(|line| DocProblem::Malformed {
             line,
             message: "the frontmatter opened here is never closed: expected a `---` line after the YAML keys"
                 .to_string(),
         }),
+    }
+}
+
+/// The problem of the YAML between two fences, if it is broken; its first
+/// line is line `first_line` of the file. For a caller that has found the
+/// fences already: given the YAML [`frontmatter::split`] finds in `text`,
+/// `yaml_problem(s.yaml(text), s.first_yaml_line(text))` is
+/// [`frontmatter_problem`]`(text)`.
+pub fn yaml_problem(yaml: &str, first_line: usize) -> Option<DocProblem> {
+    // The usual shapes skip the strict parser, which builds a value tree.
+    if frontmatter::plain::is_plain(yaml) {
+        return None;
+    }
+    match yaml::parse_strict(yaml) {
+        Err(e) if !e.unsupported => Some(DocProblem::Malformed {
+            line: first_line + e.line - 1,
+            message: e.message,
+        }),
+        _ => None,
     }
 }
 

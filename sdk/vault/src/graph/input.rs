@@ -8,7 +8,7 @@
 use std::ops::Range;
 
 use super::markdown;
-use crate::doc::{DocProblem, frontmatter_problem};
+use crate::doc::{DocProblem, frontmatter_problem, yaml_problem};
 use crate::storage::StorageError;
 
 /// The seven document types, which are also the directory tags (`#adr` ...).
@@ -146,8 +146,15 @@ impl GraphDoc {
         self.frontmatter = yaml.clone();
         self.body_start = body_start;
         let text = std::mem::take(&mut self.text);
-        scan_frontmatter(&text[yaml], self);
-        self.problem = frontmatter_problem(&text);
+        scan_frontmatter(&text[yaml.clone()], self);
+        // A document whose first line is the opening fence (nearly every
+        // one) has the fences `frontmatter::split` would find, found above:
+        // only the YAML between them is left to check, from line 2.
+        self.problem = if yaml.start > 0 && opens_with_fence(&text) {
+            yaml_problem(&text[yaml], 2)
+        } else {
+            frontmatter_problem(&text)
+        };
         self.text = text;
     }
 
@@ -282,6 +289,18 @@ fn split_frontmatter(text: &str) -> (Range<usize>, usize) {
     none
 }
 
+/// Whether the first line of `text` is an opening fence: `---` and nothing
+/// after it but spaces and tabs. Then both [`split_frontmatter`] and
+/// [`crate::frontmatter::split`] open the frontmatter there (a `\r` or a BOM
+/// would make them differ, and normalised text has neither), close it at
+/// the same later fence, and so see the same YAML.
+fn opens_with_fence(text: &str) -> bool {
+    let first = text.split_once('\n').map_or(text, |(line, _)| line);
+    first
+        .strip_prefix("---")
+        .is_some_and(|rest| rest.bytes().all(|b| b == b' ' || b == b'\t'))
+}
+
 const LIST_KEYS: [&str; 5] = [
     "tags",
     "related",
@@ -403,6 +422,32 @@ mod tests {
         let doc = GraphDoc::from_text(".vault/adr/x.md", "---\ntags: ['#adr']\nno close\n");
         assert!(doc.tags.is_empty());
         assert_eq!(doc.body_start, 0);
+    }
+
+    #[test]
+    fn the_problem_found_at_load_is_the_one_the_whole_text_check_finds() {
+        for text in [
+            "---\ntags: ['#adr']\n---\nbody\n",
+            "---\ntags: ['#adr'\ndate: x\n---\nbody\n",
+            "---  \ntags:\n  - '#adr\n---\n",
+            "---\ntitle: a # note\nk: {a: b}\n---\n",
+            "---\nnotes: |\n  text\n---\n",
+            "---\ntags: []\n",
+            "\n\n---\ntags: ['#adr'\n---\n",
+            "  ---\ntags: [a\n---\n",
+            "\u{feff}---\nk: [\n---\n",
+            "---\r\nk: [\r\n---\r\n",
+            "# title\n---\nk: [\n---\n",
+            "---\n---\n",
+            "---",
+            "",
+        ] {
+            let doc = GraphDoc::from_text(".vault/adr/x.md", text);
+            let normalised = text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
+            assert_eq!(doc.problem, frontmatter_problem(&normalised), "{text:?}");
+            let read = GraphDoc::from_vec(".vault/adr/x.md", text.as_bytes().to_vec());
+            assert_eq!(read.problem, doc.problem, "{text:?}");
+        }
     }
 
     #[test]

@@ -8,6 +8,8 @@
 
 mod budget;
 mod error;
+#[cfg(not(target_arch = "wasm32"))]
+mod lockfile;
 mod memory;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
@@ -19,6 +21,8 @@ mod temp;
 
 pub use budget::{ReadBudget, WriteBudget};
 pub use error::StorageError;
+#[cfg(not(target_arch = "wasm32"))]
+pub use lockfile::open_no_follow;
 pub use memory::MemStorage;
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::CapStorage;
