@@ -30,6 +30,7 @@ pub mod template;
 #[cfg(any(test, feature = "testgen"))]
 pub mod testgen;
 pub mod text;
+pub mod window;
 
 pub use date::Date;
 pub use doc::{Corpus, DocType, Document};

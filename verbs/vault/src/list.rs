@@ -73,18 +73,14 @@ pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
         options.feature.as_deref(),
         date.as_deref(),
     );
-    let (rows, total, truncated, next) = page(&rows, options.limit, options.offset);
-    let mut data = json!({
-        "documents": rows,
-        "returned": rows.len(),
-        "total": total,
-        "truncated": truncated,
-    });
-    if let Some(next) = next {
-        data["next_offset"] = json!(next);
-    }
+    let (rows, window) = page(&rows, json, options.limit, options.offset);
+    let mut data = json!({ "documents": rows });
+    data.as_object_mut()
+        .expect("an object")
+        .extend(window.fields());
+    let (total, next) = (window.total, window.next_offset());
     done(json, "vaultspec.vault.list.v2", data, || {
-        for row in &rows {
+        for row in rows {
             let date = row.date.as_deref().unwrap_or("-");
             let feature = row.feature.as_deref().unwrap_or("-");
             match &row.problem {
@@ -156,18 +152,14 @@ pub fn features(options: vault_feature::ListOptions) -> u8 {
         stale_before,
     };
     let rows = graph.feature_list(&filter);
-    let (rows, total, truncated, next) = page(&rows, options.limit, options.offset);
-    let mut data = json!({
-        "features": rows,
-        "returned": rows.len(),
-        "total": total,
-        "truncated": truncated,
-    });
-    if let Some(next) = next {
-        data["next_offset"] = json!(next);
-    }
+    let (rows, window) = page(&rows, json, options.limit, options.offset);
+    let mut data = json!({ "features": rows });
+    data.as_object_mut()
+        .expect("an object")
+        .extend(window.fields());
+    let (total, next) = (window.total, window.next_offset());
     done(json, "vaultspec.vault.feature.list.v2", data, || {
-        for row in &rows {
+        for row in rows {
             let plan = if row.has_plan { "plan" } else { "no plan" };
             let latest = row.latest_activity.as_deref().unwrap_or("-");
             println!(

@@ -4,6 +4,7 @@
 use vaultspec_sdk::output;
 pub use vaultspec_sdk::output::usage;
 use vaultspec_sdk::serde_json::Value;
+pub use vaultspec_sdk::vault::window::{self, Window};
 
 /// Prints a successful result (`status` `unchanged`: these verbs only read)
 /// and returns exit code 0. `text` is called only for human output.
@@ -17,21 +18,23 @@ pub fn fail(json: bool, err: impl std::fmt::Display) -> u8 {
     output::fail(json, &err.to_string())
 }
 
-/// One page of `items`: `(page, total, truncated, next_offset)`.
-pub fn page<T: Clone>(
-    items: &[T],
-    limit: Option<u32>,
-    offset: Option<u32>,
-) -> (Vec<T>, usize, bool, Option<usize>) {
-    let total = items.len();
-    let start = (offset.unwrap_or(0) as usize).min(total);
-    let end = limit.map_or(total, |l| start.saturating_add(l as usize).min(total));
-    let truncated = end < total;
-    (
-        items[start..end].to_vec(),
-        total,
-        truncated,
-        truncated.then_some(end),
+/// One page of `items` and where it sits. JSON output is always paged (50
+/// rows without `--limit`, at most 500), as `vaultspec-core` pages it, so a
+/// listing of a large vault stays within a caller's output budget; text
+/// shows every row unless `--limit` or `--offset` asks for a page.
+pub fn page<T>(items: &[T], json: bool, limit: Option<u32>, offset: Option<u32>) -> (&[T], Window) {
+    if !json && limit.is_none() && offset.is_none() {
+        let all = Window {
+            total: items.len(),
+            returned: items.len(),
+            offset: 0,
+        };
+        return (items, all);
+    }
+    window::apply(
+        items,
+        limit.map(|l| l as usize),
+        offset.unwrap_or(0) as usize,
     )
 }
 

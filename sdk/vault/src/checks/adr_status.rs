@@ -1,7 +1,9 @@
 //! The `adr-status` checker: the status marker of an ADR's H1
 //! (spec/vault-format.md §11) must hold one canonical token in backticks,
 //! agree with `superseded_by`, and no legacy `## Status` section may carry
-//! it instead. The fixer only quotes a bare canonical token (and restamps);
+//! it instead. That section is matched as `vaultspec-core` 0.3.9 matches it:
+//! a level-2 heading outside fenced code whose text is exactly `Status`
+//! (`## status` or `### Status` is an ordinary section). The fixer only quotes a bare canonical token (and restamps);
 //! choosing a status is the author's call.
 
 use std::sync::LazyLock;
@@ -46,9 +48,7 @@ fn canonical(token: &str) -> Option<&'static str> {
 pub fn find(doc: &Document) -> Vec<Finding> {
     let mut out = Vec::new();
     let warn = |message: String| Finding::new(NAME, Severity::Warning, Some(&doc.path), message);
-    let legacy = sections(doc.body())
-        .iter()
-        .any(|(t, _)| t.eq_ignore_ascii_case("Status"));
+    let legacy = sections(doc.body()).iter().any(|(t, _)| *t == "Status");
     if legacy {
         out.push(warn(
             "Legacy '## Status' section: the status belongs in the H1 marker `| (**status:** `accepted`)`".into(),
@@ -180,5 +180,22 @@ mod tests {
             1
         );
         assert_eq!(find(&adr("# `x` adr: `t`", "")).len(), 1);
+    }
+
+    #[test]
+    fn only_an_exact_level_two_status_heading_is_legacy() {
+        let h1 = "# `x` adr: `t` | (**status:** `accepted`)";
+        let legacy = |section: &str| {
+            find(&adr(&format!("{h1}\n\n{section}\n\nAccepted.\n"), ""))
+                .iter()
+                .any(|f| f.message.contains("Legacy"))
+        };
+        assert!(legacy("## Status"));
+        assert!(legacy("## Status ##"));
+        assert!(!legacy("## status"));
+        assert!(!legacy("## STATUS"));
+        assert!(!legacy("### Status"));
+        assert!(!legacy("## Status:"));
+        assert!(!legacy("```\n## Status\n```"));
     }
 }

@@ -1,12 +1,18 @@
 //! The `feature-rename-integrity` checker (read-only): an exec folder
 //! `.vault/exec/<date>-<feature>/` must hold records tagged `#<feature>`. A
 //! mismatch is what an interrupted or hand-made feature rename leaves
-//! behind, and needs a person to decide which name is right.
+//! behind, and needs a person to decide which name is right. A record with
+//! no feature tag, or tagged with the `#uncategorized` placeholder, has no
+//! feature to set against its folder and is skipped, as in `vaultspec-core`
+//! 0.3.9.
 
 use crate::error::Result;
 
 use super::context::{Options, Snapshot};
 use super::model::{Check, CheckResult, Finding, Severity};
+
+/// The placeholder tag of a document not yet given a feature.
+const UNCATEGORIZED: &str = "uncategorized";
 
 /// The feature segment of an exec folder name (after `yyyy-mm-dd-`).
 pub fn folder_feature(folder: &str) -> Option<&str> {
@@ -40,7 +46,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
         let Some(actual) = doc.feature() else {
             continue;
         };
-        if actual != expected {
+        if actual != expected && actual != UNCATEGORIZED {
             result.findings.push(
                 Finding::new(
                     "feature-rename-integrity",

@@ -27,7 +27,9 @@ pub const FRAMEWORK_DIRS: [&str; 11] = [
     "triggers",
     "verbs",
 ];
-/// Files allowed at the top of `.vaultspec/`.
+/// Files allowed at the top of `.vaultspec/` (besides the `*.lock` files
+/// `vaultspec-core` 0.3.9 leaves beside the ones it writes, such as
+/// `workspace.json.lock`).
 pub const FRAMEWORK_FILES: [&str; 5] = [
     "workspace.json",
     "providers.json",
@@ -50,7 +52,7 @@ pub fn run(snap: &Snapshot<'_>, _opts: &Options) -> Result<CheckResult> {
             || if is_dir {
                 FRAMEWORK_DIRS.contains(&top)
             } else {
-                FRAMEWORK_FILES.contains(&top)
+                FRAMEWORK_FILES.contains(&top) || top.ends_with(".lock")
             };
         if !known && seen.insert(top.to_string()) {
             let what = if is_dir { "folder" } else { "file" };

@@ -2,6 +2,12 @@
 //! agents under `.vaultspec/`, the frontmatter `name:` must match the file
 //! (or, for a skill folder, the folder). The fixer rewrites `name:` to the
 //! file's name, or with `frontmatter_wins` renames the file instead.
+//!
+//! Bundled resources (a file name holding `.builtin`, such as
+//! `rules/vaultspec-cli.builtin.md` with `name: vaultspec-cli`) are the
+//! framework's own and are neither checked nor rewritten, as in
+//! `vaultspec-core` 0.3.9: every workspace its `install` made has them, and
+//! its `sync` restores them byte for byte.
 
 use crate::error::Result;
 use crate::frontmatter::edit::set_key;
@@ -33,12 +39,31 @@ fn declared_name(text: &str) -> Option<String> {
     })
 }
 
+/// The resource name a file or skill folder name gives: without `.md`,
+/// then without `.builtin`.
+fn clean_name(file: &str) -> &str {
+    let stem = file.strip_suffix(".md").unwrap_or(file);
+    stem.strip_suffix(".builtin").unwrap_or(stem)
+}
+
+/// A bundled resource file, which the checker leaves alone.
+fn is_builtin(path: &str) -> bool {
+    path.rsplit('/')
+        .next()
+        .is_some_and(|f| f.contains(".builtin"))
+}
+
+/// The name `path` implies: rules and agents (at any depth) by their file
+/// name, skills by their folder; `None` for anything else.
 fn expected_name(path: &str) -> Option<String> {
     let rest = path.strip_prefix(".vaultspec/")?;
     let parts: Vec<&str> = rest.split('/').collect();
     match parts.as_slice() {
-        ["rules" | "agents" | "skills", file] => file.strip_suffix(".md").map(str::to_string),
-        ["skills", dir, "SKILL.md"] => Some(dir.to_string()),
+        ["skills", dir, "SKILL.md"] if !dir.starts_with('.') => Some(clean_name(dir).to_string()),
+        ["skills", _] => None,
+        ["rules" | "agents", .., file] if file.ends_with(".md") => {
+            Some(clean_name(file).to_string())
+        }
         _ => None,
     }
 }
@@ -50,6 +75,9 @@ pub fn mismatches(snap: &Snapshot<'_>) -> Result<Vec<Named>> {
         let Some(expected) = expected_name(&entry.path) else {
             continue;
         };
+        if is_builtin(&entry.path) {
+            continue;
+        }
         let Ok(bytes) = snap.storage.read(&entry.path) else {
             continue;
         };
@@ -156,6 +184,22 @@ mod tests {
             Some("b")
         );
         assert_eq!(expected_name(".vaultspec/templates/adr.md"), None);
+        assert_eq!(
+            expected_name(".vaultspec/rules/team/c.md").as_deref(),
+            Some("c")
+        );
+        assert_eq!(
+            expected_name(".vaultspec/skills/d.builtin/SKILL.md").as_deref(),
+            Some("d")
+        );
         assert_eq!(declared_name("---\nname: 'x'\n---\n").as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn bundled_resources_are_left_alone() {
+        assert!(is_builtin(".vaultspec/rules/vaultspec-cli.builtin.md"));
+        assert!(is_builtin(".vaultspec/agents/x.builtin.md"));
+        assert!(!is_builtin(".vaultspec/skills/y.builtin/SKILL.md"));
+        assert!(!is_builtin(".vaultspec/rules/mine.md"));
     }
 }

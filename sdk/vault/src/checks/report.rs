@@ -15,7 +15,9 @@ pub const MCP_FINDINGS_CAP: usize = 50;
 /// Which diagnostics a CLI report shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Page {
-    /// At most this many items (`--limit`); `None` for all.
+    /// At most this many items (`--limit`); `None` for the default page
+    /// ([`crate::window::DEFAULT_LIMIT`], as `vaultspec-core` bounds
+    /// diagnostics); never more than [`crate::window::MAX_LIMIT`].
     pub limit: Option<usize>,
     /// Skip this many first (`--offset`).
     pub offset: usize,
@@ -57,21 +59,13 @@ pub fn result_data(r: &CheckResult, page: Page) -> Value {
         .iter()
         .filter(|f| page.info || f.severity != Severity::Info)
         .collect();
-    let total = shown.len();
-    let items: Vec<Diagnostic<'_>> = shown
-        .into_iter()
-        .skip(page.offset)
-        .take(page.limit.unwrap_or(usize::MAX))
-        .map(Diagnostic::from)
-        .collect();
+    let (page_items, window) = crate::window::apply(&shown, page.limit, page.offset);
+    let items: Vec<Diagnostic<'_>> = page_items.iter().map(|f| Diagnostic::from(*f)).collect();
+    let mut diagnostics = window.fields();
+    diagnostics.insert("items".into(), json!(items));
     json!({
         "check_name": r.check,
-        "diagnostics": {
-            "returned": items.len(),
-            "total": total,
-            "truncated": page.offset + items.len() < total,
-            "items": items,
-        },
+        "diagnostics": diagnostics,
         "fixed_count": r.fixed_count,
         "supports_fix": r.check.supports_fix(),
     })
@@ -201,5 +195,40 @@ mod tests {
             "vaultspec.vault.check.body-links.v2"
         );
         assert_eq!(status_word(&[r]), "unchanged");
+    }
+
+    #[test]
+    fn diagnostics_are_paged_fifty_at_a_time_by_default() {
+        let mut r = CheckResult::new(Check::Links);
+        for i in 0..120 {
+            r.findings.push(Finding::new(
+                "links",
+                Severity::Warning,
+                Some(&format!("p{i}")),
+                "w",
+            ));
+        }
+        let d = &result_data(&r, Page::default())["diagnostics"];
+        assert_eq!(
+            (
+                d["returned"].as_u64(),
+                d["total"].as_u64(),
+                d["next_offset"].as_u64()
+            ),
+            (Some(50), Some(120), Some(50))
+        );
+        let d = &result_data(
+            &r,
+            Page {
+                offset: 100,
+                ..Page::default()
+            },
+        )["diagnostics"];
+        assert_eq!(d["items"][0]["path"], "p100");
+        assert_eq!(
+            (d["returned"].as_u64(), d["truncated"].as_bool()),
+            (Some(20), Some(false))
+        );
+        assert!(d.get("next_offset").is_none());
     }
 }

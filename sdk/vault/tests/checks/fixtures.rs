@@ -330,6 +330,28 @@ fn features_exec_mapping_and_feature_rename_integrity_are_reported() {
 }
 
 #[test]
+fn an_uncategorized_record_in_a_feature_exec_folder_is_not_rename_drift() {
+    let s = clean_vault();
+    s.insert(
+        ".vault/exec/2026-03-01-f/2026-03-01-f-notes.md",
+        doc("exec", "uncategorized", &[], "# n\n\nA note.\n"),
+    );
+    assert!(
+        check(&s, Check::FeatureRenameIntegrity).is_clean(),
+        "{:?}",
+        check(&s, Check::FeatureRenameIntegrity).findings
+    );
+    s.insert(
+        ".vault/exec/2026-03-01-f/2026-03-01-f-notes.md",
+        doc("exec", "g", &[], "# n\n\nA note.\n"),
+    );
+    assert_eq!(
+        sev(&check(&s, Check::FeatureRenameIntegrity)),
+        [Severity::Error]
+    );
+}
+
+#[test]
 fn modified_stamp_covers_each_row_and_seeds_fingerprints() {
     let s = MemStorage::new();
     let base = |fm: &str| {
