@@ -13,7 +13,9 @@ impl Guest for Notes {
             Ok(files) => files,
             Err(err) => return output::fail(options.json, &err.to_string()),
         };
-        let tag = options.feature.map(|f| format!("-{}-", f.trim_start_matches('#')));
+        let tag = options
+            .feature
+            .map(|f| format!("-{}-", f.trim_start_matches('#')));
         let count = files
             .iter()
             .filter(|f| f.path.ends_with(".md"))
@@ -21,7 +23,11 @@ impl Guest for Notes {
             .count();
         if options.json {
             let data = vaultspec_sdk::serde_json::json!({ "count": count });
-            output::print_json(&output::envelope("vaultspec.notes.count.v1", "unchanged", data));
+            output::print_json(&output::envelope(
+                "vaultspec.notes.count.v1",
+                "unchanged",
+                data,
+            ));
         } else {
             println!("{count} notes");
         }
