@@ -9,12 +9,14 @@
 //! permission denied (the tests run as root, who reads a mode-000 file; the
 //! model tests cover it the same way).
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
-use vaultspec_test_support::{TestVault, cache_dir};
+use vaultspec_test_support::TestVault;
 
 use crate::mcp::{Session, text};
+
+use crate::binary::vaultspec;
 
 const NOTE: &str = ".vault/research/2026-01-01-f-note-research.md";
 const ADR: &str = ".vault/adr/2026-01-02-f-choice-adr.md";
@@ -25,20 +27,6 @@ const NOTE_TEXT: &str = "---\ntags:\n  - '#research'\n  - '#f'\ndate: '2026-01-0
 const OTHER_TEXT: &str = "---\ntags:\n  - '#research'\n  - '#f'\ndate: '2026-01-03'\nrelated:\n  - '[[2026-01-02-f-choice-adr]]'\n---\n\n# `f` research: `other`\n\nA second note about marmalade.\n";
 const ADR_TEXT: &str = "---\ntags:\n  - '#adr'\n  - '#f'\ndate: '2026-01-02'\nrelated:\n  - '[[2026-01-01-f-note-research]]'\n---\n\n# `f` adr: `choice` | (**status:** `accepted`)\n\n## Problem Statement\n\nWe must choose.\n\n## Considerations\n\nSome.\n\n## Constraints\n\nNone.\n\n## Implementation\n\nDo it.\n\n## Rationale\n\nBecause.\n\n## Consequences\n\nFew.\n";
 const INDEX_TEXT: &str = "---\ntags:\n  - '#index'\n  - '#f'\ndate: '2026-01-01'\ngenerated: true\nrelated:\n  - '[[2026-01-01-f-note-research]]'\n  - '[[2026-01-02-f-choice-adr]]'\n  - '[[2026-01-03-f-other-research]]'\n---\n\n# `f` feature index\n";
-
-fn vaultspec(vault: &TestVault, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-        .args(args)
-        .arg("--target")
-        .arg(vault.root())
-        .env(
-            "VAULTSPEC_CACHE_DIR",
-            cache_dir().parent().unwrap().join("test-cli-cache"),
-        )
-        .env_remove("VAULTSPEC_TARGET_DIR")
-        .output()
-        .expect("running vaultspec")
-}
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

@@ -1,26 +1,10 @@
 //! The `vaultspec` binary at a terminal: listing, JSON, help and usage errors.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
 use vaultspec_test_support::{TestVault, cache_dir};
 
-fn vaultspec(vault: &TestVault, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-        .args(args)
-        .arg("--target")
-        .arg(vault.root())
-        .env(
-            "VAULTSPEC_CACHE_DIR",
-            cache_dir().parent().unwrap().join("test-cli-cache"),
-        )
-        .env_remove("VAULTSPEC_TARGET_DIR")
-        .output()
-        .expect("running vaultspec")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::binary::{text, vaultspec};
 
 fn sample() -> TestVault {
     let vault = TestVault::new();

@@ -3,31 +3,13 @@
 //! whatever failed, a quiet end when the reader stops early, completions and
 //! a man page, `status` and `check all` laid out for people, `--no-hints`.
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use clap::Command as Clap;
 use vaultspec_host::cli::{exit, full_command};
-use vaultspec_test_support::{TestVault, cache_dir};
+use vaultspec_test_support::TestVault;
 
-fn vaultspec(vault: &TestVault, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-        .args(args)
-        .arg("--target")
-        .arg(vault.root())
-        .env(
-            "VAULTSPEC_CACHE_DIR",
-            cache_dir().parent().unwrap().join("test-cli-cache"),
-        )
-        .env_remove("VAULTSPEC_TARGET_DIR")
-        .env_remove("VAULTSPEC_NO_HINTS")
-        .env_remove("GIT_INDEX_FILE")
-        .output()
-        .expect("running vaultspec")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::binary::{text, vaultspec};
 
 /// Every command of the tree under `command`, with its path.
 fn walk<'a>(command: &'a Clap, path: String, out: &mut Vec<(String, &'a Clap)>) {

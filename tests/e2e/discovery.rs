@@ -3,28 +3,10 @@
 //! and how to make one.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-use vaultspec_test_support::{TestVault, cache_dir};
+use vaultspec_test_support::TestVault;
 
-/// `vaultspec <args>` run from `cwd`, with no `--target` and no
-/// `VAULTSPEC_TARGET_DIR`.
-fn run_in(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-        .current_dir(cwd)
-        .args(args)
-        .env(
-            "VAULTSPEC_CACHE_DIR",
-            cache_dir().parent().unwrap().join("test-cli-cache"),
-        )
-        .env_remove("VAULTSPEC_TARGET_DIR")
-        .output()
-        .expect("running vaultspec")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::binary::{run_in, text};
 
 fn sample() -> TestVault {
     let vault = TestVault::new();

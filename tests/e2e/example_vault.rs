@@ -3,9 +3,10 @@
 //! passes `check all`, from its root and from inside its vault.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use vaultspec_test_support::{cache_dir, golden};
+use vaultspec_test_support::golden;
+
+use crate::binary::{run_in, text};
 
 /// A copy of `examples/vault` in a temporary folder.
 fn example_copy() -> tempfile::TempDir {
@@ -13,24 +14,6 @@ fn example_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     golden::copy_tree(&source, dir.path());
     dir
-}
-
-/// `vaultspec <args>` run from `cwd`, with no workspace named.
-fn run_in(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-        .current_dir(cwd)
-        .args(args)
-        .env(
-            "VAULTSPEC_CACHE_DIR",
-            cache_dir().parent().unwrap().join("test-cli-cache"),
-        )
-        .env_remove("VAULTSPEC_TARGET_DIR")
-        .output()
-        .expect("running vaultspec")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! at the command line.
 
 mod bad_input;
+mod binary;
 mod catalog;
 mod cli;
 mod cli_conventions;

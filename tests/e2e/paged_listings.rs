@@ -2,28 +2,16 @@
 //! `--limit` says otherwise, with `returned`, `total`, `truncated` and
 //! `next_offset`, so a listing of a large vault fits a caller's output budget.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 use vaultspec_host::gateway::invoke::{Request, invoke};
 use vaultspec_host::workspace::Workspace;
-use vaultspec_test_support::{TestVault, cache_dir};
+use vaultspec_test_support::TestVault;
 
 use crate::support::sandbox;
 
-fn vaultspec(vault: &TestVault, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-        .args(args)
-        .arg("--target")
-        .arg(vault.root())
-        .env(
-            "VAULTSPEC_CACHE_DIR",
-            cache_dir().parent().unwrap().join("test-cli-cache"),
-        )
-        .env_remove("VAULTSPEC_TARGET_DIR")
-        .output()
-        .expect("running vaultspec")
-}
+use crate::binary::vaultspec;
 
 fn data(out: &Output) -> Value {
     assert!(

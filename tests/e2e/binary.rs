@@ -1,0 +1,45 @@
+//! Running the real `vaultspec` binary at the command line, the way the CLI
+//! tests share: the tests' compile cache, and no workspace or hint settings
+//! leaking in from the environment of the test run.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use vaultspec_test_support::{TestVault, cache_dir};
+
+/// `vaultspec ARGS` with the shared compile cache and a clean environment.
+pub fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_vaultspec"));
+    command
+        .args(args)
+        .env(
+            "VAULTSPEC_CACHE_DIR",
+            cache_dir().parent().unwrap().join("test-cli-cache"),
+        )
+        .env_remove("VAULTSPEC_TARGET_DIR")
+        .env_remove("VAULTSPEC_NO_HINTS")
+        .env_remove("GIT_INDEX_FILE");
+    command
+}
+
+/// `vaultspec ARGS --target VAULT`, run to completion.
+pub fn vaultspec(vault: &TestVault, args: &[&str]) -> Output {
+    command(args)
+        .arg("--target")
+        .arg(vault.root())
+        .output()
+        .expect("running vaultspec")
+}
+
+/// `vaultspec ARGS` run from `cwd`, with no workspace named.
+pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
+    command(args)
+        .current_dir(cwd)
+        .output()
+        .expect("running vaultspec")
+}
+
+/// Output bytes as text, lossily.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
