@@ -19,5 +19,6 @@ pub mod mcp;
 pub mod sandbox;
 pub mod sdk;
 pub mod sentinel;
+pub mod setup;
 pub mod trust;
 pub mod workspace;

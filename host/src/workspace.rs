@@ -14,7 +14,7 @@ use cap_std::fs::Dir;
 
 mod root;
 
-pub use root::resolve_root;
+pub use root::{resolve_root, setup_root};
 
 /// How often a held write lock is tried again.
 const LOCK_POLL: Duration = Duration::from_millis(5);

@@ -71,10 +71,9 @@ fn no_workspace_names_the_folders_looked_at_and_how_to_make_one() {
         );
     }
     assert!(
-        stderr.contains(&format!("mkdir -p {}/.vaultspec", cwd.display())),
+        stderr.contains(&format!("vaultspec install --target {}", cwd.display())),
         "{stderr}"
     );
-    assert!(stderr.contains("vaultspec-core install"), "{stderr}");
 }
 
 #[test]
@@ -87,7 +86,10 @@ fn a_vault_without_vaultspec_says_what_to_create() {
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains(&format!("`{}` has a `.vault/`", dir.path().display()))
-            && stderr.contains(&format!("{}/.vaultspec/", dir.path().display())),
+            && stderr.contains(&format!(
+                "vaultspec install --target {}",
+                dir.path().display()
+            )),
         "{stderr}"
     );
 }

@@ -26,6 +26,7 @@ mod plan_verbs;
 mod reference_install;
 mod sandbox;
 mod sentinels;
+mod setup;
 mod support;
 mod third_party;
 mod user;

@@ -27,7 +27,7 @@ use clap::{Args, Command, FromArgMatches};
 
 pub use commands::{NO_HINTS, command};
 pub use matches::verb_invocation;
-pub use report::{Reporter, json_requested};
+pub use report::{Reporter, json_requested, write_stdout};
 
 use crate::catalog::{self, Loaded};
 use crate::invocation::FlagValue;
@@ -51,7 +51,7 @@ fn mcp_command() -> Command {
 
 /// The whole command line: the catalog's verbs and the host's own commands.
 pub fn full_command(catalog: &catalog::Catalog) -> Command {
-    command(catalog)
+    crate::setup::augment(command(catalog))
         .subcommand(mcp_command())
         .subcommand(verbs::command())
         .subcommand(docs::completions_command())
@@ -88,6 +88,15 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     };
     let target = matches.get_one::<PathBuf>("target").cloned();
     match matches.subcommand() {
+        Some((name, sub)) if crate::setup::is_setup(name) => {
+            let no_hints = sub.get_flag(NO_HINTS) || hints_silenced_by_env();
+            return Ok(
+                match crate::setup::run(&matches, target.as_deref(), no_hints) {
+                    Ok(code) => code,
+                    Err(err) => reporter.fail(exit::FINDINGS, &format!("{err:#}")),
+                },
+            );
+        }
         Some(("verbs", sub)) => {
             let context = verbs::Context {
                 loaded: &loaded,

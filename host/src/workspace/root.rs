@@ -45,13 +45,39 @@ pub fn resolve_root(target: Option<&Path>, cwd: &Path) -> anyhow::Result<PathBuf
     discover(cwd, home.as_deref())
 }
 
+/// The folder `vaultspec install` sets up: `--target`, else
+/// `VAULTSPEC_TARGET_DIR`, else the folder discovery would look in first
+/// (the git repository of `cwd`, or `cwd` itself). It must exist; it need
+/// not be a workspace yet.
+pub fn setup_root(target: Option<&Path>, cwd: &Path) -> anyhow::Result<PathBuf> {
+    let (root, origin) = if let Some(target) = target {
+        (cwd.join(target), "`--target`".to_owned())
+    } else if let Some(value) =
+        std::env::var_os(env::TARGET_DIR).filter(|v| !v.to_string_lossy().trim().is_empty())
+    {
+        (
+            cwd.join(expand_home(&PathBuf::from(value))),
+            format!("`{}`", env::TARGET_DIR),
+        )
+    } else {
+        return Ok(conventional_root(cwd));
+    };
+    if !root.is_dir() {
+        bail!(
+            "{origin} names `{}`, which is not an existing folder",
+            root.display()
+        );
+    }
+    Ok(root)
+}
+
 /// What to do when no workspace is found, for a folder `root` that should
 /// be one.
 fn make_one(root: &Path) -> String {
-    let root = root.display();
     format!(
-        "make `{root}` one with `mkdir -p {root}/.vaultspec {root}/.vault` \
-         (the Python `vaultspec-core install` sets one up too)"
+        "set `{}` up with `vaultspec install --target {}`",
+        root.display(),
+        shell_words::quote(&root.to_string_lossy())
     )
 }
 
@@ -101,10 +127,9 @@ fn discover(cwd: &Path, home: Option<&Path>) -> anyhow::Result<PathBuf> {
         if has_vault {
             bail!(
                 "`{}` has a `.vault/` but no `.vaultspec/` folder, so it is not a workspace yet: \
-                 create `{}/.vaultspec/` (the Python `vaultspec-core install` sets one up too), \
-                 or name another workspace with `--target`",
+                 run `vaultspec install --target {}` to add it, or name another workspace with `--target`",
                 dir.display(),
-                dir.display()
+                shell_words::quote(&dir.to_string_lossy())
             );
         }
         looked.push(dir.to_owned());

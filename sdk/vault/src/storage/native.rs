@@ -127,6 +127,26 @@ impl CapStorage {
     }
 
     /// The folders of `path` for a change, reached without following links.
+    /// Make the folder `path` and any missing folder above it, never
+    /// following a link on the way (an existing folder is left as it is).
+    pub fn create_dir(&self, path: &str) -> Result<(), StorageError> {
+        let mut parts = self.scope.check(path)?;
+        // `Folders` opens every component but the last, which names a file;
+        // a stand-in last component makes it open (and make) them all.
+        parts.push("");
+        self.folders(&parts, path, true).map(drop)
+    }
+
+    /// Remove the empty folder `path`, never following a link on the way.
+    pub fn remove_dir(&self, path: &str) -> Result<(), StorageError> {
+        let parts = self.scope.check(path)?;
+        let folders = self.folders(&parts, path, false)?;
+        let name = parts[parts.len() - 1];
+        self.writes.charge(path, 0)?;
+        rustix::fs::unlinkat(folders.last(), name, AtFlags::REMOVEDIR)
+            .map_err(|e| map_io(e.into(), "removing", path))
+    }
+
     fn folders(
         &self,
         parts: &[&str],
@@ -437,6 +457,33 @@ mod tests {
         std::fs::write(dir.path().join("outside.txt"), "root file").unwrap();
         let storage = CapStorage::open(dir.path()).unwrap();
         (dir, storage)
+    }
+
+    #[test]
+    fn setup_makes_and_removes_folders_without_following_links() {
+        let (dir, storage) = workspace();
+        let storage = storage.with_scope(WriteScope::Setup);
+        storage.create_dir(".vaultspec/templates").unwrap();
+        storage.create_dir(".vaultspec/templates").unwrap();
+        assert!(dir.path().join(".vaultspec/templates").is_dir());
+        storage.remove_dir(".vaultspec/templates").unwrap();
+        assert!(!dir.path().join(".vaultspec/templates").exists());
+        assert!(storage.remove_dir(".vault/adr").is_err(), "not empty");
+
+        std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink("../elsewhere", dir.path().join(".vault/link")).unwrap();
+        let err = storage.create_dir(".vault/link/inner").unwrap_err();
+        assert!(matches!(err, StorageError::Denied { .. }), "{err}");
+        assert!(!dir.path().join("elsewhere/inner").exists());
+        assert!(storage.remove_dir(".vault/link").is_err());
+        assert!(dir.path().join("elsewhere").is_dir());
+        assert!(
+            CapStorage::open(dir.path())
+                .unwrap()
+                .create_dir(".vaultspec/mcps")
+                .is_err(),
+            "a verb's scope may not make protected folders"
+        );
     }
 
     #[test]

@@ -45,6 +45,11 @@ pub enum WriteScope {
     ReadOnly,
     /// Files under `.vault/` and `.vaultspec/` only: the folders vaultspec owns.
     Vault,
+    /// The host's own `install` and `uninstall`, run by a person and never
+    /// by a verb: everything under `.vault/` and `.vaultspec/`, the
+    /// protected entries included, the two folders themselves, and the root
+    /// files that carry vaultspec's managed blocks.
+    Setup,
 }
 
 impl WriteScope {
@@ -69,6 +74,9 @@ impl WriteScope {
             "it sets the environment of the commands vaultspec launches",
         ),
     ];
+
+    /// The files at the workspace root that [`WriteScope::Setup`] may change.
+    pub const SETUP_ROOT_FILES: [&'static str; 2] = [".gitignore", ".gitattributes"];
 
     /// Accept `path` for a write, or say why not.
     pub fn check<'p>(&self, path: &'p str) -> Result<Vec<&'p str>, StorageError> {
@@ -96,6 +104,13 @@ impl WriteScope {
                     ))
                 }
             }
+            Self::Setup => match parts.as_slice() {
+                [top, ..] if Self::VAULT_ROOTS.contains(top) => Ok(parts),
+                [file] if Self::SETUP_ROOT_FILES.contains(file) => Ok(parts),
+                _ => Err(denied(
+                    "setup writes only `.vault/`, `.vaultspec/`, `.gitignore` and `.gitattributes`",
+                )),
+            },
         }
     }
 }
@@ -156,6 +171,30 @@ mod tests {
             WriteScope::ReadOnly.check(".vault/a.md"),
             Err(StorageError::Denied { .. })
         ));
+    }
+
+    #[test]
+    fn setup_reaches_the_vault_folders_and_the_managed_root_files_only() {
+        let scope = WriteScope::Setup;
+        for good in [
+            ".vault",
+            ".vaultspec",
+            ".vaultspec/mcps/vaultspec-core.builtin.json",
+            ".vaultspec/workspace.json",
+            ".gitignore",
+            ".gitattributes",
+        ] {
+            assert!(scope.check(good).is_ok(), "{good:?} was refused");
+        }
+        for bad in [
+            "src/main.rs",
+            ".git/config",
+            ".gitignore/x",
+            "",
+            "README.md",
+        ] {
+            assert!(scope.check(bad).is_err(), "{bad:?} was accepted");
+        }
     }
 
     #[test]

@@ -1,0 +1,68 @@
+//! `vaultspec install` and `vaultspec uninstall`: make a folder a workspace,
+//! and take vaultspec out of one again.
+//!
+//! They run natively in the host, never as verb components, because they
+//! write what no verb may: the protected entries of `.vaultspec/` (the MCP
+//! definition, `workspace.json`) and vaultspec's managed blocks in the root's
+//! `.gitignore` and `.gitattributes`. They are not in the catalog, so MCP's
+//! `invoke` cannot reach them: only a person at the command line runs them.
+//! Every write goes through [`CapStorage`] with [`WriteScope::Setup`], so no
+//! link is followed on the way, each file is replaced atomically, and
+//! nothing outside those paths can change.
+//!
+//! `install` is idempotent: what is already there is kept (a file the user
+//! edited included) and a second run says nothing changed. `--upgrade`
+//! refreshes what vaultspec ships (the MCP definition, the managed blocks);
+//! `--force` also puts back the templates and `workspace.json`.
+
+mod install;
+mod managed_block;
+mod scaffold;
+mod uninstall;
+
+use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
+
+pub use install::InstallArgs;
+pub use uninstall::UninstallArgs;
+
+/// The setup commands.
+#[derive(Debug, Subcommand)]
+pub enum SetupCommand {
+    /// Set this folder up as a vaultspec workspace: `.vaultspec/`, `.vault/` and the git settings.
+    Install(InstallArgs),
+    /// Take vaultspec out of this workspace: `.vaultspec/`, and with `--remove-vault` the vault too.
+    Uninstall(UninstallArgs),
+}
+
+/// Add the setup commands to `root`.
+pub fn augment(root: Command) -> Command {
+    SetupCommand::augment_subcommands(root)
+}
+
+/// Whether `name` is one of the setup commands.
+pub fn is_setup(name: &str) -> bool {
+    SetupCommand::has_subcommand(name)
+}
+
+/// Run the setup command in `matches` (the root's); returns the exit code.
+pub fn run(
+    matches: &ArgMatches,
+    target: Option<&std::path::Path>,
+    no_hints: bool,
+) -> anyhow::Result<u8> {
+    match SetupCommand::from_arg_matches(matches)? {
+        SetupCommand::Install(args) => install::run(&args, target, no_hints),
+        SetupCommand::Uninstall(args) => uninstall::run(&args, target),
+    }
+}
+
+/// Print a `vaultspec.<name>.v1` envelope on stdout.
+fn print_envelope(name: &str, status: &str, data: serde_json::Value) -> anyhow::Result<()> {
+    let envelope = serde_json::json!({
+        "schema": format!("vaultspec.{name}.v1"),
+        "status": status,
+        "data": data,
+    });
+    crate::cli::write_stdout(&format!("{}\n", serde_json::to_string(&envelope)?))?;
+    Ok(())
+}

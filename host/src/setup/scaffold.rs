@@ -1,0 +1,126 @@
+//! What `vaultspec install` puts in a workspace: the folders, the files and
+//! the managed blocks of the core, each with the label the reference gives it.
+//!
+//! The layout is the reference's (spec/cli-verbs.md, "install"), so a
+//! workspace set up by either tool is adopted by the other as it is. The
+//! templates are our own; the MCP definition is the reference's
+//! mode-neutral one, whose placeholders each tool renders to its own launch.
+
+use vaultspec_vault::DocType;
+use vaultspec_vault::template::{default_template, template_name};
+
+use super::managed_block;
+
+/// What an item should be.
+#[derive(Debug, Clone)]
+pub enum Want {
+    /// A folder.
+    Folder,
+    /// A file with these bytes.
+    File(Vec<u8>),
+    /// A file carrying a managed block of these lines.
+    Block(&'static [&'static str]),
+}
+
+/// One thing `install` makes.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// Workspace-relative path.
+    pub path: String,
+    /// The group it belongs to, as the reference labels it.
+    pub label: &'static str,
+    /// What it should be.
+    pub want: Want,
+    /// Shipped by vaultspec and refreshed by `--upgrade`; other files are
+    /// the user's once written, replaced only by `--force`.
+    pub builtin: bool,
+}
+
+/// The reference's builtin MCP definition: the server launches whichever
+/// vaultspec the workspace's install mode names.
+pub const MCP_DEFINITION: &str = "{\n  \"command\": \"@@VAULTSPEC_INSTALL_MODE_COMMAND@@\",\n  \"args\": [\"@@VAULTSPEC_INSTALL_MODE_ARGS@@\"]\n}\n";
+
+/// Where the builtin MCP definition lives.
+pub const MCP_DEFINITION_PATH: &str = ".vaultspec/mcps/vaultspec-core.builtin.json";
+
+/// The workspace declaration the reference writes: the default install mode.
+pub const WORKSPACE_JSON: &str = "{\n  \"packages\": {\n    \"vaultspec-core\": {\n      \"install_mode\": \"tool\"\n    }\n  },\n  \"schema_version\": \"2.2\"\n}\n";
+
+const CORE: &str = "core (.vaultspec)";
+const VAULT: &str = "vault (.vault)";
+const BUILTIN: &str = "builtin";
+
+/// Every item of the core, folders before the files in them.
+pub fn core() -> Vec<Item> {
+    let folder = |path: &str, label| Item {
+        path: path.to_owned(),
+        label,
+        want: Want::Folder,
+        builtin: false,
+    };
+    let file = |path: &str, label, bytes: &[u8], builtin| Item {
+        path: path.to_owned(),
+        label,
+        want: Want::File(bytes.to_vec()),
+        builtin,
+    };
+    let mut items = vec![
+        folder(".vaultspec", CORE),
+        folder(".vaultspec/mcps", CORE),
+        folder(".vaultspec/templates", CORE),
+    ];
+    items.extend(DocType::ALL.map(|t| folder(&t.dir(), VAULT)));
+    items.push(file(
+        ".vaultspec/workspace.json",
+        CORE,
+        WORKSPACE_JSON.as_bytes(),
+        false,
+    ));
+    items.push(file(
+        MCP_DEFINITION_PATH,
+        BUILTIN,
+        MCP_DEFINITION.as_bytes(),
+        true,
+    ));
+    items.extend(DocType::ALL.map(|t| {
+        let path = format!(".vaultspec/templates/{}", template_name(t));
+        file(&path, BUILTIN, default_template(t).as_bytes(), false)
+    }));
+    for (path, lines) in [
+        (".gitignore", managed_block::GITIGNORE),
+        (".gitattributes", managed_block::GITATTRIBUTES),
+    ] {
+        items.push(Item {
+            path: path.to_owned(),
+            label: "git",
+            want: Want::Block(lines),
+            builtin: true,
+        });
+    }
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_core_makes_every_vault_folder_and_template_once() {
+        let items = core();
+        for t in DocType::ALL {
+            assert_eq!(items.iter().filter(|i| i.path == t.dir()).count(), 1);
+            let template = format!(".vaultspec/templates/{}", template_name(t));
+            assert_eq!(items.iter().filter(|i| i.path == template).count(), 1);
+        }
+        let position = |p: &str| items.iter().position(|i| i.path == p).unwrap();
+        assert!(position(".vaultspec/mcps") < position(MCP_DEFINITION_PATH));
+    }
+
+    #[test]
+    fn the_shipped_json_files_parse() {
+        let def: serde_json::Value = serde_json::from_str(MCP_DEFINITION).unwrap();
+        assert!(def["command"].is_string() && def["args"].is_array());
+        let ws: serde_json::Value = serde_json::from_str(WORKSPACE_JSON).unwrap();
+        assert_eq!(ws["packages"]["vaultspec-core"]["install_mode"], "tool");
+    }
+}

@@ -1,0 +1,229 @@
+//! `vaultspec install` and `uninstall` at the command line: a fresh git
+//! repository becomes a workspace the verbs work in, a second run changes
+//! nothing, what the user wrote is kept, and uninstall removes only what it
+//! says.
+
+use std::path::{Path, PathBuf};
+
+use vaultspec_test_support::golden;
+
+use crate::binary::{command, run_in, text};
+
+/// A fresh git repository (a `.git` folder is all discovery needs).
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    dir
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(&out.stdout)))
+}
+
+fn ok(out: std::process::Output) -> std::process::Output {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout: {}\nstderr: {}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn install_makes_a_fresh_repository_a_workspace_from_any_subfolder() {
+    let repo = repo();
+    std::fs::write(repo.path().join(".gitignore"), "target/\n# mine\n").unwrap();
+    let sub = repo.path().join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+
+    let out = ok(run_in(&sub, &["install"]));
+    assert!(text(&out.stdout).contains("Next:"), "{}", text(&out.stdout));
+    let root = repo.path();
+    for folder in [
+        "adr",
+        "audit",
+        "exec",
+        "index",
+        "plan",
+        "reference",
+        "research",
+    ] {
+        assert!(root.join(".vault").join(folder).is_dir(), "{folder}");
+    }
+    assert!(
+        !sub.join(".vaultspec").exists(),
+        "installed at the git root"
+    );
+    let template = std::fs::read_to_string(root.join(".vaultspec/templates/adr.md")).unwrap();
+    assert!(template.contains("{feature}") || template.contains("feature"));
+    let definition: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(root.join(".vaultspec/mcps/vaultspec-core.builtin.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(definition["command"].is_string());
+    let ignore = std::fs::read_to_string(root.join(".gitignore")).unwrap();
+    assert!(
+        ignore.starts_with("target/\n# mine\n\n# >>> vaultspec-managed"),
+        "{ignore}"
+    );
+    assert!(ignore.contains("\n.vault/data/\n"), "{ignore}");
+
+    // The verbs work in it at once, from the subfolder.
+    let added = ok(run_in(
+        &sub,
+        &[
+            "vault",
+            "add",
+            "research",
+            "--feature",
+            "first-steps",
+            "--json",
+        ],
+    ));
+    assert_eq!(json(&added)["status"], "created", "{}", text(&added.stdout));
+    ok(run_in(&sub, &["vault", "list"]));
+}
+
+#[test]
+fn a_second_install_changes_nothing_and_keeps_the_users_edits() {
+    let repo = repo();
+    let root = repo.path();
+    ok(run_in(root, &["install", "--no-hints"]));
+    let template = root.join(".vaultspec/templates/plan.md");
+    std::fs::write(&template, "my own plan template\n").unwrap();
+    let before = golden::files(root);
+
+    let again = ok(run_in(root, &["install", "--json"]));
+    let report = json(&again);
+    assert_eq!(report["schema"], "vaultspec.install.v1");
+    assert_eq!(report["status"], "unchanged", "{report}");
+    assert_eq!(report["data"]["items"], serde_json::json!([]));
+    assert_eq!(
+        report["data"]["kept"],
+        serde_json::json!([".vaultspec/templates/plan.md"])
+    );
+    assert_eq!(
+        golden::files(root),
+        before,
+        "a second install wrote something"
+    );
+    let text_run = ok(run_in(root, &["install"]));
+    assert!(
+        text(&text_run.stdout).contains("nothing to change"),
+        "{}",
+        text(&text_run.stdout)
+    );
+
+    let forced = ok(run_in(root, &["install", "--force", "--json"]));
+    assert_eq!(json(&forced)["status"], "updated");
+    assert_ne!(
+        std::fs::read_to_string(&template).unwrap(),
+        "my own plan template\n"
+    );
+}
+
+#[test]
+fn a_dry_run_writes_nothing() {
+    let repo = repo();
+    let out = ok(run_in(repo.path(), &["install", "--dry-run", "--json"]));
+    let report = json(&out);
+    assert_eq!(report["data"]["action"], "dry_run");
+    assert!(
+        report["data"]["items"].as_array().unwrap().len() > 10,
+        "{report}"
+    );
+    let left: Vec<PathBuf> = std::fs::read_dir(repo.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(left, [repo.path().join(".git")]);
+}
+
+#[test]
+fn a_workspace_the_reference_installed_is_adopted_without_a_rewrite() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/reference-install");
+    let dir = tempfile::tempdir().unwrap();
+    golden::copy_tree(&source, dir.path());
+    let before = golden::files(&dir.path().join(".vaultspec"));
+
+    let out = ok(run_in(dir.path(), &["install", "--json"]));
+    let report = json(&out);
+    assert_eq!(
+        golden::files(&dir.path().join(".vaultspec")),
+        before,
+        "install rewrote files the reference wrote: {report}"
+    );
+    // Only what the reference would also have made is new: the empty
+    // folders and the git settings.
+    for item in report["data"]["items"].as_array().unwrap() {
+        let path = item[0].as_str().unwrap();
+        assert!(
+            path.starts_with(".vault/") || path.starts_with(".git"),
+            "{path} was written"
+        );
+    }
+}
+
+#[test]
+fn install_refuses_a_vaultspec_folder_that_is_a_link() {
+    let repo = repo();
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), repo.path().join(".vaultspec")).unwrap();
+    let out = run_in(repo.path(), &["install"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains(".vaultspec"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn uninstall_asks_for_force_and_removes_only_what_it_lists() {
+    let repo = repo();
+    let root = repo.path();
+    std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
+    ok(run_in(root, &["install"]));
+    std::fs::write(root.join(".vault/adr/keep.md"), "a document\n").unwrap();
+
+    let refused = run_in(root, &["uninstall"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("--force"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(root.join(".vaultspec").is_dir());
+
+    let preview = ok(run_in(root, &["uninstall", "--dry-run", "--json"]));
+    assert_eq!(
+        json(&preview)["data"]["removed"],
+        serde_json::json!([[".vaultspec/", "core"]])
+    );
+    assert!(root.join(".vaultspec").is_dir());
+
+    ok(run_in(root, &["uninstall", "--force"]));
+    assert!(!root.join(".vaultspec").exists());
+    assert!(root.join(".vault/adr/keep.md").is_file(), "the vault stays");
+
+    // With the vault gone too, `.gitignore` is as the user had it.
+    std::fs::create_dir(root.join(".vaultspec")).unwrap();
+    let all = ok(
+        command(&["uninstall", "--remove-vault", "--force", "--json"])
+            .arg("--target")
+            .arg(root)
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(json(&all)["data"]["keep_vault"], false);
+    assert!(!root.join(".vault").exists());
+    assert_eq!(
+        std::fs::read_to_string(root.join(".gitignore")).unwrap(),
+        "target/\n"
+    );
+    assert!(!root.join(".gitattributes").exists());
+}
