@@ -174,11 +174,11 @@ fn document_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value
             // No `resource_uri`: the reference hands out `file://` locators,
             // but this server serves no MCP resources, so a client that
             // tried to read one would get nothing.
-            if let (Some(text), "excerpt" | "full") = (&text, args.body.as_str()) {
+            if let (Some(text), "excerpt" | "full") = (text.as_deref(), args.body.as_str()) {
                 let (body, truncated) = if args.body == "full" {
-                    (text.as_ref(), false)
+                    (text, false)
                 } else {
-                    let clipped = clip(&text, EXCERPT_BYTES);
+                    let clipped = clip(text, EXCERPT_BYTES);
                     (clipped, clipped.len() < text.len())
                 };
                 value.insert("body".into(), json!(body));
