@@ -59,7 +59,7 @@ pub fn document(dir: &Dir, path: &str) -> anyhow::Result<Option<Sentinel>> {
 /// for a name the reference would not lock by: not kebab-case, or a name
 /// Windows reserves.
 pub fn feature_index_path(feature: &str) -> Option<String> {
-    let name = feature.trim_start_matches('#');
+    let name = vaultspec_vault::doc::feature_arg(feature);
     let kebab = !name.is_empty()
         && name.split('-').all(|part| {
             !part.is_empty()

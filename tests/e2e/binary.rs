@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use serde_json::Value;
 use vaultspec_test_support::{TestVault, cache_dir};
 
 /// `vaultspec ARGS` with the shared compile cache and a clean environment.
@@ -42,4 +43,20 @@ pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
 /// Output bytes as text, lossily.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `vaultspec ARGS --json --target VAULT`: the exit code and the JSON
+/// envelope (the test fails when no JSON was printed).
+pub fn envelope(vault: &TestVault, args: &[&str]) -> (i32, Value) {
+    let mut args = args.to_vec();
+    args.push("--json");
+    let out = vaultspec(vault, &args);
+    let value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?} printed no JSON ({e}):\n{}\n{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap_or(-1), value)
 }

@@ -1,6 +1,7 @@
 //! End-to-end tests: hostile components in the sandbox, and the real binary
 //! at the command line.
 
+mod agreement;
 mod bad_input;
 mod binary;
 mod catalog;

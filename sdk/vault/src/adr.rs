@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use crate::date::Date;
 use crate::doc::{Corpus, DocType, Document};
 use crate::error::{Error, Result};
-use crate::frontmatter::render::rerender_for_supersede;
+use crate::frontmatter::render::{Rerender, rerender};
 use crate::ops::{Change, Status, apply};
 use crate::pattern::Pattern;
 use crate::storage::Storage;
@@ -30,6 +30,15 @@ pub enum AdrStatus {
 }
 
 impl AdrStatus {
+    /// Every status, in the order the spec lists them.
+    pub const ALL: [AdrStatus; 5] = [
+        AdrStatus::Proposed,
+        AdrStatus::Accepted,
+        AdrStatus::Rejected,
+        AdrStatus::Superseded,
+        AdrStatus::Deprecated,
+    ];
+
     /// The lowercase word.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -41,7 +50,9 @@ impl AdrStatus {
         }
     }
 
-    fn parse(token: &str) -> Option<AdrStatus> {
+    /// The status a marker token names (backticks, case and surrounding
+    /// space ignored), if it is a canonical one.
+    pub fn parse(token: &str) -> Option<AdrStatus> {
         match token
             .trim()
             .trim_matches('`')
@@ -61,23 +72,43 @@ impl AdrStatus {
 
 static MARKER: Pattern = Pattern::new(r"\|\s+\(\*\*status:\*\*\s+(`?)([^`)]+?)(`?)\)\s*$");
 
-/// The status token of an H1 line, with its byte range in the line.
-fn marker(h1: &str) -> Option<(std::ops::Range<usize>, &str)> {
+/// The status marker ending an ADR's H1 (`| (**status:** `accepted`)`),
+/// located in that line: the one reading of it for the model and the
+/// `adr-status` check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marker<'h> {
+    /// The token as written, without its backticks.
+    pub token: &'h str,
+    /// The token's byte range in the line.
+    pub token_range: std::ops::Range<usize>,
+    /// The range of the token with the backticks around it, if any.
+    pub quoted_range: std::ops::Range<usize>,
+    /// Whether the token has a backtick on both sides.
+    pub quoted: bool,
+}
+
+/// The status marker of an H1 line, if it has one.
+pub fn marker(h1: &str) -> Option<Marker<'_>> {
     let c = MARKER.captures(h1)?;
-    let m = c.get(2)?;
-    Some((m.range(), m.as_str()))
+    let (open, token, close) = (c.get(1)?, c.get(2)?, c.get(3)?);
+    Some(Marker {
+        token: token.as_str(),
+        token_range: token.range(),
+        quoted_range: open.start()..close.end(),
+        quoted: !open.is_empty() && !close.is_empty(),
+    })
 }
 
 /// The status written in the document's first H1, if it is a known word.
 pub fn status(doc: &Document) -> Option<AdrStatus> {
-    marker(doc.title()?).and_then(|(_, t)| AdrStatus::parse(t))
+    marker(doc.title()?).and_then(|m| AdrStatus::parse(m.token))
 }
 
 /// `text` with the status token of its first H1 replaced by `new`, backticks
 /// kept. `None` when there is no marker.
 pub fn set_status(doc: &Document, new: AdrStatus) -> Option<String> {
     let title = doc.title()?;
-    let (range, _) = marker(title)?;
+    let range = marker(title)?.token_range;
     let start = doc.body_range().start + doc.body().find(title)?;
     let mut out = doc.text.clone();
     out.replace_range(start + range.start..start + range.end, new.as_str());
@@ -195,7 +226,7 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
     let old_parsed = Document::from_text(&old_doc.path, old_text);
     let mut old_meta = old_parsed.meta.clone();
     old_meta.superseded_by = Some(new_doc.stem.clone());
-    let old_out = rerender_for_supersede(&old_parsed.text, &old_meta).ok_or_else(|| {
+    let old_out = rerender(&old_parsed.text, &old_meta, Rerender::Supersede).ok_or_else(|| {
         Error::NoFrontmatter {
             path: old_doc.path.clone(),
         }
@@ -204,10 +235,11 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
     if !lists_old {
         new_meta.supersedes.push(old_doc.stem.clone());
     }
-    let new_out =
-        rerender_for_supersede(&new_doc.text, &new_meta).ok_or_else(|| Error::NoFrontmatter {
+    let new_out = rerender(&new_doc.text, &new_meta, Rerender::Supersede).ok_or_else(|| {
+        Error::NoFrontmatter {
             path: new_doc.path.clone(),
-        })?;
+        }
+    })?;
     let mut changes = vec![
         Change::Write {
             path: old_doc.path.clone(),

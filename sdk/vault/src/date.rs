@@ -195,7 +195,16 @@ fn digits(s: &str) -> Option<i64> {
     s.parse().ok()
 }
 
-fn is_ymd_dashed_shape(s: &str) -> bool {
+/// The rest of `s` after a `yyyy-mm-dd-` prefix, as file and folder names
+/// of the vault start (the date itself is not checked), if it has one.
+pub fn after_date_prefix(s: &str) -> Option<&str> {
+    let dated = s.get(..10).is_some_and(is_ymd_dashed_shape) && s.as_bytes().get(10) == Some(&b'-');
+    dated.then(|| &s[11..])
+}
+
+/// Whether `s` has the shape `yyyy-mm-dd`: ASCII digits with dashes at 4
+/// and 7 (the date itself is not checked).
+pub fn is_ymd_dashed_shape(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 10
         && b[4] == b'-'

@@ -139,7 +139,7 @@ pub fn features(corpus: &Corpus) -> Vec<String> {
                 .tags
                 .iter()
                 .filter(|t| DocType::from_tag(t).is_none())
-                .map(|t| t.trim_start_matches('#').to_string())
+                .map(|t| crate::doc::tag_name(t).to_string())
         })
         .filter(|t| !t.is_empty())
         .collect();

@@ -92,17 +92,10 @@ fn vocabulary(rng: &mut XorShift) -> Vec<String> {
 
 /// The civil date `days` after 2024-01-01, as `yyyy-mm-dd`.
 fn date(days: usize) -> String {
-    // Howard Hinnant's days-from-civil inverse.
-    let z = days as i64 + 19_723 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
+    const FROM_EPOCH: i64 = 19_723;
+    crate::date::Date::from_days(days as i64 + FROM_EPOCH)
+        .expect("a generated date is in range")
+        .to_string()
 }
 
 struct Doc {

@@ -81,7 +81,7 @@ pub fn log(options: LogOptions) -> u8 {
 
 pub fn fold(options: FoldOptions) -> u8 {
     let json = options.json;
-    let feature = options.feature.trim().trim_start_matches('#').to_string();
+    let feature = vaultspec_sdk::vault::doc::feature_arg(&options.feature).to_string();
     let report = match ledger::fold(
         &WritableWorkspace::open(),
         &feature,

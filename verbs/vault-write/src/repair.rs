@@ -28,7 +28,7 @@ pub fn repair(options: RepairFlags) -> u8 {
     opts.include_index = !options.no_index;
     opts.feature = options
         .feature
-        .map(|f| f.trim().trim_start_matches('#').to_owned());
+        .map(|f| vaultspec_sdk::vault::doc::feature_arg(&f).to_owned());
     let run = match run_repair(&WritableWorkspace::open(), &opts) {
         Ok(r) => r,
         Err(err) => return fail(json, err),

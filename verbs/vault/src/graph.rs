@@ -32,7 +32,7 @@ pub fn graph(options: GraphOptions) -> u8 {
     let feature = options
         .feature
         .as_deref()
-        .map(|f| f.trim().trim_start_matches('#'));
+        .map(vaultspec_sdk::vault::doc::feature_arg);
     if let Some(key) = &node
         && graph.node_id(key).is_none()
     {

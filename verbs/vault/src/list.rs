@@ -185,7 +185,7 @@ pub fn links(options: vault_link::ListOptions, src: Option<String>) -> u8 {
     let feature = options
         .feature
         .as_deref()
-        .map(|f| f.trim().trim_start_matches('#'));
+        .map(vaultspec_sdk::vault::doc::feature_arg);
     let edges = match link::list(&corpus, src.as_deref(), feature) {
         Ok(e) => e,
         Err(err) => return fail(json, err),

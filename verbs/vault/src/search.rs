@@ -55,7 +55,8 @@ pub fn search(options: SearchOptions, query: &str) -> u8 {
         date: date.as_deref(),
         limit,
     };
-    let hits = index.search(&docs, &q);
+    let page = index.page(&docs, &q);
+    let hits = &page.hits;
     // What the ranking could not look inside is named, never silently
     // missing from the hits.
     let unreadable: Vec<_> = docs
@@ -63,15 +64,7 @@ pub fn search(options: SearchOptions, query: &str) -> u8 {
         .filter(|d| !d.has_text())
         .map(|d| json!({"path": d.path, "problem": d.problem.as_ref().map(ToString::to_string)}))
         .collect();
-    let mut data = json!({
-        "status": "ok",
-        "answered": !hits.is_empty(),
-        "verdict": if hits.is_empty() { "nothing_answers" } else { "answered" },
-        "hits": hits,
-        "returned": hits.len(),
-        "total": hits.len(),
-        "truncated": false,
-    });
+    let mut data = json!(page);
     if !unreadable.is_empty() {
         data["unreadable"] = json!(unreadable);
     }
@@ -84,10 +77,10 @@ pub fn search(options: SearchOptions, query: &str) -> u8 {
             );
         }
         if hits.is_empty() {
-            println!("nothing in the vault answers `{query}`");
+            println!("no passage matches `{query}`");
             return;
         }
-        for hit in &hits {
+        for hit in hits {
             let title = hit.title.as_deref().unwrap_or("");
             println!("{} ({:.2}) {title}", hit.path, hit.score);
             let e = &hit.excerpt;
@@ -101,6 +94,12 @@ pub fn search(options: SearchOptions, query: &str) -> u8 {
                 println!("    {line}");
             }
             println!();
+        }
+        if page.truncated {
+            println!(
+                "{} of {} matching documents shown (raise --limit for more)",
+                page.returned, page.total
+            );
         }
     })
 }

@@ -6,10 +6,11 @@ use std::collections::BTreeSet;
 
 use serde::Deserialize;
 use serde_json::Value;
-use vaultspec_vault::ops::add::{AddRequest, plan_add};
+use vaultspec_vault::doc::name::{self, Token};
+use vaultspec_vault::ops::add::{self, AddRequest};
 use vaultspec_vault::ops::edit::{EditRequest, plan_edit};
 use vaultspec_vault::ops::{self, feature};
-use vaultspec_vault::{Corpus, DocType, Document, Error, Storage, frontmatter, template};
+use vaultspec_vault::{Corpus, DocType, Document, Error, Storage, frontmatter};
 
 use super::parse;
 use crate::mcp::batch::{Item, check_size, envelope};
@@ -47,8 +48,11 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     let mut items = Vec::with_capacity(args.documents.len());
     for (index, spec) in args.documents.iter().enumerate() {
         let item = create_one(context, &storage, index, spec);
-        if item.status == "created" {
-            features.insert(spec.feature.trim_start_matches('#').to_owned());
+        // The feature as the created document's tag spells it.
+        if item.status == "created"
+            && let Ok(feature) = name::normalize(&spec.feature, Token::Feature)
+        {
+            features.insert(feature);
         }
         items.push(item);
     }
@@ -88,10 +92,9 @@ fn create_one(context: &Context, storage: &dyn Storage, index: usize, spec: &Spe
         "exec" => return fail("exec ledgers are not scaffolded; use the `log` tool.".to_owned()),
         _ => {}
     }
-    let parsed: DocType = match doc_type.trim().parse() {
-        Ok(t) => t,
-        Err(_) => return fail(format!("Invalid document type: {doc_type}")),
-    };
+    if doc_type.trim().parse::<DocType>().is_err() {
+        return fail(format!("Invalid document type: {doc_type}"));
+    }
     let request = AddRequest {
         doc_type: doc_type.clone(),
         feature: spec.feature.clone(),
@@ -104,31 +107,21 @@ fn create_one(context: &Context, storage: &dyn Storage, index: usize, spec: &Spe
         force: false,
         dry_run: false,
     };
-    // Load per item: earlier items of this batch count as existing documents.
-    let planned = Corpus::load(storage).and_then(|corpus| {
-        let text = template::load(storage, parsed)?;
-        plan_add(&corpus, &text, &request, context.today())
-    });
-    let (added, change) = match planned {
-        Ok(planned) => planned,
-        Err(err) => return fail(err.to_string()),
+    // `vault add`'s operation; the reference's writers take the new
+    // document's sentinel too (one of theirs may have made the file since
+    // the corpus was read), so it is held between planning and writing.
+    // Earlier items of this batch count as existing documents.
+    let added = match add::add_holding(storage, &request, context.today(), |path| {
+        context.lock_document(path)
+    }) {
+        Ok(added) => added,
+        Err(err) => {
+            return fail(match err.downcast::<Error>() {
+                Ok(refused) => refused.to_string(),
+                Err(other) => format!("{other:#}"),
+            });
+        }
     };
-    // The reference's writers take the new document's sentinel too; one of
-    // theirs may have made the file since the corpus was read.
-    let _sentinel = match context.lock_document(&added.path) {
-        Ok(sentinel) => sentinel,
-        Err(err) => return fail(format!("{err:#}")),
-    };
-    let written = match storage.exists(&added.path) {
-        Ok(true) => Err(Error::FileExists {
-            path: added.path.clone(),
-        }),
-        Ok(false) => ops::apply(storage, &[change]),
-        Err(err) => Err(err.into()),
-    };
-    if let Err(err) = written {
-        return fail(err.to_string());
-    }
     let mut item = Item {
         index,
         target: target.clone(),

@@ -5,6 +5,7 @@
 //! against, so the bounds a client reads are the bounds it gets.
 
 use serde_json::{Value, json};
+use vaultspec_vault::search::SEARCHABLE_TYPES;
 
 /// The hints a tool publishes about itself (`None`: key omitted).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,16 +92,7 @@ fn all(read_only: bool) -> Vec<ToolDef> {
     }
 }
 
-const DOC_TYPES: [&str; 7] = [
-    "adr",
-    "audit",
-    "exec",
-    "index",
-    "plan",
-    "reference",
-    "research",
-];
-const SEARCHABLE_TYPES: [&str; 6] = ["adr", "audit", "exec", "plan", "reference", "research"];
+const DOC_TYPES: [&str; 7] = vaultspec_vault::DocType::NAMES;
 
 fn find() -> ToolDef {
     ToolDef {
@@ -289,10 +281,10 @@ fn crossref(read_only: bool) -> ToolDef {
         ToolDef {
             name: "crossref",
             description: "Suggest the ADRs an ADR relates to, ranked locally; apply writes them into related:.\n\n\
-                Judge one ADR (optionally a draft body), or sweep a feature's ADRs, the ADRs with no links, or all of \
+                Judge one ADR (optionally a draft body), or sweep a feature's ADRs, the ADRs linking to no other, or all of \
                 them, a page at a time.\n\n\
                 Args:\n    refs: ADRs to judge: stem, file name, path or [[link]].\n    feature: Sweep this feature's ADRs.\n    \
-                isolated: Sweep ADRs that link nowhere.\n    all_adrs: Sweep every ADR.\n    after: Continue a sweep after this stem.\n    \
+                isolated: Sweep ADRs that link to no other ADR.\n    all_adrs: Sweep every ADR.\n    after: Continue a sweep after this stem.\n    \
                 max_sources: ADRs to judge in one call.\n    apply: Write the suggested links.\n    body: A draft body (one ADR only).",
             input: json!({"type":"object","properties":{
                 "refs":{"type":"array","items":{"type":"string"},"maxItems":50,"description":"ADRs to judge: stem, filename, path or [[wiki-link]]."},

@@ -1,6 +1,7 @@
 //! `find`: the feature listing, or documents by type, feature, date and name
 //! (`spec/mcp-tools.md` §6.1).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -125,7 +126,7 @@ fn document_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value
     let feature = args
         .feature
         .as_deref()
-        .map(|f| f.trim_start_matches('#'))
+        .map(vaultspec_vault::doc::feature_arg)
         .filter(|f| !f.is_empty());
     let query = FindQuery {
         types: &args.types,
@@ -151,19 +152,33 @@ fn document_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value
             if let Some(problem) = &row.problem {
                 value.insert("problem".into(), json!(problem));
             }
-            let bytes = storage.read(&row.path).ok();
-            if let Some(bytes) = &bytes {
-                value.insert("blob_hash".into(), json!(blob_oid(bytes)));
+            // The cached document holds the file's text and hash; only a file
+            // whose bytes were normalised when read (a BOM, carriage
+            // returns) or that is not text is read again for its bytes.
+            let cached = graph
+                .doc(row.node)
+                .filter(|d| d.has_text() && !d.normalized);
+            let (blob, text) = match cached {
+                Some(doc) => (doc.blob_oid(), Some(Cow::Borrowed(doc.text.as_str()))),
+                None => match storage.read(&row.path) {
+                    Ok(bytes) => (
+                        Some(blob_oid(&bytes)),
+                        Some(Cow::Owned(String::from_utf8_lossy(&bytes).into_owned())),
+                    ),
+                    Err(_) => (None, None),
+                },
+            };
+            if let Some(blob) = blob {
+                value.insert("blob_hash".into(), json!(blob));
             }
             // No `resource_uri`: the reference hands out `file://` locators,
             // but this server serves no MCP resources, so a client that
             // tried to read one would get nothing.
-            if let (Some(bytes), "excerpt" | "full") = (&bytes, args.body.as_str()) {
-                let text = String::from_utf8_lossy(bytes);
+            if let (Some(text), "excerpt" | "full") = (text.as_deref(), args.body.as_str()) {
                 let (body, truncated) = if args.body == "full" {
-                    (text.as_ref(), false)
+                    (text, false)
                 } else {
-                    let clipped = clip(&text, EXCERPT_BYTES);
+                    let clipped = clip(text, EXCERPT_BYTES);
                     (clipped, clipped.len() < text.len())
                 };
                 value.insert("body".into(), json!(body));

@@ -5,8 +5,6 @@
 //! leaves out what only a hosted judge could know (`answers`,
 //! `premise_conflict`, `verdict`): `answered` stays false.
 
-use std::collections::BTreeSet;
-
 use serde::Deserialize;
 use serde_json::{Value, json};
 use vaultspec_vault::Storage;
@@ -17,9 +15,6 @@ use vaultspec_vault::search::SearchQuery;
 use super::parse;
 use crate::mcp::context::Context;
 use crate::mcp::reply::{Reply, ToolResult, plural};
-
-/// What the reply says about how hits were ranked.
-pub const RANKING: &str = "local-bm25";
 
 #[derive(Deserialize)]
 struct Args {
@@ -52,46 +47,32 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         date: args.date.as_deref(),
         limit: args.limit,
     };
-    let total = index
-        .search_blocks(docs, &query)
+    let page = index.page(docs, &query);
+    let hits: Vec<Value> = page
+        .hits
         .iter()
-        .map(|h| h.doc)
-        .collect::<BTreeSet<_>>()
-        .len();
-    let hits: Vec<Value> = index
-        .search(docs, &query)
-        .into_iter()
         .map(|hit| {
             let blob = docs
                 .iter()
                 .find(|d| d.path == hit.path)
                 .and_then(|d| d.blob_oid())
                 .or_else(|| storage.read(&hit.path).ok().map(|b| blob_oid(&b)));
-            let mut value = serde_json::to_value(&hit).unwrap_or_default();
-            value["feature"] = json!(hit.feature.unwrap_or_default());
-            value["date"] = json!(hit.date.unwrap_or_default());
+            let mut value = serde_json::to_value(hit).unwrap_or_default();
+            value["feature"] = json!(hit.feature.clone().unwrap_or_default());
+            value["date"] = json!(hit.date.clone().unwrap_or_default());
             value["score"] = json!((hit.score * 1000.0).round() / 1000.0);
             value["blob_hash"] = json!(blob.unwrap_or_default());
             value
         })
         .collect();
-    let returned = hits.len();
-    let truncated = returned < total;
-    let counted = if truncated {
-        format!("{returned} of {total} hits")
+    let counted = if page.truncated {
+        format!("{} of {} hits", page.returned, page.total)
     } else {
-        plural(returned, "hit")
+        plural(page.returned, "hit")
     };
     let mut summary = format!("{counted}, ranked locally");
-    let mut value = json!({
-        "status": "ok",
-        "answered": false,
-        "ranking": RANKING,
-        "hits": hits,
-        "returned": returned,
-        "total": total,
-        "truncated": truncated,
-    });
+    let mut value = serde_json::to_value(&page)?;
+    value["hits"] = json!(hits);
     // What the ranking could not look inside is named, never silently
     // missing from the hits.
     let unreadable = loaded.graph.unreadable_rows();

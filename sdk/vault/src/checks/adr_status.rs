@@ -6,10 +6,7 @@
 //! (`## status` or `### Status` is an ordinary section). The fixer only quotes a bare canonical token (and restamps);
 //! choosing a status is the author's call.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
+use crate::adr::{AdrStatus, marker};
 use crate::doc::Document;
 use crate::error::Result;
 use crate::hash;
@@ -19,29 +16,13 @@ use super::context::{Options, Snapshot, rewrite};
 use super::model::{Check, CheckResult, Finding, Severity};
 
 const NAME: &str = "adr-status";
-const CANONICAL: [&str; 5] = [
-    "proposed",
-    "accepted",
-    "rejected",
-    "superseded",
-    "deprecated",
-];
-
-// NOTE(lead): the same marker as `adr::marker`; share it once that is public.
-static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\|\s+\(\*\*status:\*\*\s+(`?)([^`)]+?)(`?)\)\s*$").expect("valid regex")
-});
-
-/// The status marker of an H1: the token as written and whether it is
-/// wrapped in backticks.
-pub fn marker(h1: &str) -> Option<(String, bool)> {
-    let c = MARKER.captures(h1)?;
-    Some((c[2].to_string(), !c[1].is_empty() && !c[3].is_empty()))
+fn canonical(token: &str) -> Option<&'static str> {
+    AdrStatus::parse(token).map(AdrStatus::as_str)
 }
 
-fn canonical(token: &str) -> Option<&'static str> {
-    let t = token.trim().trim_matches('`').trim().to_lowercase();
-    CANONICAL.into_iter().find(|c| *c == t)
+/// The canonical words, for messages.
+fn canonical_set() -> String {
+    AdrStatus::ALL.map(AdrStatus::as_str).join(", ")
 }
 
 /// The findings of one ADR.
@@ -61,18 +42,18 @@ pub fn find(doc: &Document) -> Vec<Finding> {
             }
             None
         }
-        Some((token, quoted)) => match canonical(&token) {
+        Some(found) => match canonical(found.token) {
             None => {
                 out.push(
-                    warn(format!("ADR status '{token}' is outside the canonical set ({})", CANONICAL.join(", ")))
+                    warn(format!("ADR status '{}' is outside the canonical set ({})", found.token, canonical_set()))
                         .hint("Establish the authorized status before setting the H1 to a canonical value"),
                 );
                 None
             }
             Some(c) => {
-                if !quoted {
+                if !found.quoted {
                     out.push(
-                        warn(format!("ADR status '{token}' is not in backticks"))
+                        warn(format!("ADR status '{}' is not in backticks", found.token))
                             .fixable(Some(format!("wrap the status in backticks: `{c}`"))),
                     );
                 }
@@ -97,20 +78,18 @@ pub fn find(doc: &Document) -> Vec<Finding> {
 pub fn quote_status(text: &str) -> Option<String> {
     let doc = Document::from_text("x.md", text.to_string());
     let title = doc.title()?;
-    let c = MARKER.captures(title)?;
-    if !c[1].is_empty() && !c[3].is_empty() {
+    let found = marker(title)?;
+    if found.quoted {
         return None;
     }
-    let token = canonical(&c[2])?;
-    let whole = c.get(0)?;
-    let quoted = format!(
-        "{}`{token}`{}",
-        &whole.as_str()[..c.get(1)?.start() - whole.start()],
-        &whole.as_str()[c.get(3)?.end() - whole.start()..]
-    );
+    let token = canonical(found.token)?;
+    let range = found.quoted_range;
     let start = doc.body_range().start + doc.body().find(title)?;
     let mut out = text.to_string();
-    out.replace_range(start + whole.start()..start + whole.end(), &quoted);
+    out.replace_range(
+        start + range.start..start + range.end,
+        &format!("`{token}`"),
+    );
     Some(out)
 }
 

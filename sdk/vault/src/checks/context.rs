@@ -49,7 +49,7 @@ impl Options {
     /// The same options scoped to `feature` (`#` optional).
     pub fn with_feature(mut self, feature: Option<&str>) -> Options {
         self.feature = feature
-            .map(|f| f.trim_start_matches('#').to_string())
+            .map(|f| crate::doc::feature_arg(f).to_string())
             .filter(|f| !f.is_empty());
         self
     }

@@ -8,63 +8,13 @@ use std::collections::BTreeMap;
 
 use crate::doc::wiki_target;
 use crate::error::Result;
-use crate::frontmatter::edit::{key_blocks, set_key};
-use crate::frontmatter::render::{Quote, list_lines};
-use crate::frontmatter::scan::strip_quotes;
-use crate::frontmatter::split;
-use crate::{hash, text};
+use crate::hash;
+use crate::ops::link::remove_related;
 
 use super::context::{Options, Snapshot, read_text, write_if_changed};
 use super::model::{Check, CheckResult, Finding, Severity};
 
 const NAME: &str = "dangling";
-
-/// Removes the `related:` items for which `matches` holds, keeping every
-/// other line verbatim; removing the last item leaves `related: []`.
-/// Returns the new text and how many items went.
-// NOTE(lead): move to ops/link.rs; `link remove` carries the same surgery inline.
-pub fn remove_related(text: &str, matches: &dyn Fn(&str) -> bool) -> (String, usize) {
-    let Some(s) = split(text) else {
-        return (text.to_string(), 0);
-    };
-    let Some(b) = key_blocks(text, &s)
-        .into_iter()
-        .rfind(|b| b.key == "related")
-    else {
-        return (text.to_string(), 0);
-    };
-    let block = &text[b.range.clone()];
-    let lines = text::lines(block);
-    let items: Vec<String> = crate::frontmatter::scan::scan(s.yaml(text)).related;
-    let removed = items.iter().filter(|i| matches(i)).count();
-    if removed == 0 {
-        return (text.to_string(), 0);
-    }
-    let kept: Vec<String> = items.into_iter().filter(|i| !matches(i)).collect();
-    if kept.is_empty() || lines.len() == 1 {
-        let new = set_key(
-            text,
-            "related",
-            &list_lines("related", &kept, Quote::Single),
-        )
-        .unwrap_or_else(|| text.to_string());
-        return (new, removed);
-    }
-    let mut out = String::from(&text[..b.range.start]);
-    for (i, l) in lines.iter().enumerate() {
-        let line = &block[l.content.clone()];
-        let item = line
-            .trim_start()
-            .strip_prefix('-')
-            .map(|v| strip_quotes(v.trim()));
-        if i > 0 && item.is_some_and(matches) {
-            continue;
-        }
-        out.push_str(&block[l.full.clone()]);
-    }
-    out.push_str(&text[b.range.end..]);
-    (out, removed)
-}
 
 /// Runs the checker (and its fixer under `opts.fix`).
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {

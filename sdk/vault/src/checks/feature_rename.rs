@@ -16,17 +16,7 @@ const UNCATEGORIZED: &str = "uncategorized";
 
 /// The feature segment of an exec folder name (after `yyyy-mm-dd-`).
 pub fn folder_feature(folder: &str) -> Option<&str> {
-    let b = folder.as_bytes();
-    let dated = b.len() > 11
-        && b[..10].iter().enumerate().all(|(i, c)| {
-            if i == 4 || i == 7 {
-                *c == b'-'
-            } else {
-                c.is_ascii_digit()
-            }
-        })
-        && b[10] == b'-';
-    dated.then(|| &folder[11..])
+    crate::date::after_date_prefix(folder).filter(|rest| !rest.is_empty())
 }
 
 /// Runs the checker.

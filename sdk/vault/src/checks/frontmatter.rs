@@ -20,10 +20,9 @@ use crate::date::Date;
 use crate::doc::{DocProblem, Document};
 use crate::error::Result;
 use crate::frontmatter::edit::key_blocks;
-use crate::frontmatter::render::{Quote, list_lines, single};
-use crate::frontmatter::scan::{self, Metadata};
+use crate::frontmatter::render::{self, Rerender};
+use crate::frontmatter::scan;
 use crate::frontmatter::split;
-use crate::text;
 
 use super::context::{Options, Snapshot, rewrite};
 use super::model::{Check, CheckResult, Finding, Severity};
@@ -238,7 +237,7 @@ pub fn repair(text: &str, dir_tag: Option<String>) -> (String, Vec<String>) {
     let mut rerender = false;
     if meta.tags.is_empty() {
         if let (Some(f), Some(d)) = (meta.feature.clone(), dir_tag) {
-            meta.tags = vec![d, format!("#{}", f.trim_start_matches('#').to_lowercase())];
+            meta.tags = vec![d, format!("#{}", crate::doc::tag_name(&f).to_lowercase())];
             notes.push("Fixed: built tags from the `feature:` key".to_string());
             rerender = true;
         }
@@ -269,88 +268,9 @@ pub fn repair(text: &str, dir_tag: Option<String>) -> (String, Vec<String>) {
         rerender = true;
     }
     if rerender {
-        t = rerender_with_stamps(&t, &meta).unwrap_or(t);
+        t = render::rerender(&t, &meta, Rerender::WithStamps).unwrap_or(t);
     }
     (t, notes)
-}
-
-const MODELLED: [&str; 11] = [
-    "tags",
-    "date",
-    "modified",
-    "body_schema",
-    "body_hash",
-    "related",
-    "supersedes",
-    "superseded_by",
-    "derived_from",
-    "promoted_to",
-    "archived",
-];
-
-/// `rerender_frontmatter(render_stamps=True)` as the frontmatter fixer uses
-/// it: tags double-quoted, date bare, `modified`/`body_schema`/`body_hash`
-/// single-quoted right after it, then the link keys, then every other key's
-/// original lines; empty values omitted; the body follows the closing fence
-/// directly. `None` without frontmatter.
-// NOTE(lead): move to frontmatter/render.rs next to `rerender_for_supersede`.
-pub fn rerender_with_stamps(original: &str, meta: &Metadata) -> Option<String> {
-    let s = split(original)?;
-    let mut lines = Vec::new();
-    if !meta.tags.is_empty() {
-        lines.extend(list_lines("tags", &meta.tags, Quote::Double));
-    }
-    if let Some(d) = meta.date.as_deref().filter(|d| !d.is_empty()) {
-        lines.push(format!("date: {d}"));
-    }
-    for (k, v) in [
-        ("modified", &meta.modified),
-        ("body_schema", &meta.body_schema),
-        ("body_hash", &meta.body_hash),
-    ] {
-        if let Some(v) = v {
-            lines.push(format!("{k}: {}", single(v)));
-        }
-    }
-    if !meta.related.is_empty() {
-        lines.extend(list_lines("related", &meta.related, Quote::Double));
-    }
-    if !meta.supersedes.is_empty() {
-        lines.extend(list_lines("supersedes", &meta.supersedes, Quote::Single));
-    }
-    if let Some(v) = &meta.superseded_by {
-        lines.push(format!("superseded_by: {}", single(v)));
-    }
-    for (k, v) in [
-        ("derived_from", &meta.derived_from),
-        ("promoted_to", &meta.promoted_to),
-    ] {
-        if !v.is_empty() {
-            lines.extend(list_lines(k, v, Quote::Single));
-        }
-    }
-    if let Some(v) = &meta.archived {
-        lines.push(format!("archived: {}", single(v)));
-    }
-    for b in key_blocks(original, &s)
-        .into_iter()
-        .filter(|b| !MODELLED.contains(&b.key.as_str()))
-    {
-        let block = &original[b.range.clone()];
-        lines.extend(
-            text::lines(block)
-                .into_iter()
-                .map(|l| block[l.content].to_string()),
-        );
-    }
-    let mut out = String::from("---\n");
-    for l in lines {
-        out.push_str(&l);
-        out.push('\n');
-    }
-    out.push_str("---\n");
-    out.push_str(&original[s.body..]);
-    Some(out)
 }
 
 #[cfg(test)]

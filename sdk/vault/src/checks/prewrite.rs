@@ -16,68 +16,8 @@ pub fn frontmatter(doc: &Document) -> Vec<Finding> {
 /// Body prose with fenced code, inline code and HTML comments blanked out.
 /// Every byte keeps its offset (blanked characters become spaces, newlines
 /// stay), so positions in the prose are positions in `body`.
-// NOTE(lead): `graph::markdown::mask_code_and_comments` drops the
-// continuation bytes of blanked characters; make it length-preserving and
-// use it here.
 pub fn prose(body: &str) -> String {
-    let mut fences = crate::graph::markdown::FenceTracker::default();
-    let mut b: Vec<u8> = Vec::with_capacity(body.len());
-    for line in body.split_inclusive('\n') {
-        let content = line.strip_suffix('\n').unwrap_or(line);
-        if fences.code_line(content) {
-            b.extend(std::iter::repeat_n(b' ', content.len()));
-            b.extend_from_slice(&line.as_bytes()[content.len()..]);
-        } else {
-            b.extend_from_slice(line.as_bytes());
-        }
-    }
-    let blank = |s: &mut [u8]| {
-        s.iter_mut()
-            .filter(|c| **c != b'\n')
-            .for_each(|c| *c = b' ')
-    };
-    let mut i = 0;
-    while i < b.len() {
-        if b[i..].starts_with(b"<!--") {
-            let end = find(&b, i + 4, b"-->").map_or(b.len(), |e| e + 3);
-            blank(&mut b[i..end]);
-            i = end;
-        } else if b[i] == b'`' {
-            let run = b[i..].iter().take_while(|&&c| c == b'`').count();
-            match closing_run(&b, i + run, run) {
-                Some(end) => {
-                    blank(&mut b[i..end]);
-                    i = end;
-                }
-                None => i += run,
-            }
-        } else {
-            i += 1;
-        }
-    }
-    String::from_utf8(b).unwrap_or_default()
-}
-
-fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    hay.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| p + from)
-}
-
-fn closing_run(b: &[u8], mut from: usize, run: usize) -> Option<usize> {
-    while from < b.len() {
-        if b[from] == b'`' {
-            let len = b[from..].iter().take_while(|&&c| c == b'`').count();
-            if len == run {
-                return Some(from + len);
-            }
-            from += len;
-        } else {
-            from += 1;
-        }
-    }
-    None
+    crate::graph::markdown::mask_code_and_comments(body)
 }
 
 /// The body-links rule: no `[[wiki-links]]` and no relative markdown links

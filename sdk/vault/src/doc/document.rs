@@ -78,7 +78,7 @@ impl Document {
             .tags
             .iter()
             .find(|t| DocType::from_tag(t).is_none() && !t.is_empty())
-            .map(|t| t.trim_start_matches('#').to_string())
+            .map(|t| super::tag_name(t).to_string())
             .or_else(|| self.meta.feature.as_ref().map(|f| f.to_lowercase()))
     }
 

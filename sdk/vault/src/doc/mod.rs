@@ -10,10 +10,12 @@ mod corpus;
 mod document;
 pub mod name;
 mod problem;
+mod tag;
 
 pub use corpus::{Corpus, Skipped};
 pub use document::{Document, first_h1, wiki_target};
 pub use problem::{DocProblem, frontmatter_problem, yaml_problem};
+pub use tag::{feature_arg, tag_name};
 
 use std::fmt;
 use std::str::FromStr;
@@ -62,8 +64,20 @@ impl DocType {
         DocType::Research,
     ];
 
+    /// Every type's name, in [`DocType::ALL`]'s order: the one list of
+    /// type names.
+    pub const NAMES: [&'static str; 7] = {
+        let mut names = [""; 7];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = DocType::ALL[i].as_str();
+            i += 1;
+        }
+        names
+    };
+
     /// The lowercase name, which is also the folder name.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             DocType::Adr => "adr",
             DocType::Audit => "audit",
@@ -96,6 +110,12 @@ impl DocType {
     /// The type whose directory tag `tag` is (with or without `#`).
     pub fn from_tag(tag: &str) -> Option<DocType> {
         tag.strip_prefix('#').unwrap_or(tag).parse().ok()
+    }
+
+    /// The type whose directory tag is exactly `tag`, `#` included (`#adr`;
+    /// not `adr`), as the reference's `DocType.from_tag` matches it.
+    pub fn from_exact_tag(tag: &str) -> Option<DocType> {
+        tag.strip_prefix('#')?.parse().ok()
     }
 
     /// The type of a workspace-relative path: the first folder under `.vault/`.

@@ -44,8 +44,7 @@ fn is_kebab(s: &str) -> bool {
 /// lowercase, turn `/` and `\` into `-`, then require kebab-case and refuse
 /// Windows device names.
 pub fn normalize(raw: &str, token: Token) -> Result<String> {
-    let v = raw
-        .trim_start_matches('#')
+    let v = super::tag_name(raw)
         .trim()
         .to_lowercase()
         .replace(['/', '\\'], "-");

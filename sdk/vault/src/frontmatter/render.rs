@@ -129,6 +129,7 @@ fn block_lines(original: &str, key: &str) -> Vec<String> {
         .collect()
 }
 
+/// The keys the reference's `rerender_frontmatter` writes from its model.
 const REREND_MODELLED: [&str; 8] = [
     "tags",
     "date",
@@ -140,18 +141,47 @@ const REREND_MODELLED: [&str; 8] = [
     "archived",
 ];
 
-/// `rerender_frontmatter(render_stamps=False, quote_date=True)` as ADR
-/// supersede uses it: modelled keys in canonical order (empty ones omitted),
-/// then every other key's original lines, then the body right after the
-/// fence. The caller restamps `modified`/`body_hash` afterwards.
-pub fn rerender_for_supersede(original: &str, meta: &Metadata) -> Option<String> {
+/// The stamps, which `render_stamps=True` writes from the model too.
+const STAMP_KEYS: [&str; 3] = ["modified", "body_schema", "body_hash"];
+
+/// Which form of the reference's `rerender_frontmatter` [`rerender`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rerender {
+    /// `render_stamps=False, quote_date=True`, as ADR supersede writes it:
+    /// `date` single-quoted, the stamps carried as they were, the body's
+    /// newlines following the original's. The caller restamps afterwards.
+    Supersede,
+    /// `render_stamps=True`, as the frontmatter fixer writes it: `date`
+    /// bare, `modified`/`body_schema`/`body_hash` single-quoted right after
+    /// it, the body verbatim right after the closing fence.
+    WithStamps,
+}
+
+/// The reference's `rerender_frontmatter`: the modelled keys in canonical
+/// order (tags double-quoted, then date, the link keys; empty ones
+/// omitted), then every other key's original lines, then the body. `None`
+/// without frontmatter.
+pub fn rerender(original: &str, meta: &Metadata, form: Rerender) -> Option<String> {
     let s = split(original)?;
+    let stamps = form == Rerender::WithStamps;
     let mut lines = Vec::new();
     if !meta.tags.is_empty() {
         lines.extend(list_lines("tags", &meta.tags, Quote::Double));
     }
     if let Some(d) = meta.date.as_deref().filter(|d| !d.is_empty()) {
-        lines.push(format!("date: {}", single(d)));
+        lines.push(if stamps {
+            format!("date: {d}")
+        } else {
+            format!("date: {}", single(d))
+        });
+    }
+    if stamps {
+        let values = [&meta.modified, &meta.body_schema, &meta.body_hash];
+        for (k, v) in STAMP_KEYS.iter().zip(values) {
+            if let Some(v) = v {
+                lines.push(format!("{k}: {}", single(v)));
+            }
+        }
     }
     if !meta.related.is_empty() {
         lines.extend(list_lines("related", &meta.related, Quote::Double));
@@ -162,21 +192,32 @@ pub fn rerender_for_supersede(original: &str, meta: &Metadata) -> Option<String>
     if let Some(v) = &meta.superseded_by {
         lines.push(format!("superseded_by: {}", single(v)));
     }
-    if !meta.derived_from.is_empty() {
-        lines.extend(list_lines(
-            "derived_from",
-            &meta.derived_from,
-            Quote::Single,
-        ));
-    }
-    if !meta.promoted_to.is_empty() {
-        lines.extend(list_lines("promoted_to", &meta.promoted_to, Quote::Single));
+    for (k, v) in [
+        ("derived_from", &meta.derived_from),
+        ("promoted_to", &meta.promoted_to),
+    ] {
+        if !v.is_empty() {
+            lines.extend(list_lines(k, v, Quote::Single));
+        }
     }
     if let Some(v) = &meta.archived {
         lines.push(format!("archived: {}", single(v)));
     }
-    lines.extend(carried_lines(original, &REREND_MODELLED));
-    Some(assemble(original, &lines, s.body(original)))
+    if stamps {
+        let modelled: Vec<&str> = REREND_MODELLED.iter().chain(&STAMP_KEYS).copied().collect();
+        lines.extend(carried_lines(original, &modelled));
+        let mut out = String::from("---\n");
+        for l in lines {
+            out.push_str(&l);
+            out.push('\n');
+        }
+        out.push_str("---\n");
+        out.push_str(&original[s.body..]);
+        Some(out)
+    } else {
+        lines.extend(carried_lines(original, &REREND_MODELLED));
+        Some(assemble(original, &lines, s.body(original)))
+    }
 }
 
 /// The plan writer's frontmatter (plan-format.md §4): `tags`, `date`, `tier`,

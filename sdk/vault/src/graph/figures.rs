@@ -134,7 +134,7 @@ impl Graph {
                 if super::is_directory_tag(tag) || !seen.insert(tag) {
                     continue;
                 }
-                let name = tag.trim_start_matches('#');
+                let name = crate::doc::tag_name(tag);
                 let score = scores.entry(name.to_owned()).or_insert_with(|| {
                     order.push(name.to_owned());
                     0
@@ -165,7 +165,7 @@ impl Graph {
         date: Option<&str>,
     ) -> Vec<DocRow> {
         let feature = feature
-            .map(|f| f.trim_start_matches('#'))
+            .map(crate::doc::feature_arg)
             .filter(|f| !f.is_empty());
         let date = date.filter(|d| !d.is_empty());
         let keep: Option<HashSet<NodeId>> = match select {

@@ -12,15 +12,7 @@ use crate::doc::{DocProblem, frontmatter_problem, yaml_problem};
 use crate::storage::StorageError;
 
 /// The seven document types, which are also the directory tags (`#adr` ...).
-pub const DOC_TYPES: [&str; 7] = [
-    "adr",
-    "audit",
-    "exec",
-    "index",
-    "plan",
-    "reference",
-    "research",
-];
+pub const DOC_TYPES: [&str; 7] = crate::doc::DocType::NAMES;
 
 /// Whether `tag` (with or without `#`) is a directory tag such as `#adr`.
 pub fn is_directory_tag(tag: &str) -> bool {
@@ -114,8 +106,7 @@ impl GraphDoc {
     }
 
     fn bare(path: &str) -> GraphDoc {
-        let file = path.rsplit('/').next().unwrap_or(path);
-        let stem = file.strip_suffix(".md").unwrap_or(file).to_owned();
+        let stem = crate::doc::stem_of(path).to_owned();
         let rel = path.strip_prefix(".vault/").unwrap_or(path);
         let doc_type = rel
             .split_once('/')
@@ -142,7 +133,8 @@ impl GraphDoc {
     }
 
     fn parse_text(&mut self) {
-        let (yaml, body_start) = split_frontmatter(&self.text);
+        let (yaml, body_start) =
+            crate::frontmatter::split(&self.text).map_or((0..0, 0), |s| (s.yaml, s.body));
         self.frontmatter = yaml.clone();
         self.body_start = body_start;
         let text = std::mem::take(&mut self.text);
@@ -180,7 +172,7 @@ impl GraphDoc {
             .iter()
             .filter(|t| !is_directory_tag(t))
             .min()
-            .map(|t| t.trim_start_matches('#').to_owned())
+            .map(|t| crate::doc::tag_name(t).to_owned())
             .filter(|f| !f.is_empty())
             .or_else(|| self.fallback_feature())
     }
@@ -192,7 +184,7 @@ impl GraphDoc {
         let first = self
             .tags
             .iter()
-            .map(|t| t.trim_start_matches('#'))
+            .map(|t| crate::doc::tag_name(t))
             .find(|t| !DOC_TYPES.contains(t));
         match first {
             Some(f) if !f.is_empty() => Some(f.to_owned()),
@@ -203,9 +195,8 @@ impl GraphDoc {
     fn fallback_feature(&self) -> Option<String> {
         let f = self
             .feature_key
-            .as_deref()?
-            .trim_start_matches('#')
-            .trim()
+            .as_deref()
+            .map(crate::doc::feature_arg)?
             .to_lowercase();
         (!f.is_empty()).then_some(f)
     }
@@ -215,12 +206,7 @@ impl GraphDoc {
     pub fn listing_date(&self) -> Option<&str> {
         self.date.as_deref().filter(|d| !d.is_empty()).or_else(|| {
             let prefix = self.stem.get(..10)?;
-            let b = prefix.as_bytes();
-            let shape = b.iter().enumerate().all(|(i, c)| match i {
-                4 | 7 => *c == b'-',
-                _ => c.is_ascii_digit(),
-            });
-            shape.then_some(prefix)
+            crate::date::is_ymd_dashed_shape(prefix).then_some(prefix)
         })
     }
 
@@ -244,56 +230,9 @@ impl GraphDoc {
     }
 }
 
-/// The frontmatter of normalised `text` per spec/vault-format.md §5.1: the
-/// YAML range and where the body starts. Without (closed) frontmatter the
-/// YAML range is empty and the body is the whole text.
-// NOTE(lead): this mirrors `frontmatter::split`; use it once that module is
-// exported from lib.rs.
-fn split_frontmatter(text: &str) -> (Range<usize>, usize) {
-    let none = (0..0, 0);
-    let mut offset = 0;
-    let mut lines = text.split_inclusive('\n');
-    let open = loop {
-        let Some(line) = lines.next() else {
-            return none;
-        };
-        let start = offset;
-        offset += line.len();
-        if !line.trim().is_empty() {
-            break (start, line);
-        }
-    };
-    let fence = |l: &str| {
-        l.trim_end_matches('\n')
-            .strip_prefix("---")
-            .is_some_and(|rest| rest.bytes().all(|b| b == b' ' || b == b'\t'))
-    };
-    if !fence(open.1.trim_start()) {
-        return none;
-    }
-    let yaml_start = offset;
-    for line in lines.by_ref() {
-        let start = offset;
-        offset += line.len();
-        if fence(line) {
-            let mut body = offset;
-            for rest in text[offset..].split_inclusive('\n') {
-                if !rest.trim().is_empty() {
-                    break;
-                }
-                body += rest.len();
-            }
-            return (yaml_start..start, body);
-        }
-    }
-    none
-}
-
 /// Whether the first line of `text` is an opening fence: `---` and nothing
-/// after it but spaces and tabs. Then both [`split_frontmatter`] and
-/// [`crate::frontmatter::split`] open the frontmatter there (a `\r` or a BOM
-/// would make them differ, and normalised text has neither), close it at
-/// the same later fence, and so see the same YAML.
+/// after it but spaces and tabs, so the YAML [`crate::frontmatter::split`]
+/// found starts on line 2.
 fn opens_with_fence(text: &str) -> bool {
     let first = text.split_once('\n').map_or(text, |(line, _)| line);
     first
@@ -301,80 +240,19 @@ fn opens_with_fence(text: &str) -> bool {
         .is_some_and(|rest| rest.bytes().all(|b| b == b' ' || b == b'\t'))
 }
 
-const LIST_KEYS: [&str; 5] = [
-    "tags",
-    "related",
-    "supersedes",
-    "derived_from",
-    "promoted_to",
-];
-
-fn unquote(s: &str) -> &str {
-    s.trim().trim_matches(|c| c == '\'' || c == '"')
-}
-
-/// The line scanner of spec/vault-format.md §5.2, reading only the keys the
-/// graph needs.
-// NOTE(lead): this minimal scanner should move to the frontmatter module; the
-// graph keeps it only until the document layer exports its parsed document.
+/// The keys the graph reads, by the line scanner of spec/vault-format.md
+/// §5.2 ([`crate::frontmatter::scan`], the reference's
+/// `parse_vault_metadata`).
 fn scan_frontmatter(yaml: &str, doc: &mut GraphDoc) {
-    let mut current: Option<&str> = None;
-    for line in yaml.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some(item) = line.strip_prefix('-') {
-            if let Some(key) = current {
-                push_item(doc, key, unquote(item));
-            }
-            continue;
-        }
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        let key = key.trim();
-        let value = value.trim();
-        current = None;
-        if LIST_KEYS.contains(&key) {
-            list_reset(doc, key);
-            if let Some(inner) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
-                for item in inner.split(',').map(unquote).filter(|i| !i.is_empty()) {
-                    push_item(doc, key, item);
-                }
-            } else if value.is_empty() {
-                current = Some(key);
-            } else {
-                push_item(doc, key, unquote(value));
-            }
-            continue;
-        }
-        let value = unquote(value);
-        let scalar = (!value.is_empty()).then(|| value.to_owned());
-        match key {
-            "date" => doc.date = scalar,
-            "modified" => doc.modified = scalar,
-            "feature" => doc.feature_key = scalar,
-            "generated" => doc.generated = value.eq_ignore_ascii_case("true"),
-            _ => {}
-        }
-    }
-}
-
-fn list_reset(doc: &mut GraphDoc, key: &str) {
-    match key {
-        "tags" => doc.tags.clear(),
-        "related" => doc.related.clear(),
-        _ => {}
-    }
-}
-
-fn push_item(doc: &mut GraphDoc, key: &str, item: &str) {
-    match key {
-        "tags" => doc.tags.push(item.to_owned()),
-        "related" => doc.related.push(item.to_owned()),
-        _ => {}
-    }
+    let meta = crate::frontmatter::scan::scan(yaml);
+    doc.tags = meta.tags;
+    doc.related = meta.related;
+    doc.date = meta.date.filter(|d| !d.is_empty());
+    doc.modified = meta.modified;
+    doc.feature_key = meta.feature;
+    doc.generated = meta
+        .generated
+        .is_some_and(|g| g.eq_ignore_ascii_case("true"));
 }
 
 #[cfg(test)]

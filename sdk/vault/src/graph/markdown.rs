@@ -108,7 +108,9 @@ pub(crate) fn first_h1(body: &str) -> Option<&str> {
 }
 
 /// `body` with fenced code blocks, inline code spans and HTML comments
-/// replaced by spaces (newlines kept), so the prose can be scanned for links.
+/// replaced by spaces (newlines kept), so the prose can be scanned for links
+/// and placeholders. Every byte keeps its offset: a position in the result
+/// is the same position in `body`.
 pub(crate) fn mask_code_and_comments(body: &str) -> String {
     let prose = mask_fences(body);
     let bytes = prose.as_bytes();
@@ -188,13 +190,10 @@ fn closing_run(bytes: &[u8], mut from: usize, run: usize) -> Option<usize> {
 
 fn blank(span: &[u8], out: &mut Vec<u8>) {
     for &b in span {
-        // Keep newlines so line numbers survive; drop continuation bytes of
-        // multi-byte characters so the output stays valid UTF-8.
-        match b {
-            b'\n' => out.push(b'\n'),
-            0x80..=0xBF => {}
-            _ => out.push(b' '),
-        }
+        // Keep newlines so line numbers survive, and one space per byte so
+        // offsets do (every byte of a multi-byte character becomes a space:
+        // the output stays valid UTF-8).
+        out.push(if b == b'\n' { b'\n' } else { b' ' });
     }
 }
 

@@ -102,7 +102,7 @@ impl Graph {
 
     /// The documents whose graph feature is `feature` (a leading `#` ignored).
     pub fn scope_feature(&self, feature: &str) -> Scope {
-        let feature = feature.trim_start_matches('#');
+        let feature = crate::doc::feature_arg(feature);
         let ids = (0..self.docs.len())
             .filter(|&id| self.feature(id).as_deref() == Some(feature))
             .collect();

@@ -95,7 +95,7 @@ pub fn exec_meta(text: &str) -> ExecMeta {
             ("tags", Value::List(items)) => {
                 meta.feature = items.iter().find_map(|v| match v {
                     Value::Str(s) if !is_directory_tag(s) => {
-                        Some(s.trim_start_matches('#').to_string())
+                        Some(crate::doc::tag_name(s).to_string())
                     }
                     _ => None,
                 });
@@ -114,10 +114,7 @@ pub fn exec_meta(text: &str) -> ExecMeta {
 }
 
 fn is_directory_tag(t: &str) -> bool {
-    matches!(
-        t,
-        "#adr" | "#audit" | "#exec" | "#index" | "#plan" | "#reference" | "#research"
-    )
+    crate::doc::DocType::from_exact_tag(t).is_some()
 }
 
 /// Which exec documents give evidence for which (feature, Step).
@@ -176,8 +173,7 @@ pub fn exec_index(storage: &dyn Storage) -> Result<ExecIndex, LedgerError> {
 
 /// Add the Step evidence of one exec document (`path`, `bytes`) to `index`.
 fn index_one(index: &mut ExecIndex, path: &str, bytes: Vec<u8>) {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let stem = name.strip_suffix(".md").unwrap_or(name);
+    let stem = crate::doc::stem_of(path);
     let Ok(text) = String::from_utf8(bytes) else {
         return;
     };

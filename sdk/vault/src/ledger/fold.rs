@@ -141,7 +141,7 @@ fn fold_in(
     force: bool,
     dry_run: bool,
 ) -> Result<FoldReport, LedgerError> {
-    let feature = feature.trim().trim_start_matches('#').to_string();
+    let feature = crate::doc::feature_arg(feature).to_string();
     let plan_path = resolve_plan(storage, &feature, false).map_err(|e| match e {
         PlanError::PlanNotFound { .. } => LedgerError::PlanNotFound {
             feature: feature.clone(),
@@ -149,12 +149,7 @@ fn fold_in(
         },
         other => other.into(),
     })?;
-    let stem = plan_path
-        .rsplit('/')
-        .next()
-        .unwrap_or_default()
-        .trim_end_matches(".md")
-        .to_string();
+    let stem = crate::doc::stem_of(&plan_path).to_owned();
     let plan: Plan = load_plan(storage, &plan_path)?.plan;
     let date = Date::parse_lenient(&plan.frontmatter.date)
         .ok()

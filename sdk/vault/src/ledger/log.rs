@@ -155,7 +155,7 @@ pub fn is_ledger_stem(stem: &str) -> bool {
 }
 
 fn normalise_feature(feature: &str) -> Result<String, LedgerError> {
-    let f = feature.trim().trim_start_matches('#').to_string();
+    let f = crate::doc::feature_arg(feature).to_string();
     if f.is_empty()
         || !f
             .chars()

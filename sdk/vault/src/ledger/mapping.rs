@@ -33,13 +33,6 @@ struct PlanFacts {
     unattributable: bool,
 }
 
-fn stem_of(path: &str) -> &str {
-    path.rsplit('/')
-        .next()
-        .unwrap_or(path)
-        .trim_end_matches(".md")
-}
-
 enum Parent<'p> {
     Live(String, Option<&'p Plan>),
     Archived,
@@ -104,7 +97,7 @@ pub fn exec_mapping(
     storage: &dyn Storage,
     feature: Option<&str>,
 ) -> Result<Vec<MappingFinding>, LedgerError> {
-    let feature = feature.map(|f| f.trim_start_matches('#'));
+    let feature = feature.map(crate::doc::feature_arg);
     let mut out = Vec::new();
     let mut facts: BTreeMap<String, PlanFacts> = BTreeMap::new();
     let mut plans = Plans::default();
@@ -132,7 +125,7 @@ pub fn exec_mapping(
         if feature.is_some() && meta.feature.as_deref() != feature {
             continue;
         }
-        let ledger = is_ledger_stem(stem_of(&entry.path));
+        let ledger = is_ledger_stem(crate::doc::stem_of(&entry.path));
         if ledger {
             for (line, message) in unparsable(&text) {
                 push(

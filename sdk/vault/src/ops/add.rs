@@ -109,7 +109,7 @@ pub fn plan_add(
     let extra: Vec<String> = req
         .tags
         .iter()
-        .map(|t| format!("#{}", t.trim().trim_start_matches('#').to_lowercase()))
+        .map(|t| format!("#{}", crate::doc::feature_arg(t).to_lowercase()))
         .filter(|t| *t != dir_tag && *t != feature_tag)
         .collect();
     if !extra.is_empty() {
@@ -172,18 +172,38 @@ pub fn plan_add(
 }
 
 /// `vault add`: scaffolds one document. Refusals write nothing. The feature
-/// index is not refreshed (the reference does not either).
+/// index is not refreshed (the reference's `vault add` does not either; its
+/// MCP `create` does, and so does ours, once per batch).
 pub fn add(storage: &dyn Storage, req: &AddRequest, today: Date) -> Result<Added> {
+    add_holding(storage, req, today, |_| Ok::<(), Error>(()))
+}
+
+/// [`add`], with `hold` called on the new document's path once it is
+/// planned and before the path is checked and written (not on a dry run);
+/// what `hold` returns is kept until the write is done. The MCP `create`
+/// tool holds the reference's sentinel of the new document there, since a
+/// reference process may make the file after the corpus was read.
+pub fn add_holding<G, E: From<Error>>(
+    storage: &dyn Storage,
+    req: &AddRequest,
+    today: Date,
+    hold: impl FnOnce(&str) -> std::result::Result<G, E>,
+) -> std::result::Result<Added, E> {
     super::begin(storage, req.dry_run)?;
     let doc_type: DocType = req.doc_type.trim().parse()?;
     let corpus = Corpus::load(storage)?;
     let template_text = template::load(storage, doc_type)?;
     let (added, change) = plan_add(&corpus, &template_text, req, today)?;
-    if !req.force
-        && let Change::Write { path, .. } = &change
-        && storage.exists(path)?
-    {
-        return Err(Error::FileExists { path: path.clone() });
+    let _held = if req.dry_run {
+        None
+    } else {
+        Some(hold(&added.path)?)
+    };
+    if !req.force && storage.exists(&added.path).map_err(Error::from)? {
+        return Err(Error::FileExists {
+            path: added.path.clone(),
+        }
+        .into());
     }
     if !req.dry_run {
         apply(storage, &[change])?;

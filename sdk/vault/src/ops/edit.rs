@@ -67,7 +67,7 @@ pub struct Edited {
 
 /// Normalises a `--tags` value to `#tag`.
 pub fn normalize_tag(raw: &str) -> String {
-    format!("#{}", raw.trim().trim_start_matches('#'))
+    format!("#{}", crate::doc::feature_arg(raw))
 }
 
 /// Applies `fm` to `text` (a document at `path` of `doc_type`) without

@@ -96,20 +96,9 @@ pub struct FeatureRenamed {
 
 /// `component` with the feature after its `yyyy-mm-dd-` prefix swapped.
 fn swap_feature(component: &str, old: &str, new: &str) -> Option<String> {
-    let b = component.as_bytes();
-    let dated = b.len() > 11
-        && b[..10].iter().enumerate().all(|(i, c)| {
-            if i == 4 || i == 7 {
-                *c == b'-'
-            } else {
-                c.is_ascii_digit()
-            }
-        })
-        && b[10] == b'-';
-    if !dated {
-        return None;
-    }
-    let rest = component[11..].strip_prefix(old)?;
+    let rest = crate::date::after_date_prefix(component)
+        .filter(|r| !r.is_empty())?
+        .strip_prefix(old)?;
     (rest.is_empty() || rest.starts_with('-') || rest.starts_with('.'))
         .then(|| format!("{}{new}{rest}", &component[..11]))
 }

@@ -5,7 +5,7 @@
 use super::{Change, Status, apply};
 use crate::date::Date;
 use crate::doc::{Corpus, Document};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::frontmatter::edit::{key_blocks, newline_of, set_key};
 use crate::frontmatter::render::{Quote, list_lines, single};
 use crate::storage::Storage;
@@ -154,7 +154,7 @@ pub fn remove(
     super::begin(storage, dry_run)?;
     let corpus = Corpus::load(storage)?;
     let doc = resolve::resolve(&corpus, src)?;
-    let s = doc.require_frontmatter()?;
+    doc.require_frontmatter()?;
     let dst = target_stem(&corpus, dst, true)?;
     let mut result = LinkChange {
         status: Status::Unchanged,
@@ -164,44 +164,10 @@ pub fn remove(
     };
     let matches =
         |item: &str| crate::doc::wiki_target(item).is_some_and(|t| t.eq_ignore_ascii_case(&dst));
-    if !doc.meta.related.iter().any(|r| matches(r)) {
+    let (new, removed) = remove_related(&doc.text, &matches);
+    if removed == 0 {
         return Ok(result);
     }
-    let kept: Vec<String> = doc
-        .meta
-        .related
-        .iter()
-        .filter(|r| !matches(r))
-        .cloned()
-        .collect();
-    let text = &doc.text;
-    let new = match key_blocks(text, s).into_iter().find(|b| b.key == "related") {
-        Some(b) if !kept.is_empty() && text::lines(&text[b.range.clone()]).len() > 1 => {
-            let block = &text[b.range.clone()];
-            let mut out = String::from(&text[..b.range.start]);
-            for (i, l) in text::lines(block).into_iter().enumerate() {
-                let line = &block[l.content.clone()];
-                let item = line
-                    .trim_start()
-                    .strip_prefix('-')
-                    .map(|v| crate::frontmatter::scan::strip_quotes(v.trim()));
-                if i > 0 && item.is_some_and(matches) {
-                    continue;
-                }
-                out.push_str(&block[l.full.clone()]);
-            }
-            out.push_str(&text[b.range.end..]);
-            out
-        }
-        _ => set_key(
-            text,
-            "related",
-            &list_lines("related", &kept, Quote::Single),
-        )
-        .ok_or_else(|| Error::NoFrontmatter {
-            path: doc.path.clone(),
-        })?,
-    };
     let new = hash::refresh_modified_stamp(&new, today);
     result.status = Status::Removed;
     if !dry_run {
@@ -214,4 +180,51 @@ pub fn remove(
         )?;
     }
     Ok(result)
+}
+
+/// Removes the `related:` items for which `matches` holds, keeping every
+/// other line verbatim; removing the last item leaves `related: []`.
+/// Returns the new text and how many items went. The one related-link
+/// removal of `vault link remove` and the `dangling` fixer.
+pub fn remove_related(text: &str, matches: &dyn Fn(&str) -> bool) -> (String, usize) {
+    let Some(s) = crate::frontmatter::split(text) else {
+        return (text.to_string(), 0);
+    };
+    let Some(b) = key_blocks(text, &s)
+        .into_iter()
+        .rfind(|b| b.key == "related")
+    else {
+        return (text.to_string(), 0);
+    };
+    let block = &text[b.range.clone()];
+    let lines = text::lines(block);
+    let items: Vec<String> = crate::frontmatter::scan::scan(s.yaml(text)).related;
+    let removed = items.iter().filter(|i| matches(i)).count();
+    if removed == 0 {
+        return (text.to_string(), 0);
+    }
+    let kept: Vec<String> = items.into_iter().filter(|i| !matches(i)).collect();
+    if kept.is_empty() || lines.len() == 1 {
+        let new = set_key(
+            text,
+            "related",
+            &list_lines("related", &kept, Quote::Single),
+        )
+        .unwrap_or_else(|| text.to_string());
+        return (new, removed);
+    }
+    let mut out = String::from(&text[..b.range.start]);
+    for (i, l) in lines.iter().enumerate() {
+        let line = &block[l.content.clone()];
+        let item = line
+            .trim_start()
+            .strip_prefix('-')
+            .map(|v| crate::frontmatter::scan::strip_quotes(v.trim()));
+        if i > 0 && item.is_some_and(matches) {
+            continue;
+        }
+        out.push_str(&block[l.full.clone()]);
+    }
+    out.push_str(&text[b.range.end..]);
+    (out, removed)
 }

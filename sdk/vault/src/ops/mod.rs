@@ -11,6 +11,7 @@
 
 pub mod add;
 pub mod archive;
+pub mod crossref;
 pub mod edit;
 pub mod feature;
 pub mod journal;

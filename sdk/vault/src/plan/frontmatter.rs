@@ -85,16 +85,6 @@ pub struct PlanFrontmatter {
     pub extra: Vec<(String, Value)>,
 }
 
-const DIRECTORY_TAGS: [&str; 7] = [
-    "#adr",
-    "#audit",
-    "#exec",
-    "#index",
-    "#plan",
-    "#reference",
-    "#research",
-];
-
 impl PlanFrontmatter {
     /// Reads the YAML text between the fences.
     pub fn parse(yaml_text: &str) -> Result<PlanFrontmatter, PlanError> {
@@ -149,8 +139,8 @@ impl PlanFrontmatter {
     pub fn feature(&self) -> Option<&str> {
         self.tags
             .iter()
-            .find(|t| !DIRECTORY_TAGS.contains(&t.as_str()))
-            .map(|t| t.trim_start_matches('#'))
+            .find(|t| crate::doc::DocType::from_exact_tag(t).is_none())
+            .map(|t| crate::doc::tag_name(t))
     }
 
     /// The value of an extra key.

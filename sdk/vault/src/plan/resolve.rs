@@ -98,7 +98,7 @@ pub fn resolve_plan(
     if let Some(p) = plans.iter().find(|p| p.stem == stem) {
         return Ok(p.path.clone());
     }
-    let feature = t.trim_start_matches('#');
+    let feature = crate::doc::feature_arg(t);
     let hits: Vec<&PlanEntry> = plans
         .iter()
         .filter(|p| p.feature.as_deref() == Some(feature))

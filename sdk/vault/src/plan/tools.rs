@@ -63,14 +63,6 @@ pub struct ProgressReport {
     pub write: PlanWrite,
 }
 
-fn stem_of(path: &str) -> String {
-    path.rsplit('/')
-        .next()
-        .unwrap_or(path)
-        .trim_end_matches(".md")
-        .to_string()
-}
-
 fn aggregate<'a>(statuses: impl Iterator<Item = &'a str>, ok: &[&str]) -> &'static str {
     let (mut good, mut bad) = (0, 0);
     for s in statuses {
@@ -142,7 +134,7 @@ pub fn plan_progress(
     })?;
     Ok(ProgressReport {
         status: aggregate(items.iter().map(|i| i.status), &["updated", "unchanged"]),
-        plan: stem_of(path),
+        plan: crate::doc::stem_of(path).to_owned(),
         total_steps: plan.steps.len(),
         steps_completed: plan.steps_completed(),
         completion_percent: completion_percent(plan.steps_completed(), plan.steps.len()),
@@ -311,7 +303,7 @@ pub fn plan_edit(
             items.iter().map(|i| i.status),
             &["created", "updated", "removed"],
         ),
-        plan: stem_of(path),
+        plan: crate::doc::stem_of(path).to_owned(),
         total_steps: plan.steps.len(),
         steps_completed: plan.steps_completed(),
         next_open_step: plan

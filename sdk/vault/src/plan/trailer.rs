@@ -62,7 +62,7 @@ pub fn parse_trailers(message: &str) -> Vec<Trailer> {
             };
             ok.then(|| Trailer {
                 key,
-                value: value.trim_start_matches('#').to_string(),
+                value: crate::doc::tag_name(&value).to_string(),
                 line_number,
             })
         })
@@ -118,7 +118,7 @@ pub fn emit_trailers(
                 "feature `{f}` is not a trailer value; use lowercase letters, digits and `-`"
             )));
         }
-        lines.push(format!("Vaultspec-Feature: {}", f.trim_start_matches('#')));
+        lines.push(format!("Vaultspec-Feature: {}", crate::doc::tag_name(f)));
     }
     Ok(lines.join("\n"))
 }

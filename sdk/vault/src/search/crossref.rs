@@ -139,7 +139,7 @@ fn plain(text: &str) -> String {
         .join(" ")
 }
 
-fn strip_comments(body: &str) -> String {
+pub(crate) fn strip_comments(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
     while let Some(start) = rest.find("<!--") {
@@ -289,14 +289,7 @@ fn artifact(span: &str) -> Option<String> {
     if text.chars().count() < 3 || text.contains('\n') {
         return None;
     }
-    let stem_like = text.len() >= 11
-        && text.as_bytes()[..11]
-            .iter()
-            .enumerate()
-            .all(|(i, c)| match i {
-                4 | 7 | 10 => *c == b'-',
-                _ => c.is_ascii_digit(),
-            });
+    let stem_like = crate::date::after_date_prefix(&text).is_some();
     let numeric = original
         .bytes()
         .all(|c| c.is_ascii_digit() || b".,%x".contains(&c));

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use super::blocks::{Block, split_blocks};
 use super::tokenize::for_each_token;
+use crate::doc::DocType;
 use crate::graph::GraphDoc;
 use crate::graph::fxhash::FxMap;
 
@@ -20,7 +21,18 @@ pub const K1: f64 = 1.4;
 pub const B: f64 = 0.75;
 
 /// Record types search reads (indexes are excluded).
-pub const SEARCHABLE_TYPES: [&str; 6] = ["adr", "audit", "exec", "plan", "reference", "research"];
+pub const SEARCHABLE_TYPES: [&str; 6] = {
+    let mut types = [""; 6];
+    let (mut from, mut to) = (0, 0);
+    while from < DocType::ALL.len() {
+        if !matches!(DocType::ALL[from], DocType::Index) {
+            types[to] = DocType::ALL[from].as_str();
+            to += 1;
+        }
+        from += 1;
+    }
+    types
+};
 
 /// Term counts of one block, dense by term id: no hashing per token.
 #[derive(Debug, Default)]

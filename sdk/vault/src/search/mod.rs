@@ -27,6 +27,6 @@ pub use crossref::{AdrRecord, CrossrefError};
 pub use crossref_rank::{AdrIndex, RankedAdr};
 pub use index::{B, K1, SEARCHABLE_TYPES, SearchIndex};
 pub use query::{
-    BlockHit, DEFAULT_RESULTS, EXCERPT_BYTES, Excerpt, MAX_RESULTS, SUPPORTING_BYTES, SearchHit,
-    SearchQuery,
+    BlockHit, DEFAULT_RESULTS, EXCERPT_BYTES, Excerpt, MAX_RESULTS, RANKING, SUPPORTING_BYTES,
+    SearchHit, SearchPage, SearchQuery,
 };

@@ -84,6 +84,36 @@ pub struct SearchHit {
     pub supporting: Option<Excerpt>,
 }
 
+/// How a local search says its hits were ranked.
+pub const RANKING: &str = "local-bm25";
+
+/// One page of a local search: what `vault search` and the MCP `search`
+/// tool both answer (spec/mcp-tools.md §6.7), counted in one place.
+///
+/// `total` is how many documents matched the query and its filters before
+/// the limit, `returned` how many hits the page carries, `truncated` whether
+/// the limit cut any (the reference's `Window`). `answered` is the
+/// reference's verdict of a hosted judge that a record answers the query; a
+/// BM25 ranking only matches words, so it never claims one: `answered` is
+/// false and no `verdict` is given, whatever the hits.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchPage {
+    /// Always `ok`: a local ranking never declines.
+    pub status: &'static str,
+    /// Always false (see above).
+    pub answered: bool,
+    /// Always [`RANKING`].
+    pub ranking: &'static str,
+    /// The best documents, best first.
+    pub hits: Vec<SearchHit>,
+    /// `hits.len()`.
+    pub returned: usize,
+    /// Documents that matched before the limit.
+    pub total: usize,
+    /// Whether the limit left matching documents out.
+    pub truncated: bool,
+}
+
 impl SearchIndex {
     fn admits(&self, doc: usize, query: &SearchQuery<'_>) -> bool {
         let meta = &self.docs[doc];
@@ -95,7 +125,7 @@ impl SearchIndex {
         }
         if let Some(f) = query
             .feature
-            .map(|f| f.trim_start_matches('#'))
+            .map(crate::doc::feature_arg)
             .filter(|f| !f.is_empty())
             && meta
                 .feature
@@ -133,6 +163,12 @@ impl SearchIndex {
     /// The documents best answering the query, at most `query.limit` (the
     /// default when 0), each with its best block and a supporting one.
     pub fn search(&self, docs: &[GraphDoc], query: &SearchQuery<'_>) -> Vec<SearchHit> {
+        self.page(docs, query).hits
+    }
+
+    /// [`SearchIndex::search`] with the counts both `vault search` and the
+    /// MCP `search` tool report.
+    pub fn page(&self, docs: &[GraphDoc], query: &SearchQuery<'_>) -> SearchPage {
         let limit = if query.limit == 0 {
             DEFAULT_RESULTS
         } else {
@@ -192,12 +228,14 @@ impl SearchIndex {
                 .total_cmp(&x.0.score)
                 .then(x.0.block.cmp(&y.0.block))
         };
+        let total = best.len();
         if best.len() > limit {
             best.select_nth_unstable_by(limit - 1, order);
             best.truncate(limit);
         }
         best.sort_by(order);
-        best.into_iter()
+        let hits: Vec<SearchHit> = best
+            .into_iter()
             .map(|(top, second)| {
                 let doc = &docs[top.doc];
                 let meta = &self.docs[top.doc];
@@ -214,7 +252,16 @@ impl SearchIndex {
                         .map(|s| self.excerpt(doc, s.block, &terms, SUPPORTING_BYTES)),
                 }
             })
-            .collect()
+            .collect();
+        SearchPage {
+            status: "ok",
+            answered: false,
+            ranking: RANKING,
+            returned: hits.len(),
+            truncated: hits.len() < total,
+            total,
+            hits,
+        }
     }
 
     /// A passage of block `block` within `budget` bytes: the whole block when

@@ -319,12 +319,8 @@ pub fn rollup(storage: &dyn Storage, graph: &Graph, limit: usize) -> Rollup {
 
 /// Trace a feature tag or a plan stem (or path).
 pub fn trace(storage: &dyn Storage, graph: &Graph, target: &str) -> Result<Trace, UnknownTarget> {
-    let wanted = target.trim().trim_start_matches('#');
-    let wanted_stem = wanted
-        .rsplit('/')
-        .next()
-        .unwrap_or(wanted)
-        .trim_end_matches(".md");
+    let wanted = crate::doc::feature_arg(target);
+    let wanted_stem = crate::doc::stem_of(wanted);
     let entries = list_plans(storage).unwrap_or_default();
     let index = exec_index(storage).unwrap_or_default();
     let (kind, chosen): (&str, Vec<PlanEntry>) =
