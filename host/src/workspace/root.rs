@@ -293,7 +293,7 @@ mod tests {
         let inner = tmp.path().join("inner");
         assert!(
             err.contains(&format!("`{}` has a `.vault/`", inner.display()))
-                && err.contains(&format!("{}/.vaultspec/", inner.display())),
+                && err.contains(&format!("vaultspec install --target {}", inner.display())),
             "{err}"
         );
     }
@@ -307,8 +307,8 @@ mod tests {
         for dir in [&cwd, &tmp.path().join("a"), &tmp.path().to_owned()] {
             assert!(err.contains(&format!("\n  {}", dir.display())), "{err}");
         }
-        let mkdir = format!("mkdir -p {}/.vaultspec", tmp.path().display());
-        assert!(err.contains(&mkdir), "{err}");
+        let install = format!("vaultspec install --target {}", tmp.path().display());
+        assert!(err.contains(&install), "{err}");
         assert!(err.contains("--target"), "{err}");
     }
 
