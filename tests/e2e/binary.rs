@@ -50,7 +50,12 @@ pub fn text(bytes: &[u8]) -> String {
 pub fn envelope(vault: &TestVault, args: &[&str]) -> (i32, Value) {
     let mut args = args.to_vec();
     args.push("--json");
-    let out = vaultspec(vault, &args);
+    parsed(&args, &vaultspec(vault, &args))
+}
+
+/// The exit code and JSON document of a run of `args` (the test fails when
+/// no JSON was printed).
+pub fn parsed(args: &[&str], out: &Output) -> (i32, Value) {
     let value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "{args:?} printed no JSON ({e}):\n{}\n{}",

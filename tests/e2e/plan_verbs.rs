@@ -87,15 +87,7 @@ pub(crate) fn text(bytes: &[u8]) -> String {
 fn json(root: &Path, args: &[&str]) -> (i32, Value) {
     let mut all = args.to_vec();
     all.push("--json");
-    let out = vaultspec(root, &all);
-    let value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: no JSON ({e}): {}\nstderr: {}",
-            text(&out.stdout),
-            text(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap_or(-1), value)
+    crate::binary::parsed(&all, &vaultspec(root, &all))
 }
 
 fn ok_json(root: &Path, args: &[&str]) -> Value {

@@ -17,8 +17,7 @@ fn repo() -> tempfile::TempDir {
 }
 
 fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(&out.stdout)))
+    crate::binary::parsed(&[], out).1
 }
 
 fn ok(out: std::process::Output) -> std::process::Output {

@@ -48,15 +48,7 @@ fn human(vault: &TestVault, args: &[&str]) -> String {
 fn envelope(vault: &TestVault, args: &[&str]) -> (i32, Value) {
     let mut args = args.to_vec();
     args.push("--json");
-    let out = run(vault, &args);
-    let value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{args:?} printed no JSON ({e}):\n{}\n{}",
-            text(&out.stdout),
-            text(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap_or(-1), value)
+    crate::binary::parsed(&args, &run(vault, &args))
 }
 
 /// Runs a verb with `--json` that must succeed; returns its envelope.

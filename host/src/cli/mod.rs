@@ -27,7 +27,7 @@ use clap::{Args, Command, FromArgMatches};
 
 pub use commands::{NO_HINTS, command};
 pub use matches::verb_invocation;
-pub use report::{Reporter, json_requested, write_stdout};
+pub use report::{Reporter, json_requested, print_envelope, write_stdout};
 
 use crate::catalog::{self, Loaded};
 use crate::invocation::FlagValue;

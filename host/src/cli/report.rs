@@ -42,6 +42,12 @@ impl Reporter {
     }
 }
 
+/// Print a `{schema, status, data}` envelope on stdout as one line.
+pub fn print_envelope(schema: &str, status: &str, data: serde_json::Value) -> io::Result<()> {
+    let envelope = json!({ "schema": schema, "status": status, "data": data });
+    write_stdout(&format!("{envelope}\n"))
+}
+
 /// Write `text` to stdout in one piece. A closed pipe is not an error: the
 /// reader had what it wanted.
 pub fn write_stdout(text: &str) -> io::Result<()> {

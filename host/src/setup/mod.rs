@@ -58,11 +58,6 @@ pub fn run(
 
 /// Print a `vaultspec.<name>.v1` envelope on stdout.
 fn print_envelope(name: &str, status: &str, data: serde_json::Value) -> anyhow::Result<()> {
-    let envelope = serde_json::json!({
-        "schema": format!("vaultspec.{name}.v1"),
-        "status": status,
-        "data": data,
-    });
-    crate::cli::write_stdout(&format!("{}\n", serde_json::to_string(&envelope)?))?;
+    crate::cli::print_envelope(&format!("vaultspec.{name}.v1"), status, data)?;
     Ok(())
 }

@@ -65,12 +65,6 @@ pub async fn run(matches: &ArgMatches, context: Context<'_>) -> anyhow::Result<u
 
 /// Print one JSON envelope on stdout.
 fn print_envelope(verb: &str, status: &str, data: serde_json::Value) -> anyhow::Result<()> {
-    let envelope = serde_json::json!({
-        "schema": format!("vaultspec.verbs.{verb}.v1"),
-        "status": status,
-        "data": data,
-    });
-    let text = serde_json::to_string(&envelope)?;
-    println!("{text}");
+    crate::cli::print_envelope(&format!("vaultspec.verbs.{verb}.v1"), status, data)?;
     Ok(())
 }
