@@ -109,6 +109,22 @@ fn groups_read_their_interface_docs_and_operands_list_their_values() {
 }
 
 #[test]
+fn help_opens_with_what_vaultspec_is() {
+    let vault = TestVault::new();
+    for flag in ["-h", "--help"] {
+        let out = vaultspec(&vault, &[flag]);
+        assert_eq!(out.status.code(), Some(0));
+        let help = text(&out.stdout);
+        assert!(
+            help.lines()
+                .next()
+                .is_some_and(|l| l.starts_with("Keep a project's decisions")),
+            "{flag}: {help}"
+        );
+    }
+}
+
+#[test]
 fn help_cut_short_by_its_reader_ends_quietly_with_0() {
     let vault = TestVault::new();
     for args in [

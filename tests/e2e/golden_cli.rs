@@ -1,6 +1,7 @@
 //! The CLI golden vectors of the core vault verbs (01–39: add, set-frontmatter,
-//! link, set-body, edit, rename, feature rename/index, supersede, archive)
-//! run through our binary: the same `.vault/` afterwards byte for byte, the
+//! link, set-body, edit, rename, feature rename/index, supersede, archive;
+//! 100–112: the interop cases the differential run found) run through our
+//! binary: the same `.vault/` afterwards byte for byte, the
 //! same exit codes, and the same contract values in the JSON.
 //!
 //! Each `command.txt` line runs with the workspace as the current folder and
@@ -16,8 +17,8 @@ use serde_json::Value;
 use vaultspec_test_support::golden::{self, GENERATION_DAY};
 use vaultspec_test_support::{TestVault, cache_dir};
 
-/// Keys whose values are wording, not contract.
-const WORDING: [&str; 3] = ["message", "hint", "fix_description"];
+/// Keys whose values are wording, not contract (`errors` lists messages).
+const WORDING: [&str; 4] = ["message", "hint", "fix_description", "errors"];
 
 fn normalize_path(value: &str, root: &str) -> String {
     let value = value.replace(root, "<ROOT>");
@@ -228,4 +229,23 @@ vectors! {
     golden_37_feature_archive => "37-feature-archive";
     golden_38_feature_unarchive => "38-feature-unarchive";
     golden_39_archive_documents_and_restore => "39-archive-documents-and-restore";
+}
+
+// The interop vectors (`_generator/interop.py`): operations on which the
+// differential run (`tests/differential/`) found us diverging from the
+// reference, recorded from the reference.
+vectors! {
+    golden_100_plan_step_check_closed_restamps => "100-plan-step-check-closed-restamps";
+    golden_101_set_frontmatter_same_date_restamps => "101-set-frontmatter-same-date-restamps";
+    golden_102_set_frontmatter_plan_in_place => "102-set-frontmatter-plan-in-place";
+    golden_103_plan_em_dash_proceeds => "103-plan-em-dash-proceeds";
+    golden_104_plan_step_move_anchor_other_phase => "104-plan-step-move-anchor-other-phase";
+    golden_105_rule_promote => "105-rule-promote";
+    golden_106_rename_own_stem => "106-rename-own-stem";
+    golden_107_feature_rename_onto_existing => "107-feature-rename-onto-existing";
+    golden_108_exec_log_nothing_creates_scaffold => "108-exec-log-nothing-creates-scaffold";
+    golden_109_set_frontmatter_bad_date => "109-set-frontmatter-bad-date";
+    golden_110_plan_l4_remove_only_wave => "110-plan-l4-remove-only-wave";
+    golden_111_exec_relink_inserts_step_id => "111-exec-relink-inserts-step-id";
+    golden_112_fix_without_fixer_and_fold_without_records => "112-fix-without-fixer-and-fold-without-records";
 }

@@ -188,7 +188,7 @@ fn plan_tools_and_log_move_a_plan_forward() -> anyhow::Result<()> {
     let rollup = structured(&session.call("status", json!({}))?);
     assert_eq!(rollup["kind"], "rollup");
     assert_eq!(rollup["plans_in_flight"][0]["open_steps"], 1);
-    assert_eq!(rollup["features"][0]["status"], "In progress");
+    assert_eq!(rollup["features"][0]["status"], "In Progress");
     let unknown = session.call("status", json!({"target": "no-such-thing"}))?;
     assert!(text(&unknown).contains("Could not resolve orientation target 'no-such-thing'"));
     Ok(())

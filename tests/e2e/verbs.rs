@@ -760,11 +760,19 @@ fn rule_promote_repair_and_sanitize() {
         "created",
     );
     assert_eq!(data["path"], ".vaultspec/rules/bounded-caches.md");
+    // The reference's shape: a rule template that names its source, and the
+    // audit records where it went.
+    let rule = vault.read(".vaultspec/rules/bounded-caches.md").unwrap();
     assert!(
-        vault
-            .read(".vaultspec/rules/bounded-caches.md")
-            .unwrap()
-            .starts_with("---\nname: bounded-caches\n---\n")
+        rule.starts_with("---\nderived_from:\n  - \"audit:2026-03-10-cache-layer-audit\"\n---\n"),
+        "{rule}"
+    );
+    let audit = vault
+        .read(".vault/audit/2026-03-10-cache-layer-audit.md")
+        .unwrap();
+    assert!(
+        audit.contains("promoted_to:\n  - 'rule:bounded-caches'\n"),
+        "{audit}"
     );
     let (code, _) = envelope(
         &vault,
@@ -816,7 +824,7 @@ fn rule_promote_repair_and_sanitize() {
 }
 
 #[test]
-fn status_names_the_closed_steps_of_a_completed_plan_that_no_ledger_records() {
+fn status_counts_the_closed_steps_of_a_completed_plan_that_no_ledger_records() {
     let vault = TestVault::new();
     let plan = vaultspec_vault::testgen::long_plan(1).replace("- [ ] `P01.S01`", "- [x] `P01.S01`");
     vault.write(".vault/plan/2026-03-11-long-work-plan.md", &plan);
@@ -828,11 +836,18 @@ fn status_names_the_closed_steps_of_a_completed_plan_that_no_ledger_records() {
     );
     let completed = &data["recently_completed"][0];
     assert_eq!(completed["stem"], "2026-03-11-long-work-plan", "{data}");
-    assert_eq!(
-        completed["exec_missing"],
-        serde_json::json!(["S01"]),
-        "{data}"
+    // The rollup counts them, as the reference does; the plan's trace names them.
+    assert_eq!(completed["exec_missing"], 1, "{data}");
+    let trace = ok(
+        &vault,
+        &["status", "2026-03-11-long-work-plan"],
+        "vaultspec.vault.status.v1",
+        "unchanged",
     );
+    let step = &trace["plans"][0]["steps"][0];
+    assert_eq!(step["canonical_id"], "S01", "{trace}");
+    assert_eq!(step["checked"], true, "{trace}");
+    assert_eq!(step["record_stem"], serde_json::Value::Null, "{trace}");
 }
 
 #[test]
@@ -853,7 +868,7 @@ fn status_and_doctor_orient_in_the_workspace() {
         "vaultspec.vault.status.v1",
         "unchanged",
     );
-    assert_eq!(data["trace_kind"], "feature");
+    assert_eq!(data["kind"], "feature");
     let (code, value) = envelope(&vault, &["status", "no-such-thing"]);
     assert_eq!(
         (code, value["schema"].as_str()),

@@ -89,29 +89,42 @@ pub fn today_files(vector: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Compare `workspace/.vault` with the vector's `after/.vault`; the
-/// differences, one line each (empty when equal).
+/// Compare `workspace/.vault` with the vector's `after/.vault` (and
+/// `workspace/.vaultspec` with `after/.vaultspec`, for the vectors that
+/// record it, such as `rule promote`); the differences, one line each
+/// (empty when equal).
 pub fn compare_vault(vector: &Path, workspace: &Path) -> Vec<String> {
+    let mut diffs = compare_tree(vector, workspace, ".vault");
+    if vector.join("after/.vaultspec").is_dir() {
+        diffs.extend(compare_tree(vector, workspace, ".vaultspec"));
+    }
+    diffs
+}
+
+/// [`compare_vault`] for one top folder of the workspace.
+fn compare_tree(vector: &Path, workspace: &Path, top: &str) -> Vec<String> {
     let today = today();
     let dated = today_files(vector);
-    let mut expected = files(&vector.join("after/.vault"));
+    let mut expected = files(&vector.join("after").join(top));
     for (path, bytes) in expected.iter_mut() {
         if dated
             .iter()
-            .any(|d| d.trim_start_matches("after/") == format!(".vault/{path}"))
+            .any(|d| d.trim_start_matches("after/") == format!("{top}/{path}"))
         {
             *bytes = String::from_utf8_lossy(bytes)
                 .replace(GENERATION_DAY, &today)
                 .into_bytes();
         }
     }
-    let actual = files(&workspace.join(".vault"));
+    let mut actual = files(&workspace.join(top));
+    // Files a vector's `before/` holds only to keep a folder in git.
+    actual.retain(|path, _| !path.ends_with(".gitkeep"));
     let mut diffs = Vec::new();
     for (path, bytes) in &expected {
         match actual.get(path) {
-            None => diffs.push(format!("missing `{path}`")),
+            None => diffs.push(format!("missing `{top}/{path}`")),
             Some(got) if got != bytes => diffs.push(format!(
-                "`{path}` differs:\n--- expected\n{}\n--- actual\n{}",
+                "`{top}/{path}` differs:\n--- expected\n{}\n--- actual\n{}",
                 String::from_utf8_lossy(bytes),
                 String::from_utf8_lossy(got)
             )),
@@ -119,7 +132,7 @@ pub fn compare_vault(vector: &Path, workspace: &Path) -> Vec<String> {
         }
     }
     for path in actual.keys().filter(|p| !expected.contains_key(*p)) {
-        diffs.push(format!("unexpected `{path}`"));
+        diffs.push(format!("unexpected `{top}/{path}`"));
     }
     diffs
 }

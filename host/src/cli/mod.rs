@@ -16,6 +16,7 @@ pub mod exit;
 mod inputs;
 mod matches;
 mod report;
+mod spelling;
 mod verbs;
 
 use std::ffi::OsString;
@@ -62,7 +63,7 @@ pub fn full_command(catalog: &catalog::Catalog) -> Command {
 /// (see [`exit`]). Every failure is reported here, as JSON on stdout when
 /// `--json` is among the arguments.
 pub async fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
-    let args: Vec<OsString> = args.into_iter().collect();
+    let args = spelling::normalise(args.into_iter().collect());
     let reporter = Reporter {
         json: json_requested(&args),
     };

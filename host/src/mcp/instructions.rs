@@ -7,8 +7,13 @@
 /// The server's name on the wire.
 pub const SERVER_NAME: &str = "vaultspec-core-mcp";
 
-/// The tool-schema version: this crate's version, also reported by `status`.
-pub const TOOL_SCHEMA_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The tool-schema version, reported by `status` and in the instructions:
+/// the version of the tool contract this server speaks, which is
+/// `vaultspec-core` 0.3.9's (spec/mcp-tools.md: same tools, arguments and
+/// result shapes). A client compares it to know which shapes to expect, so
+/// it names the contract, not this binary; the binary's own version is in
+/// `initialize`'s `serverInfo`. It changes when a tool's shape does.
+pub const TOOL_SCHEMA_VERSION: &str = "0.3.9";
 
 /// The instructions for a server in the given mode.
 pub fn instructions(read_only: bool) -> String {

@@ -25,7 +25,8 @@ use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
 pub use install::InstallArgs;
 pub use uninstall::UninstallArgs;
 
-/// The setup commands.
+// The setup commands. (A line comment: the derive would make a doc comment
+// here the about text of the command these are added to, the root's.)
 #[derive(Debug, Subcommand)]
 pub enum SetupCommand {
     /// Set this folder up as a vaultspec workspace: `.vaultspec/`, `.vault/` and the git settings.

@@ -197,6 +197,9 @@ pub enum Error {
         path: String,
         /// The error-severity findings.
         findings: Vec<crate::checks::Finding>,
+        /// What the frontmatter validation refused (a malformed date), apart
+        /// from the checks: the reference reports these as `errors`.
+        errors: Vec<String>,
     },
 
     /// A document is not of the type an operation needs.

@@ -58,14 +58,29 @@ fn scaffolds_parse_back_to_the_same_model_and_rewrite_nothing() {
                 .all(|f| f.check != "frontmatter"),
             "{ty}"
         );
-        // Re-applying the same values is a no-op: same bytes, nothing written.
+        // Re-applying the same values on the day the stamp already holds is
+        // a no-op: same bytes, nothing written.
         let fm = ops::edit::FrontmatterEdit {
             date: Some("2026-03-01".into()),
             ..Default::default()
         };
-        let e = ops::edit::set_frontmatter(&s, &a.name, &fm, today()).expect("edit");
+        let scaffold_day = Date::new(2026, 3, 1).unwrap();
+        let e = ops::edit::set_frontmatter(&s, &a.name, &fm, scaffold_day).expect("edit");
         assert_eq!(e.status, Status::Unchanged, "{ty}");
         assert_eq!(text(&s, &a.path), doc.text);
+        // On a later day it still re-stamps `modified:` (and only that), as
+        // the reference's edit engine does.
+        let e = ops::edit::set_frontmatter(&s, &a.name, &fm, today()).expect("edit");
+        assert_eq!(e.status, Status::Updated, "{ty}");
+        let stamped = text(&s, &a.path);
+        assert_eq!(
+            stamped.replace(
+                &format!("modified: '{}'", today()),
+                "modified: '2026-03-01'"
+            ),
+            doc.text,
+            "{ty}"
+        );
     }
 }
 
@@ -281,7 +296,7 @@ proptest! {
             1 => ("tags", ops::edit::FrontmatterEdit { tags: Some(values.iter().map(|v| format!("#{v}")).collect()), ..Default::default() }),
             _ => ("related", ops::edit::FrontmatterEdit { related: Some(values.clone()), ..Default::default() }),
         };
-        let out = ops::edit::apply_frontmatter(&corpus, &doc, None, &fm).unwrap();
+        let out = ops::edit::apply_frontmatter(&corpus, &doc, &fm).unwrap();
         prop_assert_eq!(without_key(&out, key), without_key(&doc, key));
         let parsed = Document::from_text(".vault/research/x.md", out.clone());
         match key {

@@ -197,8 +197,8 @@ fn link_add_refuses_an_unknown_target_unless_forced_and_link_list_shows_edges() 
     )
     .unwrap();
     assert_eq!((r.status, r.dst.as_str()), (Status::Created, "nowhere"));
-    let corpus = vaultspec_vault::Corpus::load(&s).unwrap();
-    let edges = ops::link::list(&corpus, Some("2026-03-01-f-a-research"), None).unwrap();
+    let graph = vaultspec_vault::graph::load_graph(&s).unwrap();
+    let edges = ops::link::list(&graph, Some("2026-03-01-f-a-research"), None).unwrap();
     assert_eq!(edges.len(), 1);
     assert_eq!(edges[0].dst, "nowhere");
     let r = ops::link::remove(&s, "2026-03-01-f-a-research", "nowhere", false, today()).unwrap();
@@ -209,6 +209,61 @@ fn link_add_refuses_an_unknown_target_unless_forced_and_link_list_shows_edges() 
     )
     .unwrap();
     assert!(text.contains("related: []\n"), "{text}");
+}
+
+#[test]
+fn link_list_keys_a_shared_stem_by_type_and_counts_body_links() {
+    // Two documents share a stem (a research note and a reference); a plan
+    // links to that stem in `related:` and to another note in its body. As
+    // in the reference's graph, the shared stem is both `<type>/<stem>` keys,
+    // and the body link is an edge like any other.
+    let s = MemStorage::new();
+    doc(
+        &s,
+        ".vault/research/2026-03-01-f-x.md",
+        ["#research", "#f"],
+        &[],
+        "x",
+    );
+    doc(
+        &s,
+        ".vault/reference/2026-03-01-f-x.md",
+        ["#reference", "#f"],
+        &[],
+        "x",
+    );
+    doc(
+        &s,
+        ".vault/research/2026-03-02-f-y-research.md",
+        ["#research", "#f"],
+        &[],
+        "y",
+    );
+    s.insert(
+        ".vault/plan/2026-03-03-f-plan.md",
+        "---\ntags:\n  - '#plan'\n  - '#f'\ndate: '2026-03-03'\nrelated:\n  - '[[2026-03-01-f-x]]'\n---\n\n# plan\n\nSee [[2026-03-02-f-y-research]].\n".to_string(),
+    );
+    let graph = vaultspec_vault::graph::load_graph(&s).unwrap();
+    let edges = ops::link::list(&graph, None, None).unwrap();
+    let pairs: Vec<(&str, &str)> = edges
+        .iter()
+        .map(|e| (e.src.as_str(), e.dst.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            ("2026-03-03-f-plan", "2026-03-02-f-y-research"),
+            ("2026-03-03-f-plan", "reference/2026-03-01-f-x"),
+            ("2026-03-03-f-plan", "research/2026-03-01-f-x"),
+        ]
+    );
+    let into = ops::link::list(&graph, Some("2026-03-02-f-y-research"), None).unwrap();
+    assert_eq!(into.len(), 1);
+    assert_eq!(
+        (into[0].src.as_str(), into[0].direction),
+        ("2026-03-03-f-plan", "in")
+    );
+    assert!(ops::link::list(&graph, Some("2026-03-01-f-x"), None).is_none());
 }
 
 #[test]

@@ -357,10 +357,10 @@ fn a_dry_run_reports_the_would_be_hash_and_writes_nothing() {
 #[test]
 fn a_plan_with_structural_errors_is_reported_and_never_rewritten() {
     let storage = MemStorage::new();
-    let broken = L1.replace(
-        "- [ ] `S02` - patch; `b.rs`.",
-        "- [X] `S02` - patch; `b.rs`.",
-    );
+    // Steps under an L3 tier with no Wave: PLAN010, one of the findings
+    // that make a rewrite destructive (a dash or a row-contract finding
+    // does not stop the verbs, as in the reference).
+    let broken = L1.replace("tier: L1", "tier: L3");
     storage.insert(PATH, broken.as_bytes().to_vec());
     let e = mutate_plan(
         &storage,
@@ -370,7 +370,7 @@ fn a_plan_with_structural_errors_is_reported_and_never_rewritten() {
     )
     .unwrap_err();
     assert!(
-        matches!(&e, PlanError::Unsafe { findings } if findings.contains("PLAN040 line 21")),
+        matches!(&e, PlanError::Unsafe { findings } if findings.contains("PLAN010")),
         "{e}"
     );
     assert_eq!(storage.read(PATH).unwrap(), broken.as_bytes());

@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 mod bindings;
+pub mod hints;
 pub mod output;
 mod workspace;
 

@@ -9,6 +9,8 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::hints::Hints;
+
 /// Exit code of a successful verb.
 pub const EXIT_OK: u8 = 0;
 /// Exit code of a domain failure (bad reference, conflict, failed check…).
@@ -100,6 +102,8 @@ struct Envelope<'a, T> {
     schema: &'a str,
     status: &'a str,
     data: T,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hints: Option<Value>,
 }
 
 /// Report a failure the way the caller asked for (JSON envelope or a line on
@@ -126,19 +130,49 @@ pub fn done(
     data: impl Serialize,
     text: impl FnOnce(),
 ) -> u8 {
+    done_with_hints(json, schema, status, data, None, text)
+}
+
+/// [`done`], followed by the verb's next steps: after the text as a footer,
+/// or in the envelope's `hints` in the shape [`Hints`] was built with.
+/// `None` (no step to suggest, or `--no-hints`: see [`Hints::unless`])
+/// prints none.
+pub fn done_with_hints(
+    json: bool,
+    schema: &str,
+    status: &str,
+    data: impl Serialize,
+    hints: Option<&Hints>,
+    text: impl FnOnce(),
+) -> u8 {
     if json {
+        let hints = hints.and_then(Hints::json);
         match serde_json::to_vec(&Envelope {
             schema,
             status,
             data,
+            hints: hints.clone(),
         }) {
             Ok(line) => print_line(line),
-            Err(_) => print_json(&envelope(schema, status, Value::Null)),
+            Err(_) => print_json(&Envelope {
+                schema,
+                status,
+                data: Value::Null,
+                hints,
+            }),
         }
     } else {
         text();
+        print_hints(hints);
     }
     EXIT_OK
+}
+
+/// Print the text footer of `hints` on stdout, if there are any.
+pub fn print_hints(hints: Option<&Hints>) {
+    if let Some(footer) = hints.map(Hints::render).filter(|f| !f.is_empty()) {
+        print!("{footer}");
+    }
 }
 
 /// Report a usage error the declaration could not catch (a bad value or
@@ -183,6 +217,7 @@ mod tests {
             schema: "s.v1",
             status: status::UNCHANGED,
             data: &data,
+            hints: None,
         })
         .unwrap();
         let built = serde_json::to_string(&envelope("s.v1", status::UNCHANGED, &data)).unwrap();
@@ -191,6 +226,27 @@ mod tests {
             direct.starts_with(r#"{"schema":"s.v1","status":"unchanged","data":{"zeta":1,"alpha""#),
             "{direct}"
         );
+    }
+
+    #[test]
+    fn hints_go_beside_data_and_only_when_given() {
+        let hints = Hints::one("Check the vault", "vaultspec vault check all");
+        let with = serde_json::to_value(Envelope {
+            schema: "s.v1",
+            status: status::CREATED,
+            data: json!({"a": 1}),
+            hints: hints.json(),
+        })
+        .unwrap();
+        assert_eq!(with["hints"]["command"], "vaultspec vault check all");
+        let text_only = serde_json::to_value(Envelope {
+            schema: "s.v1",
+            status: status::CREATED,
+            data: json!({"a": 1}),
+            hints: hints.text_only().json(),
+        })
+        .unwrap();
+        assert!(text_only.get("hints").is_none(), "{text_only}");
     }
 
     #[test]

@@ -58,23 +58,6 @@ fn contract_diff(expected: &Value, actual: &Value, at: &str, root: &str, out: &m
     }
 }
 
-/// The reference's tier flag `--target Ln` is our `--to Ln`.
-fn our_words(words: &[String]) -> Vec<String> {
-    let tier_verb = words
-        .windows(2)
-        .any(|w| w[0] == "tier" && (w[1] == "promote" || w[1] == "demote"));
-    words
-        .iter()
-        .map(|w| {
-            if tier_verb && w == "--target" {
-                "--to".to_string()
-            } else {
-                w.clone()
-            }
-        })
-        .collect()
-}
-
 fn run_vector(name: &str) -> anyhow::Result<()> {
     let vector = golden::dir().join(name);
     let vault = TestVault::new();
@@ -93,7 +76,7 @@ fn run_vector(name: &str) -> anyhow::Result<()> {
         .filter(|l| !l.trim().is_empty())
         .enumerate()
     {
-        let words = our_words(&shell_words::split(line)?);
+        let words = shell_words::split(line)?;
         assert_eq!(words[0], "vaultspec-core", "{name}: CLI lines only");
         let out = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
             .args(&words[1..])

@@ -8,7 +8,7 @@ mod gate;
 mod run;
 
 use exports::vaultspec::check::vault_check::{
-    AdvisoryOptions, Guest as CheckGuest, ScanOptions, VaultOptions,
+    AdvisoryOptions, Guest as CheckGuest, ReportOptions, ScanOptions, VaultOptions,
 };
 use run::Request;
 use vaultspec_sdk::Workspace;
@@ -35,6 +35,30 @@ fn advisory(check: Check, o: AdvisoryOptions) -> u8 {
         check: Some(check),
         feature: o.feature,
         verbose: o.verbose || o.fix,
+        json: o.json,
+        limit: o.limit,
+        offset: o.offset,
+        ..Request::default()
+    };
+    run::run(&Workspace::open(), req)
+}
+
+/// A check with no fixer refuses `--fix` (exit 1, nothing run), as the
+/// reference's `check orphans` and `check features` do: a script that asks
+/// for a fix learns it got none.
+fn report_only(check: Check, name: &str, o: ReportOptions) -> u8 {
+    if o.fix {
+        return vaultspec_sdk::output::fail(
+            o.json,
+            &format!(
+                "`vault check {name}` has no fixer: run it without `--fix` to see what it reports"
+            ),
+        );
+    }
+    let req = Request {
+        check: Some(check),
+        feature: o.feature,
+        verbose: o.verbose,
         json: o.json,
         limit: o.limit,
         offset: o.offset,
@@ -71,11 +95,11 @@ impl CheckGuest for Verbs {
     fn placeholders(o: ScanOptions) -> u8 {
         scan(Check::Placeholders, o)
     }
-    fn orphans(o: AdvisoryOptions) -> u8 {
-        advisory(Check::Orphans, o)
+    fn orphans(o: ReportOptions) -> u8 {
+        report_only(Check::Orphans, "orphans", o)
     }
-    fn features(o: AdvisoryOptions) -> u8 {
-        advisory(Check::Features, o)
+    fn features(o: ReportOptions) -> u8 {
+        report_only(Check::Features, "features", o)
     }
     fn references(o: AdvisoryOptions) -> u8 {
         advisory(Check::References, o)

@@ -5,6 +5,7 @@
 //! Shared by the read-only `check` component and the fixing `check-write`
 //! component (included there by path).
 
+use vaultspec_sdk::hints::Hints;
 use vaultspec_sdk::output;
 use vaultspec_sdk::vault::checks::report::{Page, all_data, result_data, schema_name, status_word};
 use vaultspec_sdk::vault::checks::{
@@ -63,20 +64,27 @@ pub fn run(storage: &dyn Storage, req: Request) -> u8 {
         offset: req.offset.unwrap_or(0) as usize,
         info: req.fix || req.verbose,
     };
+    let hints = req
+        .check
+        .is_none()
+        .then(|| next_step(&results))
+        .and_then(|h| h.unless(req.no_hints));
     if req.json {
         let data = match req.check {
             None => all_data(&results, page),
             Some(_) => result_data(&results[0], page),
         };
-        let mut envelope = output::envelope(&schema_name(req.check), status_word(&results), data);
-        if req.check.is_none() && !req.no_hints {
-            let (text, command) = next_step(&results, req.fix);
-            envelope["hints"] =
-                vaultspec_sdk::serde_json::json!({"text": text, "command": command});
-        }
-        output::print_json(&envelope);
+        output::done_with_hints(
+            true,
+            &schema_name(req.check),
+            status_word(&results),
+            data,
+            hints.as_ref(),
+            || {},
+        );
     } else {
         print_text(&results, page, req.check.is_none(), &req);
+        output::print_hints(hints.as_ref());
     }
     if has_errors(&results) {
         output::EXIT_FAILURE
@@ -88,7 +96,7 @@ pub fn run(storage: &dyn Storage, req: Request) -> u8 {
 /// Human output. One check: its verdict line and findings. `check all`:
 /// one verdict line per check (`ok`, or its counts and the command that
 /// fixes what it can), the findings of the checks that have some beneath
-/// it, then the totals and, unless hints are off, the next step.
+/// it, then the totals.
 fn print_text(results: &[CheckResult], page: Page, all: bool, req: &Request) {
     let (mut errors, mut warnings, mut fixed) = (0, 0, 0);
     let width = results
@@ -158,36 +166,20 @@ fn print_text(results: &[CheckResult], page: Page, all: bool, req: &Request) {
             plural(warnings, "warning")
         );
     }
-    if all && !req.no_hints {
-        let (text, command) = next_step(results, req.fix);
-        println!("\nNext:\n  {text}\n    {command}");
-    }
 }
 
-/// What to do after `check all`: commit a clean vault, repair what the
-/// fixers can, or fix the rest by hand.
-fn next_step(results: &[CheckResult], fixing: bool) -> (&'static str, &'static str) {
-    let findings = results
-        .iter()
-        .flat_map(|r| &r.findings)
-        .filter(|f| f.severity != Severity::Info);
-    let (mut any, mut fixable) = (false, false);
-    for f in findings {
-        any = true;
-        fixable |= f.fixable && !fixing;
-    }
-    if !any {
-        ("The vault is clean; commit your changes.", "git commit")
-    } else if fixable {
-        (
-            "Repair what is safe to repair, then look at the rest.",
-            "vaultspec vault check all --fix",
+/// What to do after `check all`, as the reference decides it: with an error
+/// left, preview the safe repairs (a preview: a hint is often followed
+/// without review, and a repair rewrites more than the findings name);
+/// otherwise commit.
+fn next_step(results: &[CheckResult]) -> Hints {
+    if has_errors(results) {
+        Hints::one(
+            "See what the safe repairs would change before applying any",
+            "vaultspec vault repair --dry-run",
         )
     } else {
-        (
-            "Fix the findings above by hand, then check again.",
-            "vaultspec vault check all",
-        )
+        Hints::one("No errors left: commit your changes", "git commit")
     }
 }
 

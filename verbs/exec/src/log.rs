@@ -1,7 +1,7 @@
 //! `vault exec log` and `vault exec fold`: writing a plan's execution ledger.
 
 use vaultspec_sdk::WritableWorkspace;
-use vaultspec_sdk::output::{self, status};
+use vaultspec_sdk::output;
 use vaultspec_sdk::serde_json::{self, Value, json};
 use vaultspec_sdk::vault::Date;
 use vaultspec_sdk::vault::ledger::{self, LogOptions as ModelLogOptions, LogRequest};
@@ -93,11 +93,8 @@ pub fn fold(options: FoldOptions) -> u8 {
         Err(err) => return output::fail(json, &err.to_string()),
     };
     if json {
-        let word = if report.changed && !report.dry_run {
-            status::UPDATED
-        } else {
-            status::UNCHANGED
-        };
+        // The reference's word for every fold that ran, written or not.
+        let word = "folded";
         let data = serde_json::to_value(&report).unwrap_or_default();
         output::print_json(&output::envelope(
             "vaultspec.vault.exec.fold.v1",

@@ -54,13 +54,17 @@ fn run(
         } else {
             status::UNCHANGED
         };
-        let data = json!({
-            "path": report.path,
-            "new_path": report.new_path,
-            "changed": report.changed,
+        // The reference's keys; `archive_path` only when the record moved.
+        let mut data = json!({
+            "record": report.path,
+            "previous_step_id": report.previous_step_id,
             "step_id": report.step_id,
             "dry_run": dry_run,
+            "changed": report.changed,
         });
+        if report.new_path != report.path {
+            data["archive_path"] = json!(report.new_path);
+        }
         output::print_json(&output::envelope(
             &format!("vaultspec.vault.exec.{verb}.v1"),
             word,

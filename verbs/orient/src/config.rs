@@ -2,6 +2,7 @@
 //! workspace's local settings and schema version.
 
 use vaultspec_sdk::Workspace;
+use vaultspec_sdk::hints::Hints;
 use vaultspec_sdk::output;
 use vaultspec_sdk::serde_json::{Map, Value, json};
 use vaultspec_sdk::vault::{Storage, StorageError};
@@ -83,21 +84,38 @@ pub fn migrations_status(options: StatusOptions) -> u8 {
         "pending": pending,
         "legacy_indexes": st.legacy_indexes,
     });
-    let code = done(json, "vaultspec.migrations.status.v1", &data, || {
-        println!(
-            "manifest version: {}",
-            st.manifest_version
-                .as_deref()
-                .unwrap_or("(no .vaultspec/providers.json)")
-        );
-        println!("status: {}", st.status_word());
-        for (name, target) in &st.pending {
-            println!("  pending {name} ({target})");
-        }
-        if !st.pending.is_empty() {
-            println!("run `vaultspec migrations run` to apply them");
-        }
-    });
+    // Text only, as the reference prints them.
+    let hints = (!st.pending.is_empty())
+        .then(|| {
+            Hints::steps([
+                (
+                    "See what the pending migrations would change",
+                    "vaultspec migrations run --dry-run",
+                ),
+                ("Apply them", "vaultspec migrations run"),
+            ])
+            .text_only()
+        })
+        .and_then(|h| h.unless(options.no_hints));
+    let code = output::done_with_hints(
+        json,
+        "vaultspec.migrations.status.v1",
+        output::status::UNCHANGED,
+        &data,
+        hints.as_ref(),
+        || {
+            println!(
+                "manifest version: {}",
+                st.manifest_version
+                    .as_deref()
+                    .unwrap_or("(no .vaultspec/providers.json)")
+            );
+            println!("status: {}", st.status_word());
+            for (name, target) in &st.pending {
+                println!("  pending {name} ({target})");
+            }
+        },
+    );
     if st.pending.is_empty() {
         code
     } else {

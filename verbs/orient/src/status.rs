@@ -4,28 +4,53 @@
 //! `vaultspec_vault::status`, which the MCP `status` tool shares; the
 //! report itself is `status::rollup_report`.
 
+use vaultspec_sdk::hints::Hints;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Date;
 use vaultspec_sdk::vault::graph::load_graph;
 use vaultspec_sdk::vault::status::{
-    DEFAULT_FEATURE_LIMIT, PlanStatuses, ReportOptions, rollup_report, trace,
+    DEFAULT_FEATURE_LIMIT, PlanStatuses, ReportOptions, Trace, rollup_report, trace, trace_paths,
 };
 use vaultspec_sdk::{Workspace, output};
 
 use crate::StatusOptions;
-use crate::report::{self, done, fail};
+use crate::report::{self, fail};
 use crate::table::Section;
 
 const SCHEMA: &str = "vaultspec.vault.status.v1";
 
-/// The next steps after the rollup: text, command.
-const NEXT_STEPS: [(&str, &str); 2] = [
-    (
-        "Trace a plan or feature: its steps, records and grounding documents",
-        "vaultspec status <plan-or-feature>",
-    ),
-    ("Check the workspace's health", "vaultspec doctor"),
-];
+/// The next steps after the rollup: trace one plan or feature, or check the
+/// workspace's health (the reference's two, in its order).
+fn rollup_hints() -> Hints {
+    Hints::steps([
+        (
+            "Trace a plan or feature: its steps, records and grounding documents",
+            "vaultspec status <plan-or-feature>",
+        ),
+        ("Check the workspace's health", "vaultspec doctor"),
+    ])
+}
+
+/// The next steps after a trace: the feature's graph, then the first
+/// plan's own status (placeholders where the trace names neither).
+fn trace_hints(t: &Trace) -> Hints {
+    let feature = t
+        .plans
+        .iter()
+        .find_map(|p| p.feature.as_deref())
+        .unwrap_or("<feature>");
+    let plan = t.plans.first().map_or("<plan>", |p| p.stem.as_str());
+    Hints::steps([
+        (
+            "See how the feature's documents link to each other".to_owned(),
+            format!("vaultspec vault graph --feature {feature}"),
+        ),
+        (
+            "Validate the plan's structure and which steps are done".to_owned(),
+            format!("vaultspec vault plan status {plan}"),
+        ),
+    ])
+}
 
 /// `--since`: a number of days, or a date; the earliest `modified` kept.
 fn since(raw: Option<&str>, today: Date) -> Result<(Option<String>, Option<i64>), String> {
@@ -55,8 +80,23 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     if let Some(target) = target {
         return match trace(&ws, &graph, &target) {
             Ok(t) => {
-                let data = json!({ "kind": "trace", "target": target, "trace_kind": t.trace_kind, "plans": t.plans });
-                done(json, SCHEMA, &data, || print_trace(&t))
+                // The reference's shape: `kind` is how the target resolved.
+                let plans: Vec<Value> = t.plans.iter().map(|p| p.cli_payload()).collect();
+                let paths = if options.paths {
+                    trace_paths(&graph, &t)
+                } else {
+                    Default::default()
+                };
+                let data = json!({ "target": target, "kind": t.trace_kind, "plans": plans, "paths": paths });
+                let hints = trace_hints(&t).unless(no_hints);
+                output::done_with_hints(
+                    json,
+                    SCHEMA,
+                    output::status::UNCHANGED,
+                    &data,
+                    hints.as_ref(),
+                    || print_trace(&t),
+                )
             }
             Err(err) => fail(json, err),
         };
@@ -76,23 +116,21 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     // One read of every plan and ledger serves the whole report (ledger
     // evidence gives `exec_missing` of completed plans).
     let data = rollup_report(&graph, &PlanStatuses::read(&ws), &report);
-    if json && !no_hints {
-        let mut envelope = output::envelope(SCHEMA, output::status::UNCHANGED, &data);
-        let steps: Vec<Value> = NEXT_STEPS
-            .iter()
-            .map(|(text, command)| json!({"text": text, "command": command}))
-            .collect();
-        envelope["hints"] = json!({ "next_steps": steps });
-        output::print_json(&envelope);
-        return output::EXIT_OK;
-    }
-    done(json, SCHEMA, &data, || print_rollup(&data, no_hints))
+    let hints = rollup_hints().unless(no_hints);
+    output::done_with_hints(
+        json,
+        SCHEMA,
+        output::status::UNCHANGED,
+        &data,
+        hints.as_ref(),
+        || print_rollup(&data),
+    )
 }
 
 /// The rollup as text: the totals, then each section that has rows, in
 /// aligned columns, capped at `--limit` rows with "and N more" and the
-/// command that lists the rest; then the next steps unless hints are off.
-fn print_rollup(data: &Value, no_hints: bool) {
+/// command that lists the rest.
+fn print_rollup(data: &Value) {
     let s = |v: &Value| v.as_str().unwrap_or("-").to_owned();
     let n = |v: &Value| v.as_u64().unwrap_or(0) as usize;
     let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
@@ -131,6 +169,16 @@ fn print_rollup(data: &Value, no_hints: bool) {
     let mut features = Section::new("Active features");
     let shown = list(&data["active_features"]);
     for f in &shown {
+        let plan = if f["has_plan"].as_bool().unwrap_or(false) {
+            format!(
+                "{} {}/{} steps",
+                s(&f["plan_tier"]),
+                n(&f["plan_steps_completed"]),
+                n(&f["plan_step_count"])
+            )
+        } else {
+            "no plan".to_owned()
+        };
         features.row(vec![
             s(&f["name"]),
             format!(
@@ -138,7 +186,7 @@ fn print_rollup(data: &Value, no_hints: bool) {
                 n(&f["doc_count"]),
                 plural(n(&f["doc_count"]), "doc")
             ),
-            s(&f["status"]),
+            plan,
             format!("latest {}", s(&f["latest_activity"])),
         ]);
     }
@@ -178,16 +226,11 @@ fn print_rollup(data: &Value, no_hints: bool) {
 
     let mut exec = Section::new("Execution activity");
     for e in list(&data["exec_activity"]) {
-        let mut cells = vec![
+        exec.row(vec![
             s(&e["feature"]),
             format!("{} {}", n(&e["count"]), plural(n(&e["count"]), "record")),
             format!("latest {}", s(&e["latest"])),
-        ];
-        let records: Vec<String> = list(&e["records"]).iter().map(s).collect();
-        if !records.is_empty() {
-            cells.push(records.join(", "));
-        }
-        exec.row(cells);
+        ]);
     }
     if list(&data["exec_activity"]).len() > limit {
         exec.more(0, "vaultspec vault list exec");
@@ -217,12 +260,6 @@ fn print_rollup(data: &Value, no_hints: bool) {
             out.push_str(&text);
         }
     }
-    if !no_hints {
-        out.push_str("\nNext:\n");
-        for (text, command) in NEXT_STEPS {
-            out.push_str(&format!("  {text}\n    {command}\n"));
-        }
-    }
     print!("{out}");
 }
 
@@ -234,7 +271,7 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-fn print_trace(t: &vaultspec_sdk::vault::status::Trace) {
+fn print_trace(t: &Trace) {
     for p in &t.plans {
         println!(
             "{} ({}): {}/{} steps",

@@ -32,15 +32,15 @@ pub fn open(storage: &dyn Storage, target: &str) -> Result<PlanDoc, PlanError> {
     load_plan(storage, &path)
 }
 
-/// The exit code of a failure: a PATH that names no single plan and flags
-/// that do not fit together are usage errors (2), everything else a domain
-/// failure (1).
+/// The exit code of a failure: a PATH that names no single plan and a tier
+/// that is no tier are usage errors (2); everything the plan itself refuses
+/// (flags that do not fit this plan, an anchor in another Phase, a missing
+/// Wave) is a domain failure (1), as the reference's plan verbs exit.
 pub fn exit_code(err: &PlanError) -> u8 {
     match err {
         PlanError::PlanNotFound { .. }
         | PlanError::AmbiguousPlan { .. }
-        | PlanError::InvalidTarget { .. }
-        | PlanError::Usage(_) => output::EXIT_USAGE,
+        | PlanError::InvalidTarget { .. } => output::EXIT_USAGE,
         _ => output::EXIT_FAILURE,
     }
 }

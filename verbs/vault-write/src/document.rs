@@ -2,19 +2,23 @@
 //! that create or change one document.
 
 use vaultspec_sdk::WritableWorkspace;
+use vaultspec_sdk::hints::Hints;
+use vaultspec_sdk::output::done_with_hints;
 use vaultspec_sdk::serde_json::{Value, json};
-use vaultspec_sdk::vault::Date;
-use vaultspec_sdk::vault::ops::add::{AddRequest, add as add_doc};
+use vaultspec_sdk::vault::doc::name::{self, Token};
+use vaultspec_sdk::vault::ops::add::{AddRequest, add as add_doc, normalize_tier};
 use vaultspec_sdk::vault::ops::edit::{EditRequest, Edited, FrontmatterEdit, edit as edit_doc};
 use vaultspec_sdk::vault::ops::rename::rename as rename_doc;
+use vaultspec_sdk::vault::{Date, DocType};
 
 use crate::exports::vaultspec::vault_write::vault::{
     AddOptions, EditOptions, RenameOptions, SetBodyOptions, SetFrontmatterOptions,
 };
-use crate::report::{self, canonical_date, done, fail, fail_guarded, finding, read_input, word};
+use crate::report::{self, done, fail, fail_guarded, finding, read_input, word};
 
 pub fn add(options: AddOptions, doc_type: String) -> u8 {
     let json = options.json;
+    let no_hints = options.no_hints;
     let Some(feature) = options.feature.filter(|f| !f.trim().is_empty()) else {
         return report::usage(
             json,
@@ -23,13 +27,13 @@ pub fn add(options: AddOptions, doc_type: String) -> u8 {
     };
     let req = AddRequest {
         doc_type,
-        feature,
+        feature: feature.clone(),
         date: options.date,
         title: options.title,
         topic: options.topic,
         related: options.related,
         tags: options.tags,
-        tier: options.tier,
+        tier: options.tier.clone(),
         force: options.force,
         dry_run: options.dry_run,
     };
@@ -41,13 +45,76 @@ pub fn add(options: AddOptions, doc_type: String) -> u8 {
     if added.dry_run {
         data["dry_run"] = json!(true);
     }
-    done(json, "vaultspec.vault.add.v1", "created", data, || {
-        let verb = if added.dry_run {
-            "would create"
-        } else {
-            "created"
-        };
-        println!("{verb} {}", added.path);
+    // A preview suggests nothing: the document is not there yet.
+    let hints = (!added.dry_run)
+        .then(|| {
+            after_add(
+                added.doc_type,
+                &added.name,
+                &feature,
+                options.tier.as_deref(),
+            )
+        })
+        .flatten()
+        .and_then(|h| h.unless(no_hints));
+    done_with_hints(
+        json,
+        "vaultspec.vault.add.v1",
+        "created",
+        data,
+        hints.as_ref(),
+        || {
+            let verb = if added.dry_run {
+                "would create"
+            } else {
+                "created"
+            };
+            println!("{verb} {}", added.path);
+        },
+    )
+}
+
+/// The next step after `vault add`, where the reference suggests one: the
+/// decision a research note may call for, the plan an ADR may call for, a
+/// new plan's first container (Step at L1, Phase at L2, Wave at L3 and L4),
+/// and the rule an audit may become. References get none.
+fn after_add(doc_type: DocType, stem: &str, feature: &str, tier: Option<&str>) -> Option<Hints> {
+    let feature = name::normalize(feature, Token::Feature).unwrap_or_else(|_| feature.to_owned());
+    let tier = tier.and_then(|t| normalize_tier(t).ok());
+    Some(match doc_type {
+        DocType::Research => Hints::one(
+            "If this calls for a lasting decision, record it with this research as evidence",
+            format!("vaultspec vault add adr --feature {feature} --related {stem}"),
+        ),
+        DocType::Adr => Hints::one(
+            "If the decision needs work in order, plan it from this ADR",
+            format!("vaultspec vault add plan --feature {feature} --related {stem}"),
+        ),
+        DocType::Plan => match tier.as_deref() {
+            Some("L2") => Hints::one(
+                "Give the plan its first Phase",
+                format!(
+                    r#"vaultspec vault plan phase add {stem} --title "<title>" --intent "<intent>""#
+                ),
+            ),
+            Some("L3" | "L4") => Hints::one(
+                "Give the plan its first Wave",
+                format!(
+                    r#"vaultspec vault plan wave add {stem} --title "<title>" --intent "<intent>""#
+                ),
+            ),
+            _ => Hints::one(
+                "Give the plan its first Step",
+                format!(
+                    r#"vaultspec vault plan step add {stem} --action "<action>" --scope "<path>""#
+                ),
+            ),
+        },
+        DocType::Audit => Hints::one(
+            "Turn what the audit found into a rule the team shares",
+            format!("vaultspec vault rule promote --from {stem} --as {feature}-rule"),
+        ),
+        _ => return None,
     })
 }
 
@@ -62,7 +129,9 @@ fn frontmatter(
     related: Vec<String>,
 ) -> Result<FrontmatterEdit, String> {
     Ok(FrontmatterEdit {
-        date: date.map(|d| canonical_date(&d)).transpose()?,
+        // As typed: the edit's pre-write validation refuses any date that
+        // is not `yyyy-mm-dd` (`2026/11/30` included), as the reference does.
+        date: date.map(|d| d.trim().to_string()),
         tags: (!tags.is_empty()).then_some(tags),
         related: (!related.is_empty()).then_some(related),
     })

@@ -2,6 +2,8 @@
 //! documents|restore`: the verbs that move or regenerate many documents.
 
 use vaultspec_sdk::WritableWorkspace;
+use vaultspec_sdk::hints::Hints;
+use vaultspec_sdk::output::done_with_hints;
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::Date;
 use vaultspec_sdk::vault::ops::archive::{
@@ -14,6 +16,9 @@ use crate::exports::vaultspec::vault_write::vault_feature::{
     ArchiveOptions, IndexOptions, RenameOptions, UnarchiveOptions,
 };
 use crate::report::{done, fail, read_input, word};
+
+/// The command the hints after a feature-wide change suggest.
+const CHECK_ALL: &str = "vaultspec vault check all";
 
 fn print_paths(verb: &str, paths: &[String], dry_run: bool) {
     let prefix = if dry_run { "would be " } else { "" };
@@ -61,11 +66,20 @@ pub fn archive(options: ArchiveOptions, feature: String) -> u8 {
         "cross_links": archived.cross_link_paths,
         "dry_run": archived.dry_run,
     });
-    done(
+    let hints = (archived.archived_count > 0 && !archived.dry_run)
+        .then(|| {
+            Hints::one(
+                "Check that the vault is still clean without the archived documents",
+                CHECK_ALL,
+            )
+        })
+        .and_then(|h| h.unless(options.no_hints));
+    done_with_hints(
         json,
         "vaultspec.vault.feature.archive.v1",
         word(archived.status),
         data,
+        hints.as_ref(),
         || {
             print_paths("archived", &archived.paths, archived.dry_run);
             for p in &archived.cross_link_paths {
@@ -113,11 +127,20 @@ pub fn rename(options: RenameOptions, old: String, new: String) -> u8 {
     };
     let status = word(renamed.status);
     let data = json!(renamed);
-    done(
+    let hints = (renamed.renamed_count > 0 && !renamed.dry_run)
+        .then(|| {
+            Hints::one(
+                "Check that the vault is still clean under the new name",
+                CHECK_ALL,
+            )
+        })
+        .and_then(|h| h.unless(options.no_hints));
+    done_with_hints(
         json,
         "vaultspec.vault.feature.rename.v1",
         status,
         data,
+        hints.as_ref(),
         || {
             let prefix = if renamed.dry_run {
                 "would rename"

@@ -52,9 +52,16 @@ pub fn finding(f: &Finding) -> Value {
 /// the error envelope.
 pub fn fail_guarded(json: bool, schema: &str, err: Error) -> u8 {
     match &err {
-        Error::Refused { path, findings } => {
+        Error::Refused {
+            path,
+            findings,
+            errors,
+        } => {
             let checks: Vec<Value> = findings.iter().map(finding).collect();
-            let data = json!({ "path": path, "refused": true, "checks": checks });
+            let mut data = json!({ "path": path, "refused": true, "checks": checks });
+            if !errors.is_empty() {
+                data["errors"] = json!(errors);
+            }
             fail_in(json, schema, data, &err.to_string())
         }
         Error::Conflict {
@@ -86,11 +93,4 @@ pub fn read_input(storage: &dyn Storage, flag: &str, path: &str) -> Result<Strin
     })?;
     String::from_utf8(bytes)
         .map_err(|_| format!("`{flag}` file `{path}` is not UTF-8: expected a UTF-8 text file"))
-}
-
-/// A date flag in canonical `yyyy-mm-dd` form.
-pub fn canonical_date(raw: &str) -> Result<String, String> {
-    vaultspec_sdk::vault::Date::parse_lenient(raw.trim())
-        .map(|d| d.to_string())
-        .map_err(|_| format!("invalid date `{raw}`: expected `yyyy-mm-dd` (e.g. `2026-03-04`)"))
 }

@@ -4,7 +4,9 @@
 use vaultspec_sdk::WritableWorkspace;
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::doc::DocType;
-use vaultspec_sdk::vault::{Corpus, Storage, resolve};
+use vaultspec_sdk::vault::ops::rule::{promoted_audit, rule_scaffold};
+use vaultspec_sdk::vault::ops::{Change, apply};
+use vaultspec_sdk::vault::{Corpus, Date, Storage, resolve};
 
 use crate::exports::vaultspec::vault_write::vault_rule::PromoteOptions;
 use crate::report::{done, fail, usage};
@@ -27,19 +29,6 @@ fn rule_name(raw: &str) -> Result<String, String> {
             "invalid rule name `{raw}`: expected kebab-case such as `no-silent-retries`"
         ))
     }
-}
-
-/// The rule file: its name in the frontmatter (the rename-integrity check
-/// matches it against the file name), then the audit's prose under a new H1.
-fn render(name: &str, stem: &str, body: &str) -> String {
-    let mut lines = body.lines().skip_while(|l| l.trim().is_empty()).peekable();
-    if lines.peek().is_some_and(|l| l.starts_with("# ")) {
-        lines.next();
-    }
-    let rest: Vec<&str> = lines.collect();
-    let rest = rest.join("\n");
-    let rest = rest.trim();
-    format!("---\nname: {name}\n---\n\n# {name}\n\nPromoted from the audit `{stem}`.\n\n{rest}\n")
 }
 
 pub fn promote(options: PromoteOptions) -> u8 {
@@ -79,14 +68,42 @@ pub fn promote(options: PromoteOptions) -> u8 {
             ),
         );
     }
-    let text = render(&name, &audit.stem, audit.body());
+    // The reference's promotion: the rule template, linked back to the
+    // audit, and the audit re-rendered with `promoted_to`, in one batch.
+    let rule = rule_scaffold(&audit.stem);
+    let Some(audit_text) = promoted_audit(&audit.path, &audit.text, &name, Date::today_utc())
+    else {
+        return fail(
+            json,
+            format!(
+                "`{}` has no frontmatter to record `promoted_to` in",
+                audit.path
+            ),
+        );
+    };
+    let changes = [
+        Change::Write {
+            path: path.clone(),
+            bytes: rule.into_bytes(),
+        },
+        Change::Write {
+            path: audit.path.clone(),
+            bytes: audit_text.into_bytes(),
+        },
+    ];
     if !options.dry_run
-        && let Err(err) = ws.write(&path, text.as_bytes())
+        && let Err(err) = apply(&ws, &changes)
     {
         return fail(json, err);
     }
-    let status = if exists { "updated" } else { "created" };
-    let mut data = json!({ "path": path, "name": name, "source": audit.path });
+    // `created` also when `--force` replaced a rule, `unchanged` for a
+    // dry run: the reference's words.
+    let status = if options.dry_run {
+        "unchanged"
+    } else {
+        "created"
+    };
+    let mut data = json!({ "path": path, "name": name, "source": audit.path, "replaced": exists });
     if options.dry_run {
         data["dry_run"] = json!(true);
     }

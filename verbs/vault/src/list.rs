@@ -5,7 +5,7 @@ use vaultspec_sdk::Workspace;
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::graph::{DocSelect, FeatureFilter, Graph, load_graph};
 use vaultspec_sdk::vault::ops::link;
-use vaultspec_sdk::vault::{Corpus, Date};
+use vaultspec_sdk::vault::{Corpus, Date, resolve};
 
 use crate::exports::vaultspec::vault::{vault, vault_feature, vault_link};
 use crate::report::{self, date_flag, done, fail, page};
@@ -178,17 +178,33 @@ pub fn features(options: vault_feature::ListOptions) -> u8 {
 
 pub fn links(options: vault_link::ListOptions, src: Option<String>) -> u8 {
     let json = options.json;
-    let corpus = match Corpus::load(&Workspace::open()) {
-        Ok(c) => c,
+    let ws = Workspace::open();
+    // The source as a node key: resolved like any document reference.
+    let src = match src {
+        Some(raw) => match Corpus::load(&ws)
+            .and_then(|c| resolve::resolve(&c, &raw).map(|d| d.stem.clone()))
+        {
+            Ok(stem) => Some(stem),
+            Err(err) => return fail(json, err),
+        },
+        None => None,
+    };
+    let graph = match load_graph(&ws) {
+        Ok(g) => g,
         Err(err) => return fail(json, err),
     };
     let feature = options
         .feature
         .as_deref()
         .map(vaultspec_sdk::vault::doc::feature_arg);
-    let edges = match link::list(&corpus, src.as_deref(), feature) {
-        Ok(e) => e,
-        Err(err) => return fail(json, err),
+    let Some(edges) = link::list(&graph, src.as_deref(), feature) else {
+        let stem = src.unwrap_or_default();
+        return fail(
+            json,
+            format!(
+                "`{stem}` is no node of the graph: its stem is shared by documents of several types"
+            ),
+        );
     };
     let data = json!({ "edges": edges, "count": edges.len() });
     done(json, "vaultspec.vault.link.list.v1", data, || {

@@ -189,6 +189,10 @@ fn status() -> ToolDef {
             "plans_in_flight":{"type":"array"},"totals":{"type":"object"},"plans":{"type":"array"},
             "hosted_search":{"type":"object","required":["configured","source"],"properties":{
                 "configured":{"type":"boolean"},"source":{"type":["string","null"]}}},
+            "companion":{"type":"object","required":["package","signal","mode","version","floor","health_authority"],"properties":{
+                "package":{"type":"string"},"signal":{"type":"string","enum":["absent","declared","present","below_floor"]},
+                "mode":{"type":["string","null"]},"version":{"type":["string","null"]},
+                "floor":{"type":"string"},"health_authority":{"type":"string"}}},
             "ranking":{"type":"string"}}}),
         hints: reads(false),
     }

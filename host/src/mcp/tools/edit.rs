@@ -160,12 +160,17 @@ fn error_keys(context: &Context, err: &Error) -> Option<Map<String, Value>> {
                 json!(context.workspace.root().join(path).display().to_string()),
             );
         }
-        Error::Refused { findings, .. } => {
+        Error::Refused {
+            findings, errors, ..
+        } => {
             keys.insert("refused".into(), json!(true));
             keys.insert(
                 "checks".into(),
                 serde_json::to_value(findings).unwrap_or_default(),
             );
+            if !errors.is_empty() {
+                keys.insert("errors".into(), json!(errors));
+            }
         }
         _ => return None,
     }

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use vaultspec_vault::graph::{self, FindQuery, Graph};
 use vaultspec_vault::hash::blob_oid;
+use vaultspec_vault::status;
 use vaultspec_vault::storage::MAX_FILE_BYTES;
 use vaultspec_vault::{Storage, StorageError};
 
@@ -70,12 +71,12 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         && !present(&args.text);
     let rows = if listing {
         // Only the `json` listing shows each feature's lifecycle word.
-        let words = if args.json {
-            loaded.plans(&storage).lifecycle_words()
+        let progress = if args.json {
+            loaded.plans(&storage).progress_by_feature()
         } else {
             BTreeMap::new()
         };
-        feature_rows(&words, graph, &args)
+        feature_rows(&progress, graph, &args)
     } else {
         document_rows(&storage, graph, &args)
     };
@@ -98,7 +99,18 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     })
 }
 
-fn feature_rows(status: &BTreeMap<String, String>, graph: &Graph, args: &Args) -> Vec<Value> {
+/// The feature listing; under `json`, each feature's lifecycle word from
+/// its document types and its plans' `(steps, checked)` in `progress`.
+///
+/// The reference gives the word only to the ten most recently active
+/// features (it reads them from a capped rollup) and `Unknown` to the rest;
+/// that cap is an accident of its implementation, so every feature here
+/// gets its word.
+fn feature_rows(
+    progress: &BTreeMap<String, (usize, usize)>,
+    graph: &Graph,
+    args: &Args,
+) -> Vec<Value> {
     graph
         .find_listing(args.limit)
         .into_iter()
@@ -106,11 +118,9 @@ fn feature_rows(status: &BTreeMap<String, String>, graph: &Graph, args: &Args) -
             let mut value =
                 json!({"name": row.name, "doc_count": row.doc_count, "weight": row.weight});
             if args.json {
-                let word = status
-                    .get(&row.name)
-                    .cloned()
-                    .unwrap_or_else(|| "Unknown".to_owned());
-                value["status"] = json!(word);
+                let (steps, done) = progress.get(&row.name).copied().unwrap_or_default();
+                let types: Vec<&str> = row.types.iter().map(String::as_str).collect();
+                value["status"] = json!(status::lifecycle_word(&types, row.has_plan, steps, done));
                 value["types"] = json!(row.types);
                 if let Some(date) = row.earliest_date {
                     value["earliest_date"] = json!(date);

@@ -16,11 +16,6 @@ struct Args {
     target: Option<String>,
 }
 
-/// Hosted search is never configured: search and crossref rank locally.
-fn hosted_search() -> Value {
-    json!({"configured": false, "source": null})
-}
-
 /// Answer with the rollup, or the trace of `target`.
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
@@ -50,7 +45,8 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
             value["tool_schema_version"] = json!(TOOL_SCHEMA_VERSION);
             value["kind"] = json!("rollup");
             value["plans"] = json!([]);
-            value["hosted_search"] = hosted_search();
+            value["hosted_search"] = status::hosted_search();
+            value["companion"] = status::companion();
             let problems = graph.problem_rows();
             if !problems.is_empty() {
                 value["problems"] = json!(problems);
@@ -73,7 +69,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
                 "features_total": 0,
                 "plans_in_flight": [],
                 "totals": {},
-                "hosted_search": hosted_search(),
+                "hosted_search": status::hosted_search(),
             });
             Ok(Reply {
                 summary: "grounding trace".to_owned(),

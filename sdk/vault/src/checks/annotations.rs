@@ -1,11 +1,24 @@
-//! The `annotations` checker: template guidance left in a document (YAML
-//! comment lines in the frontmatter, HTML comments and the malformed `<--`
-//! opener in the body outside fenced code), and its fixer, which removes them.
+//! The `annotations` checker: template guidance left in a document, and its
+//! fixer, which removes it.
 //!
-//! Comments that begin `RETIRED:` record plan retirements and are kept. A
-//! comment on its own lines takes those lines with it; a comment sharing a
-//! line with prose is cut out and the prose stays, so the fixer never drops
-//! authored text and a second run finds nothing.
+//! What counts is exactly what the reference's sanitizer
+//! (`vaultcore/checks/annotations.py` of `vaultspec-core` 0.3.9) removes, so
+//! both tools flag the same documents with the same counts:
+//!
+//! - in the frontmatter, every line that starts with `#` (a YAML comment)
+//!   and every line that starts with `<!--` or `<--`, which takes the lines
+//!   after it up to one containing `-->` along (one count per block);
+//! - in the body, outside fenced code, a *standalone* comment: a line whose
+//!   text begins with `<!--` (or the malformed `<--` templates have shipped)
+//!   and that either holds only comments, or opens a comment that runs on to
+//!   a later line (through the line holding `-->`; prose after the `-->` on
+//!   that line is kept), or to the end of the document if none closes it.
+//!
+//! A comment inside a line of prose (`text <!-- note --> text`) or followed
+//! by prose on its own line (`<!-- note --> text`) is the author's and is not
+//! counted, nor removed. Comments that begin `RETIRED:` record plan
+//! retirements (spec/plan-format.md) and are kept. The message lists
+//! frontmatter comment lines, HTML comment blocks, then malformed ones.
 
 use crate::doc::Document;
 use crate::error::Result;
@@ -16,19 +29,33 @@ use super::context::{Options, Snapshot, plural, rewrite};
 use super::model::{Check, CheckResult, Finding, Severity};
 
 const NAME: &str = "annotations";
+const OPEN: &str = "<!--";
+const OPEN_MALFORMED: &str = "<--";
+const CLOSE: &str = "-->";
+/// Comments with this prefix are the vault's own records, not guidance.
+const PRESERVED: &str = "RETIRED:";
 
 /// What the fixer would remove from a text.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Annotations {
-    /// HTML comment blocks in the body.
+    /// `<!--` comment blocks in the body.
     pub html: usize,
-    /// `#` comment lines in the frontmatter.
+    /// Comment blocks opened with the malformed `<--` in the body.
+    pub malformed: usize,
+    /// `#` comment lines and comment blocks in the frontmatter.
     pub yaml: usize,
 }
 
 impl Annotations {
     fn describe(self) -> String {
         let mut parts = Vec::new();
+        if self.yaml > 0 {
+            parts.push(plural(
+                self.yaml,
+                "frontmatter comment line",
+                "frontmatter comment lines",
+            ));
+        }
         if self.html > 0 {
             parts.push(plural(
                 self.html,
@@ -36,11 +63,11 @@ impl Annotations {
                 "HTML comment blocks",
             ));
         }
-        if self.yaml > 0 {
+        if self.malformed > 0 {
             parts.push(plural(
-                self.yaml,
-                "frontmatter comment line",
-                "frontmatter comment lines",
+                self.malformed,
+                "malformed HTML comment block",
+                "malformed HTML comment blocks",
             ));
         }
         parts.join(", ")
@@ -53,136 +80,169 @@ pub fn strip(text: &str) -> (String, Annotations) {
     let mut found = Annotations::default();
     let (head, body) = match split(text) {
         Some(s) => {
-            let mut head = text[..s.yaml.start].to_string();
-            for line in text[s.yaml.clone()].split_inclusive('\n') {
-                if is_yaml_comment(line) {
-                    found.yaml += 1;
-                } else {
-                    head.push_str(line);
-                }
-            }
-            head.push_str(&text[s.yaml.end..s.close.end]);
+            let (head, yaml) = strip_frontmatter(&text[..s.close.end]);
+            found.yaml = yaml;
             (head, &text[s.close.end..])
         }
         None => (String::new(), text),
     };
-    let (body, html) = strip_html(body);
+    let (body, html, malformed) = strip_html(body);
     found.html = html;
+    found.malformed = malformed;
     (head + &body, found)
 }
 
-fn is_yaml_comment(line: &str) -> bool {
-    line.trim_start().starts_with('#')
+/// Drops the frontmatter's comment lines and comment blocks; returns the
+/// rest and how many there were.
+fn strip_frontmatter(head: &str) -> (String, usize) {
+    let mut kept = String::with_capacity(head.len());
+    let mut removed = 0;
+    let mut in_block = false;
+    for line in head.split_inclusive('\n') {
+        let text = line.trim_start();
+        if in_block {
+            in_block = !line.contains(CLOSE);
+        } else if text.starts_with('#') {
+            removed += 1;
+        } else if text.starts_with(OPEN) || text.starts_with(OPEN_MALFORMED) {
+            removed += 1;
+            in_block = !line.contains(CLOSE);
+        } else {
+            kept.push_str(line);
+        }
+    }
+    (kept, removed)
 }
 
-/// Whether [`strip`] may find anything in `doc`: a frontmatter comment line,
-/// or a `<` in the body (every opener starts with one). Most documents have
-/// neither, and stripping builds a copy of the whole text.
+/// Whether [`strip`] may find anything in `doc`: a frontmatter line that
+/// starts with `#` or holds a `<`, or a `<` in the body (every opener starts
+/// with one). Most documents have neither, and stripping builds a copy of
+/// the whole text.
 fn may_have_annotations(doc: &Document) -> bool {
     match &doc.split {
         Some(s) => {
             doc.text[s.yaml.clone()]
                 .split_inclusive('\n')
-                .any(is_yaml_comment)
+                .any(|l| l.trim_start().starts_with('#') || l.contains('<'))
                 || doc.text[s.close.end..].contains('<')
         }
         None => doc.text.contains('<'),
     }
 }
 
-fn opener_at(line: &str, from: usize) -> Option<(usize, usize)> {
-    let a = line[from..].find("<!--").map(|i| (from + i, 4));
-    let b = line[from..].find("<--").map(|i| (from + i, 3));
-    match (a, b) {
-        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
-        (a, b) => a.or(b),
+/// The opener at the start of `text`: its length and whether it is the
+/// malformed `<--`.
+fn opener(text: &str) -> Option<(usize, bool)> {
+    if text.starts_with(OPEN) {
+        Some((OPEN.len(), false))
+    } else if text.starts_with(OPEN_MALFORMED) {
+        Some((OPEN_MALFORMED.len(), true))
+    } else {
+        None
     }
 }
 
-/// Removes HTML comments outside fenced code; an opener without a later
-/// `-->` is not a comment.
-fn strip_html(body: &str) -> (String, usize) {
-    let lines: Vec<&str> = body.split_inclusive('\n').collect();
-    let mut code = Vec::with_capacity(lines.len());
-    let mut fences = FenceTracker::default();
-    for l in &lines {
-        code.push(fences.code_line(l.trim_end_matches('\n')));
+/// A line made only of comments: the line that stays (empty, or the kept
+/// `RETIRED:` comments) and the `<!--` and `<--` comments removed. `None`
+/// when anything but whitespace and closed comments is on the line.
+fn comments_only(line: &str) -> Option<(String, usize, usize)> {
+    if !line.contains('<') {
+        return None;
     }
-    let closes_later = |li: usize, pos: usize| -> bool {
-        lines[li][pos..].contains("-->")
-            || (li + 1..lines.len()).any(|j| !code[j] && lines[j].contains("-->"))
-    };
+    let (content, newline) = line.strip_suffix('\n').map_or((line, ""), |c| (c, "\n"));
+    let indent = &content[..content.len() - content.trim_start().len()];
+    let (mut html, mut malformed, mut removed_any) = (0, 0, false);
+    let mut kept: Vec<&str> = Vec::new();
+    let mut cursor = 0;
+    loop {
+        cursor += content[cursor..].len() - content[cursor..].trim_start().len();
+        if cursor >= content.len() {
+            break;
+        }
+        let (len, is_malformed) = opener(&content[cursor..])?;
+        let body = cursor + len;
+        let end = body + content[body..].find(CLOSE)?;
+        if !is_malformed && content[body..end].trim_start().starts_with(PRESERVED) {
+            kept.push(&content[cursor..end + CLOSE.len()]);
+        } else {
+            removed_any = true;
+            if is_malformed {
+                malformed += 1;
+            } else {
+                html += 1;
+            }
+        }
+        cursor = end + CLOSE.len();
+    }
+    if !removed_any && kept.is_empty() {
+        return None;
+    }
+    if kept.is_empty() {
+        return Some((String::new(), html, malformed));
+    }
+    Some((
+        format!("{indent}{}{newline}", kept.join(" ")),
+        html,
+        malformed,
+    ))
+}
+
+/// Removes the standalone comments of the body outside fenced code;
+/// returns the rest and the `<!--` and `<--` blocks removed.
+fn strip_html(body: &str) -> (String, usize, usize) {
+    if !body.contains(OPEN) && !body.contains(OPEN_MALFORMED) {
+        return (body.to_owned(), 0, 0);
+    }
     let mut out = String::with_capacity(body.len());
-    let mut count = 0;
-    let mut open: Option<bool> = None; // Some(kept) while inside a comment
-    for (li, raw) in lines.iter().enumerate() {
-        if code[li] && open.is_none() {
-            out.push_str(raw);
-            continue;
-        }
-        let (line, nl) = raw.strip_suffix('\n').map_or((*raw, ""), |l| (l, "\n"));
-        let mut kept = String::new();
-        let mut removed = false;
-        let mut removed_at_start = false;
-        let mut pos = 0;
-        while pos <= line.len() {
-            if let Some(keep) = open {
-                if !keep {
-                    removed = true;
-                    removed_at_start |= pos == 0;
-                }
-                match line[pos..].find("-->") {
-                    Some(i) => {
-                        if keep {
-                            kept.push_str(&line[pos..pos + i + 3]);
-                        }
-                        pos += i + 3;
-                        open = None;
-                    }
-                    None => {
-                        if keep {
-                            kept.push_str(&line[pos..]);
-                        }
-                        pos = line.len() + 1;
-                    }
-                }
+    // Comments removed: `<!--` ones, then malformed `<--` ones.
+    let mut counts = [0usize; 2];
+    // Fed only outside comments: a fence inside a comment is comment text.
+    let mut fences = FenceTracker::default();
+    // Some(malformed?) while inside a comment that opened on an earlier line.
+    let mut open: Option<bool> = None;
+    for line in body.split_inclusive('\n') {
+        if let Some(is_malformed) = open {
+            let Some(end) = line.find(CLOSE) else {
                 continue;
+            };
+            open = None;
+            counts[usize::from(is_malformed)] += 1;
+            let tail = &line[end + CLOSE.len()..];
+            if !tail.trim().is_empty() {
+                out.push_str(tail);
             }
-            match opener_at(line, pos).filter(|&(i, n)| closes_later(li, i + n)) {
-                Some((i, n)) => {
-                    kept.push_str(&line[pos..i]);
-                    let retired = line[i + n..].trim_start().starts_with("RETIRED:");
-                    if retired {
-                        kept.push_str(&line[i..i + n]);
-                    } else {
-                        count += 1;
-                        removed = true;
-                        removed_at_start |= line[..i].trim().is_empty();
-                    }
-                    open = Some(retired);
-                    pos = i + n;
-                }
-                None => {
-                    kept.push_str(&line[pos..]);
-                    pos = line.len() + 1;
-                }
-            }
-        }
-        if !removed && kept.len() == line.len() {
-            out.push_str(raw);
             continue;
         }
-        let mut k = kept.trim_end();
-        if removed_at_start {
-            k = k.trim_start();
-        }
-        if k.is_empty() && removed {
+        if fences.code_line(line.trim_end_matches(['\n', '\r'])) {
+            out.push_str(line);
             continue;
         }
-        out.push_str(k);
-        out.push_str(nl);
+        if let Some((kept, h, m)) = comments_only(line) {
+            counts[0] += h;
+            counts[1] += m;
+            out.push_str(&kept);
+            continue;
+        }
+        let text = line.trim_start();
+        let Some((len, is_malformed)) = opener(text) else {
+            out.push_str(line);
+            continue;
+        };
+        if !is_malformed && text[len..].trim_start().starts_with(PRESERVED) {
+            out.push_str(line);
+            continue;
+        }
+        match text.find(CLOSE) {
+            None => open = Some(is_malformed),
+            // Prose after the comment: the author's line, kept whole.
+            Some(end) if !text[end + CLOSE.len()..].trim().is_empty() => out.push_str(line),
+            Some(_) => counts[usize::from(is_malformed)] += 1,
+        }
     }
-    (out, count)
+    if let Some(is_malformed) = open {
+        counts[usize::from(is_malformed)] += 1;
+    }
+    (out, counts[0], counts[1])
 }
 
 /// Runs the checker (and its fixer under `opts.fix`).
@@ -227,15 +287,42 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
 mod tests {
     use super::*;
 
+    /// A document with template guidance and comments that are not, and
+    /// what `vaultspec-core` 0.3.9's `strip_template_annotations` returns
+    /// for it (observed): `AnnotationStats(frontmatter_comments=2,
+    /// html_comments=6, malformed_html_comments=1)` and the text below.
+    const MIXED: &str = "---\n# a yaml comment\ntags:\n  - '#adr'\n  - '#cache-layer'\n<!-- a frontmatter\nannotation -->\ndate: '2026-03-01'\nrelated: []\n---\n\n# `cache-layer` adr\n\n<!-- RETIRED: S02 -->\n<!-- Template guidance: say what was decided. -->\nProse with an inline <!-- reviewer note --> comment stays.\n<!-- trailing note --> followed by prose stays too.\n<!-- one --> <!-- two -->\n\n<!-- a block\n   over two lines -->\n<-- malformed template note -->\n  <!-- indented -->\n\n```html\n<!-- in code -->\n```\n\nA <-- B arrow.\n<!-- unclosed to the end\n";
+    const MIXED_STRIPPED: &str = "---\ntags:\n  - '#adr'\n  - '#cache-layer'\ndate: '2026-03-01'\nrelated: []\n---\n\n# `cache-layer` adr\n\n<!-- RETIRED: S02 -->\nProse with an inline <!-- reviewer note --> comment stays.\n<!-- trailing note --> followed by prose stays too.\n\n\n```html\n<!-- in code -->\n```\n\nA <-- B arrow.\n";
+
     #[test]
-    fn comments_go_prose_and_retirements_stay() {
-        let t = "---\n# guide\ntags: []\n---\n\n<!-- RETIRED: S02 -->\n# T\n\n<!-- a\nb -->\n\nkeep <!-- x --> this\n<!-- y --> tail\n<-- bad -->\n```\n<!-- code -->\n```\nA <-- B\n";
-        let (out, found) = strip(t);
-        assert_eq!(found, Annotations { html: 4, yaml: 1 });
+    fn only_standalone_comments_count_as_the_reference_counts_them() {
+        let (out, found) = strip(MIXED);
         assert_eq!(
-            out,
-            "---\ntags: []\n---\n\n<!-- RETIRED: S02 -->\n# T\n\n\nkeep  this\ntail\n```\n<!-- code -->\n```\nA <-- B\n"
+            found,
+            Annotations {
+                html: 6,
+                malformed: 1,
+                yaml: 2
+            }
         );
+        assert_eq!(
+            found.describe(),
+            "2 frontmatter comment lines, 6 HTML comment blocks, 1 malformed HTML comment block"
+        );
+        assert_eq!(out, MIXED_STRIPPED);
         assert_eq!(strip(&out), (out.clone(), Annotations::default()));
+    }
+
+    #[test]
+    fn comments_within_prose_are_not_annotations() {
+        let adr = "---\ntags: []\n---\n\n# T\n\nWe chose B <!-- see the thread --> over A.\n<!-- TODO(ana) --> check the numbers\n";
+        assert_eq!(strip(adr), (adr.to_owned(), Annotations::default()));
+    }
+
+    #[test]
+    fn a_closing_line_keeps_its_prose() {
+        let (out, found) = strip("<!-- a\nb --> tail\nnext\n");
+        assert_eq!(out, " tail\nnext\n");
+        assert_eq!(found.html, 1);
     }
 }

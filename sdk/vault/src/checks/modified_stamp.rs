@@ -10,7 +10,7 @@ use crate::doc::Document;
 use crate::error::Result;
 use crate::hash;
 
-use super::context::{Options, Snapshot, read_text, write_if_changed};
+use super::context::{Options, Snapshot, rewrite};
 use super::model::{Check, CheckResult, Finding, Severity};
 
 const NAME: &str = "modified-stamp";
@@ -139,26 +139,21 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     for doc in snap.scoped(opts) {
         let verdict = judge(doc, &doc.text);
         let value = fix_value(&verdict, opts.today);
-        let raw = if opts.fix {
-            Some(read_text(snap.storage, &doc.path)?)
-        } else {
-            None
-        };
-        let fixed_text =
-            value.map(|v| hash::refresh_modified_stamp(raw.as_deref().unwrap_or(&doc.text), v));
-        let fixable = match (&fixed_text, &raw) {
-            (Some(t), Some(r)) => t != r,
-            (Some(t), None) => t != &doc.text,
-            _ => false,
-        };
-        let Some(raw) = raw else {
+        if !opts.fix {
+            let fixable =
+                value.is_some_and(|v| hash::refresh_modified_stamp(&doc.text, v) != doc.text);
             result
                 .findings
                 .extend(report(doc, &verdict, fixable, value));
             continue;
-        };
-        if let (true, Some(new), Some(v)) = (fixable, &fixed_text, value) {
-            write_if_changed(snap.storage, &doc.path, &raw, new)?;
+        }
+        // Written as the reference writes: the whole file takes CRLF when it
+        // has any (`rewrite`), so a mixed file comes out uniform.
+        if let Some(v) = value
+            && rewrite(snap.storage, &doc.path, |plain| {
+                Some(hash::refresh_modified_stamp(plain, v))
+            })?
+        {
             result.fixed_count += 1;
             result.findings.push(Finding::fixed(
                 NAME,
@@ -173,16 +168,16 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
             .body_hash
             .as_deref()
             .is_some_and(hash::is_canonical_body_hash)
+            && rewrite(snap.storage, &doc.path, |plain| {
+                Some(hash::set_body_hash(plain, &hash::body_hash(plain)))
+            })?
         {
-            let seeded = hash::set_body_hash(&raw, &hash::body_hash(&raw));
-            if write_if_changed(snap.storage, &doc.path, &raw, &seeded)? {
-                result.fixed_count += 1;
-                result.findings.push(Finding::fixed(
-                    NAME,
-                    &doc.path,
-                    "Seeded body fingerprint; the modified stamp is left as it stands and staleness is tracked from here.",
-                ));
-            }
+            result.fixed_count += 1;
+            result.findings.push(Finding::fixed(
+                NAME,
+                &doc.path,
+                "Seeded body fingerprint; the modified stamp is left as it stands and staleness is tracked from here.",
+            ));
         }
     }
     Ok(result)

@@ -94,6 +94,19 @@ pub struct RepairRun {
     pub error_count: usize,
 }
 
+impl RepairRun {
+    /// The fixes the mutating check pass applied (0 on a dry run): what
+    /// decides `updated` against `unchanged`, as in the reference, whatever
+    /// the index phase rewrote.
+    pub fn fixed_count(&self) -> usize {
+        self.phases
+            .iter()
+            .filter(|p| p["phase"] == "fix")
+            .filter_map(|p| p["fixed_count"].as_u64())
+            .sum::<u64>() as usize
+    }
+}
+
 fn phase(name: &str, results: &[CheckResult]) -> Value {
     let checks: Vec<Value> = results
         .iter()

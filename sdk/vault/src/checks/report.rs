@@ -21,7 +21,8 @@ pub struct Page {
     pub limit: Option<usize>,
     /// Skip this many first (`--offset`).
     pub offset: usize,
-    /// Show INFO items (`--fix` or `-v`).
+    /// Show INFO items in text (`--fix` or `-v`). JSON carries them always,
+    /// as the reference's does (`exec-mapping`'s work in flight is INFO).
     pub info: bool,
 }
 
@@ -52,13 +53,10 @@ impl<'a> From<&'a Finding> for Diagnostic<'a> {
     }
 }
 
-/// The `data` of `vault check <name> --json` for one result.
+/// The `data` of `vault check <name> --json` for one result: every finding,
+/// INFO included whatever `-v` says (the reference's JSON withholds none).
 pub fn result_data(r: &CheckResult, page: Page) -> Value {
-    let shown: Vec<&Finding> = r
-        .findings
-        .iter()
-        .filter(|f| page.info || f.severity != Severity::Info)
-        .collect();
+    let shown: Vec<&Finding> = r.findings.iter().collect();
     let (page_items, window) = crate::window::apply(&shown, page.limit, page.offset);
     let items: Vec<Diagnostic<'_>> = page_items.iter().map(|f| Diagnostic::from(*f)).collect();
     let mut diagnostics = window.fields();
@@ -150,7 +148,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pages_hide_info_unless_asked_and_report_truncation() {
+    fn pages_keep_info_items_as_the_reference_and_report_truncation() {
         let mut r = CheckResult::new(Check::ExecMapping);
         for i in 0..3 {
             r.findings.push(Finding::new(
@@ -170,10 +168,23 @@ mod tests {
                 info: false,
             },
         );
-        assert_eq!(d["diagnostics"]["total"], 3);
+        // `vaultspec-core` 0.3.9's JSON carries INFO items without `-v`
+        // (an `exec-mapping` work-in-flight row is INFO).
+        assert_eq!(d["diagnostics"]["total"], 4);
         assert_eq!(d["diagnostics"]["returned"], 2);
-        assert_eq!(d["diagnostics"]["truncated"], false);
         assert_eq!(d["diagnostics"]["items"][0]["path"], "p1");
+        let last = result_data(
+            &r,
+            Page {
+                limit: None,
+                offset: 3,
+                info: false,
+            },
+        );
+        assert_eq!(
+            last["diagnostics"]["items"][0]["severity"], "info",
+            "{last}"
+        );
         let d = result_data(
             &r,
             Page {

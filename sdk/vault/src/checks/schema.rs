@@ -13,8 +13,12 @@ use super::model::{Check, CheckResult, Finding, Severity};
 
 const NAME: &str = "schema";
 
-/// Whether a plan body (comments masked) carries `Approved yyyy-mm-dd` right
-/// after its `## Description` heading (blank lines allowed between).
+/// Whether a plan body (comments masked) carries an approval line right
+/// after its `## Description` heading (blank lines allowed between): a bare
+/// `Approved yyyy-mm-dd` with nothing after the date but blanks, as the
+/// reference's pattern `Approved \d{4}-\d{2}-\d{2}\s*$` reads it. A line
+/// that goes on (`Approved 2026-03-01. Implements …`) is prose, not an
+/// approval; the date's digits are not judged as a calendar date.
 pub fn is_approved(body: &str) -> bool {
     let masked = crate::graph::markdown::mask_code_and_comments(body);
     let mut after_description = false;
@@ -23,12 +27,21 @@ pub fn is_approved(body: &str) -> bool {
             if line.is_empty() {
                 continue;
             }
-            let rest = line.strip_prefix("Approved ").unwrap_or("");
-            return rest.len() >= 10 && crate::date::Date::parse_strict(&rest[..10]).is_ok();
+            return line.strip_prefix("Approved ").is_some_and(is_date_shape);
         }
         after_description = line == "## Description";
     }
     false
+}
+
+/// `dddd-dd-dd`, ASCII digits.
+fn is_date_shape(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            _ => c.is_ascii_digit(),
+        })
 }
 
 fn targets<'a>(
@@ -106,7 +119,17 @@ mod tests {
     #[test]
     fn approval_follows_the_description_heading() {
         assert!(is_approved(
+            "# p\n\n## Description\n\nApproved 2026-03-01  \n\nMore.\n"
+        ));
+        // The reference matches digits, not a calendar date.
+        assert!(is_approved("## Description\n\nApproved 2026-13-45\n"));
+        // What `vaultspec-core` 0.3.9 does not count as approved (observed):
+        // anything after the date on the line.
+        assert!(!is_approved(
             "# p\n\n## Description\n\nApproved 2026-03-01 by the lead\n"
+        ));
+        assert!(!is_approved(
+            "# p\n\n## Description\n\nApproved 2026-11-30. Implements the cache.\n"
         ));
         assert!(!is_approved(
             "# p\n\n## Description\n\nDraft.\nApproved 2026-03-01\n"

@@ -82,6 +82,12 @@ pub enum LedgerError {
         /// The hash on disk.
         actual: String,
     },
+    /// `exec fold` found no exec folder or record of the feature.
+    #[error("no execution folder found for feature `{feature}`: nothing to fold")]
+    NoExecFolder {
+        /// The feature, without `#`.
+        feature: String,
+    },
     /// A recovery operation does not apply to this record.
     #[error("record `{path}`: {reason}")]
     Recovery {

@@ -102,9 +102,19 @@ pub fn exec_meta(text: &str) -> ExecMeta {
             }
             ("step_id", Value::Str(s) | Value::Plain(s)) => meta.step_id = Some(s),
             ("related", Value::List(items)) => {
+                // An unquoted `- [[plan]]` is a flow sequence to YAML (and
+                // to the reference), not a string: no link.
+                let flow: Vec<&str> = split
+                    .yaml(text)
+                    .lines()
+                    .filter_map(|l| l.trim().strip_prefix('-'))
+                    .map(str::trim)
+                    .filter(|item| item.starts_with('[') || item.starts_with('{'))
+                    .collect();
                 meta.related = items
                     .into_iter()
                     .filter_map(|v| if let Value::Str(s) = v { Some(s) } else { None })
+                    .filter(|s| !flow.contains(&s.as_str()))
                     .collect();
             }
             _ => {}

@@ -11,7 +11,7 @@ use crate::date::Date;
 use crate::doc::DocType;
 use crate::hash;
 use crate::pattern::Pattern;
-use crate::plan::{self, Plan, PlanError, load_plan, resolve_plan};
+use crate::plan::{self, PLAN_DIR, Plan, PlanError, load_plan, resolve_plan};
 use crate::storage::Storage;
 use crate::template::{self, Fill};
 
@@ -133,6 +133,59 @@ pub fn fold(
     Ok(report)
 }
 
+/// Where exec folders and flat records live.
+const EXEC_DIR: &str = ".vault/exec";
+
+/// The files of `feature`'s exec folders (`.vault/exec/*-<feature>/`) and
+/// its flat records (`.vault/exec/*-<feature>-exec.md`), by path.
+fn exec_sources(storage: &dyn Storage, feature: &str) -> Result<Vec<String>, LedgerError> {
+    let folder_suffix = format!("-{feature}");
+    let flat_suffix = format!("-{feature}-exec.md");
+    let mut out = Vec::new();
+    for entry in storage.list(EXEC_DIR)? {
+        let Some(rest) = entry
+            .path
+            .strip_prefix(EXEC_DIR)
+            .map(|r| r.trim_start_matches('/'))
+        else {
+            continue;
+        };
+        let ours = match rest.split_once('/') {
+            Some((folder, _)) => folder.ends_with(&folder_suffix),
+            None => rest.ends_with(&flat_suffix),
+        };
+        if ours && entry.path.ends_with(".md") {
+            out.push(entry.path);
+        }
+    }
+    Ok(out)
+}
+
+/// The plan the first record linking one names (`related:` item ending in
+/// `-plan`), when that plan exists.
+fn linked_plan(storage: &dyn Storage, sources: &[String]) -> Option<String> {
+    for path in sources {
+        let Some(text) = storage
+            .read(path)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+        else {
+            continue;
+        };
+        let meta = exec_meta(&text);
+        let stem = meta
+            .related
+            .iter()
+            .filter_map(|item| crate::doc::wiki_target(item))
+            .find(|stem| stem.ends_with("-plan"));
+        if let Some(stem) = stem {
+            let plan = format!("{PLAN_DIR}/{stem}.md");
+            return storage.exists(&plan).unwrap_or(false).then_some(plan);
+        }
+    }
+    None
+}
+
 /// [`fold`], writing straight to `storage` (which the caller stages).
 fn fold_in(
     storage: &dyn Storage,
@@ -142,7 +195,18 @@ fn fold_in(
     dry_run: bool,
 ) -> Result<FoldReport, LedgerError> {
     let feature = crate::doc::feature_arg(feature).to_string();
-    let plan_path = resolve_plan(storage, &feature, false).map_err(|e| match e {
+    // As the reference: the feature's exec folders (or flat records from
+    // before folders) come first, and the plan is the one their records
+    // link to, so a feature with two plans still folds into the right one.
+    let sources = exec_sources(storage, &feature)?;
+    if sources.is_empty() {
+        return Err(LedgerError::NoExecFolder { feature });
+    }
+    let plan_path = match linked_plan(storage, &sources) {
+        Some(path) => Ok(path),
+        None => resolve_plan(storage, &feature, false),
+    }
+    .map_err(|e| match e {
         PlanError::PlanNotFound { .. } => LedgerError::PlanNotFound {
             feature: feature.clone(),
             stem: String::new(),

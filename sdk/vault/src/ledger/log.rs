@@ -271,6 +271,14 @@ pub fn log(
         blob_hash: old_hash,
     };
     if with_notes == text {
+        // Nothing new to log. A ledger that did not exist is still laid
+        // down as its scaffold (unstamped), as the reference does, so the
+        // Step has its ledger from the first call; `changed` stays false.
+        if created && !opts.dry_run {
+            storage.write(&path, text.as_bytes())?;
+            result.created = true;
+            result.blob_hash = hash::blob_oid(text.as_bytes());
+        }
         return Ok(result);
     }
     let stamped = hash::refresh_modified_stamp(&with_notes, opts.today);

@@ -1,6 +1,23 @@
 //! The `exec-mapping` check (spec/exec-ledger.md §7, read-only): every exec
 //! document against its parent plan, then every live plan's closed Steps
 //! against the ledger rows that should cover them.
+//!
+//! Records are paired with plans exactly as `vaultspec-core` 0.3.9 pairs
+//! them, so older vaults get the same findings from both tools:
+//!
+//! - a document's `related:` and `step_id:` are read as YAML reads them
+//!   (an unquoted `- [[plan]]` is a nested list, not a link);
+//! - its parent is the first `related:` wiki-link (`[[stem]]`, `#anchor` and
+//!   `|alias` dropped; plain text is no link) naming a live plan, even after
+//!   one naming an archived plan; with no live one it is archived if any
+//!   link names an archived plan, and missing otherwise;
+//! - a per-Step record (a non-ledger document with `step_id:`) is an error
+//!   whatever its parent, and covers its Step when the parent is live;
+//! - a ledger whose live parent does not parse is reported on the plan;
+//!
+//! Beyond the reference, a ledger whose `## Changes` holds an item that is
+//! not a row, or a code fence never closed, is an error here: the next
+//! `vault exec log` would refuse that ledger, and this names the line first.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -33,6 +50,15 @@ struct PlanFacts {
     unattributable: bool,
 }
 
+/// The stem a `related:` item names, as the reference reads it: the text
+/// after a leading `[[` up to the first `]`, `#` or `|`, trimmed. An item
+/// that is not a wiki-link names nothing.
+fn link_stem(item: &str) -> Option<&str> {
+    let inner = item.trim().strip_prefix("[[")?;
+    let end = inner.find([']', '#', '|']).unwrap_or(inner.len());
+    Some(inner[..end].trim()).filter(|s| !s.is_empty())
+}
+
 enum Parent<'p> {
     Live(String, Option<&'p Plan>),
     Archived,
@@ -53,28 +79,29 @@ impl Plans {
     }
 }
 
+/// The parent plan of an exec document, from its `related:` wiki-links:
+/// the first that names a live plan wins; failing that, the parent is
+/// archived when any of them names an archived plan, and missing otherwise
+/// (named after the first link ending `-plan`, as the reference's message).
 fn parent<'p>(
     storage: &dyn Storage,
     plans: &'p mut Plans,
     related: &[String],
 ) -> Result<Parent<'p>, LedgerError> {
-    let mut first = None;
-    for link in related {
-        let stem = link
-            .trim()
-            .trim_start_matches("[[")
-            .trim_end_matches("]]")
-            .to_string();
+    let stems: Vec<&str> = related.iter().filter_map(|r| link_stem(r)).collect();
+    let mut archived = false;
+    for stem in &stems {
         let live = format!("{PLAN_DIR}/{stem}.md");
         if storage.exists(&live)? {
-            return Ok(Parent::Live(stem, plans.get(storage, &live)));
+            return Ok(Parent::Live((*stem).to_owned(), plans.get(storage, &live)));
         }
-        if storage.exists(&format!(".vault/_archive/plan/{stem}.md"))? {
-            return Ok(Parent::Archived);
-        }
-        first.get_or_insert(stem);
+        archived = archived || storage.exists(&format!(".vault/_archive/plan/{stem}.md"))?;
     }
-    Ok(Parent::Missing(first.unwrap_or_default()))
+    if archived {
+        return Ok(Parent::Archived);
+    }
+    let named = stems.iter().find(|s| s.ends_with("-plan")).copied();
+    Ok(Parent::Missing(named.unwrap_or_default().to_owned()))
 }
 
 /// What in a ledger `vault exec log` would refuse to append to, found
@@ -121,13 +148,16 @@ pub fn exec_mapping(
         let Ok(text) = String::from_utf8(bytes) else {
             continue;
         };
+        // `related:` and `step_id:` as YAML reads them, as the reference's
+        // graph does: an unquoted `- [[plan]]` is a nested list, no link.
         let meta = exec_meta(&text);
         if feature.is_some() && meta.feature.as_deref() != feature {
             continue;
         }
+        let text = text.as_str();
         let ledger = is_ledger_stem(crate::doc::stem_of(&entry.path));
         if ledger {
-            for (line, message) in unparsable(&text) {
+            for (line, message) in unparsable(text) {
                 push(
                     Severity::Error,
                     &entry.path,
@@ -136,7 +166,7 @@ pub fn exec_mapping(
             }
         }
         let rows = if ledger {
-            section_rows(&text)
+            section_rows(text)
         } else {
             Vec::new()
         };
@@ -145,6 +175,17 @@ pub fn exec_mapping(
         } else {
             meta.step_id.clone().into_iter().collect()
         };
+        if !ledger && let Some(step) = steps.first() {
+            // A per-Step record is the finding whatever its parent.
+            let feature = meta.feature.as_deref().unwrap_or("<feature>");
+            push(
+                Severity::Error,
+                &entry.path,
+                format!(
+                    "per-step execution record for `{step}`; fold it into the ledger with `vault exec fold --feature {feature} --force`"
+                ),
+            );
+        }
         let p = parent(storage, &mut plans, &meta.related)?;
         if steps.is_empty() {
             if !ledger && let Parent::Live(stem, _) = &p {
@@ -154,59 +195,62 @@ pub fn exec_mapping(
         }
         match p {
             Parent::Archived => {}
-            Parent::Missing(stem) => push(
-                Severity::Warning,
-                &entry.path,
-                format!(
-                    "execution record declares step `{}` but its parent plan `{stem}` was not found live or archived",
-                    steps[0]
-                ),
-            ),
-            Parent::Live(stem, None) => push(
-                Severity::Warning,
-                &entry.path,
-                format!("parent plan `{stem}` does not parse; fix it with `vault plan check`"),
-            ),
-            Parent::Live(stem, Some(plan)) => {
-                let f = facts.entry(stem.clone()).or_default();
-                if ledger {
-                    f.native |= rows
-                        .iter()
-                        .any(|r| r.step.is_some() && !matches!(r.kind, RowKind::Op(Op::T)));
-                    for s in &steps {
-                        f.covered.insert(s.clone());
-                        if plan.retired.steps.contains(s) {
-                            continue;
-                        }
-                        match plan.steps.iter().find(|x| &x.id == s) {
-                            Some(x) if x.checked => {}
-                            Some(_) => push(
-                                Severity::Info,
-                                &entry.path,
-                                format!(
-                                    "ledger has rows for step `{s}`, which is still open (work in flight)"
-                                ),
-                            ),
-                            None => push(
-                                Severity::Warning,
-                                &entry.path,
-                                format!(
-                                    "ledger row names step `{s}`, which does not exist in parent plan `{stem}`"
-                                ),
-                            ),
-                        }
-                    }
+            Parent::Missing(stem) => {
+                let named = if stem.is_empty() {
+                    String::new()
                 } else {
-                    f.covered.extend(steps.iter().cloned());
+                    format!(" `{stem}`")
+                };
+                push(
+                    Severity::Warning,
+                    &entry.path,
+                    format!(
+                        "execution record declares step `{}` but its parent plan{named} was not found live or archived; point `related:` at it as a quoted `\"[[plan-stem]]\"`",
+                        steps[0]
+                    ),
+                )
+            }
+            Parent::Live(stem, plan) => {
+                let f = facts.entry(stem.clone()).or_default();
+                f.covered.extend(steps.iter().cloned());
+                if !ledger {
+                    continue;
+                }
+                f.native |= rows
+                    .iter()
+                    .any(|r| r.step.is_some() && !matches!(r.kind, RowKind::Op(Op::T)));
+                let Some(plan) = plan else {
                     push(
-                        Severity::Error,
-                        &entry.path,
+                        Severity::Warning,
+                        &format!("{PLAN_DIR}/{stem}.md"),
                         format!(
-                            "per-step execution record for `{}`; fold it into the ledger with `vault exec fold --feature {} --force`",
-                            steps[0],
-                            meta.feature.clone().unwrap_or_default()
+                            "parent plan `{stem}` does not parse, so the rows for step `{}` cannot be verified; fix it with `vault plan check`",
+                            steps[0]
                         ),
                     );
+                    continue;
+                };
+                for s in &steps {
+                    if plan.retired.steps.contains(s) {
+                        continue;
+                    }
+                    match plan.steps.iter().find(|x| &x.id == s) {
+                        Some(x) if x.checked => {}
+                        Some(_) => push(
+                            Severity::Info,
+                            &entry.path,
+                            format!(
+                                "ledger has rows for step `{s}`, which is still open (work in flight)"
+                            ),
+                        ),
+                        None => push(
+                            Severity::Warning,
+                            &entry.path,
+                            format!(
+                                "ledger row names step `{s}`, which does not exist in parent plan `{stem}`"
+                            ),
+                        ),
+                    }
                 }
             }
         }
@@ -280,5 +324,63 @@ mod tests {
         );
         assert!(f[2].message.contains("`S02`"));
         assert!(f[3].message.contains("no logged ledger"));
+    }
+
+    /// Older records as a real vault has them, and what `vaultspec-core`
+    /// 0.3.9 reports for them (`vault check exec-mapping --json`, observed):
+    /// an unquoted `- [[plan]]` is no link, an archived link before the live
+    /// plan does not hide it, and a per-Step record is an error whatever
+    /// its parent.
+    #[test]
+    fn older_records_pair_with_plans_as_the_reference_pairs_them() {
+        let s = MemStorage::new();
+        let plan = |feature: &str, date: &str| {
+            format!(
+                "---\ntags:\n  - \"#plan\"\n  - \"#{feature}\"\ndate: \"{date}\"\ntier: L1\nrelated: []\n---\n\n# {feature} plan\n\n## Steps\n\n- [x] `S01` - a; `x`.\n- [x] `S02` - b; `y`.\n- [ ] `S03` - c; `z`.\n"
+            )
+        };
+        s.insert(".vault/plan/2026-03-01-f-plan.md", plan("f", "2026-03-01"));
+        s.insert(".vault/plan/2026-03-02-g-plan.md", plan("g", "2026-03-02"));
+        s.insert(
+            ".vault/_archive/plan/2026-01-01-old-plan.md",
+            plan("old", "2026-01-01"),
+        );
+        s.insert(
+            ".vault/exec/2026-03-01-f/2026-03-01-f-s01-exec.md",
+            "---\ntags:\n  - '#exec'\n  - '#f'\ndate: '2026-03-01'\nstep_id: S01\nrelated:\n  - [[2026-03-01-f-plan]]\n---\n\n# record\n",
+        );
+        s.insert(
+            ".vault/exec/2026-03-02-g/2026-03-02-g-notes-exec.md",
+            "---\ntags:\n  - '#exec'\n  - '#g'\ndate: '2026-03-02'\nrelated:\n  - \"[[2026-01-01-old-plan]]\"\n  - \"[[2026-03-02-g-plan|the plan]]\"\n---\n\n# notes\n",
+        );
+        s.insert(
+            ".vault/exec/2026-03-02-g/2026-03-02-g-s09-exec.md",
+            "---\ntags:\n  - '#exec'\n  - '#g'\ndate: '2026-03-02'\nstep_id: S09\nrelated:\n  - \"[[2026-02-02-gone-plan]]\"\n---\n\n# lost\n",
+        );
+        s.insert(
+            ".vault/exec/2026-03-02-g/2026-03-02-g-ledger.md",
+            "---\ntags:\n  - '#exec'\n  - '#g'\ndate: '2026-03-02'\nrelated:\n  - \"[[2026-03-02-g-plan]]\"\n---\n\n# ledger\n\n## Changes\n\n- `S03` `T` `src/z.rs`\n",
+        );
+        let findings = exec_mapping(&s, None).unwrap();
+        let found: Vec<(Severity, &str)> = findings
+            .iter()
+            .map(|f| (f.severity, f.path.rsplit('/').next().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (Severity::Error, "2026-03-01-f-s01-exec.md"),
+                (Severity::Warning, "2026-03-01-f-s01-exec.md"),
+                (Severity::Info, "2026-03-02-g-ledger.md"),
+                (Severity::Error, "2026-03-02-g-s09-exec.md"),
+                (Severity::Warning, "2026-03-02-g-s09-exec.md"),
+                (Severity::Warning, "2026-03-01-f-plan.md"),
+                (Severity::Info, "2026-03-02-g-plan.md"),
+            ]
+        );
+        assert!(
+            findings[4].message.contains("2026-02-02-gone-plan"),
+            "{findings:?}"
+        );
     }
 }

@@ -22,6 +22,8 @@ pub struct RecoveryReport {
     pub new_path: String,
     /// Whether anything changed.
     pub changed: bool,
+    /// The record's `step_id` before the operation.
+    pub previous_step_id: Option<String>,
     /// The record's `step_id` after the operation.
     pub step_id: Option<String>,
 }
@@ -85,41 +87,63 @@ fn load(storage: &dyn Storage, path: &str) -> Result<Record, LedgerError> {
     ))
 }
 
-/// Rewrites (or with `None` removes) the `step_id:` line, keeping every other
-/// byte and the line's own terminator; inserts before the closing fence when
-/// the key is absent.
-fn set_step_id(text: &str, value: Option<&str>) -> String {
+/// Rewrites (or with `None` removes) the `step_id:` line as the reference
+/// does, keeping every other byte and each line's terminator: the value is
+/// written single-quoted, and an absent key goes on the line after
+/// `modified:`. `None` when the key must be added and the frontmatter has
+/// no `modified:` to place it after.
+fn set_step_id(text: &str, value: Option<&str>) -> Option<String> {
     let Some(split) = frontmatter::split(text) else {
-        return text.to_string();
+        return Some(text.to_string());
     };
     let yaml = &text[split.yaml.clone()];
+    let key_of = |content: &str| {
+        content
+            .split_once(':')
+            .map(|(key, _)| key.trim().to_string())
+    };
+    let lines: Vec<&str> = yaml.split_inclusive('\n').collect();
+    let render = |indent: &str, v: &str| format!("{indent}step_id: '{v}'");
     let mut out = String::with_capacity(text.len() + 24);
     out.push_str(&text[..split.yaml.start]);
-    let mut done = false;
-    for line in yaml.split_inclusive('\n') {
-        let content = line.trim_end_matches(['\n', '\r']);
-        if !done && content.trim_start().starts_with("step_id:") {
-            done = true;
-            if let Some(v) = value {
-                let old = content.split_once(':').map_or("", |(_, r)| r.trim());
-                let q = old.chars().next().filter(|c| *c == '\'' || *c == '"');
+    let existing = lines.iter().position(|line| {
+        key_of(line.trim_end_matches(['\n', '\r'])).is_some_and(|k| k == "step_id")
+    });
+    match (existing, value) {
+        (Some(at), value) => {
+            for (n, line) in lines.iter().enumerate() {
+                if n != at {
+                    out.push_str(line);
+                    continue;
+                }
+                let Some(v) = value else { continue };
+                let content = line.trim_end_matches(['\n', '\r']);
                 let indent = &content[..content.len() - content.trim_start().len()];
-                out.push_str(&match q {
-                    Some(q) => format!("{indent}step_id: {q}{v}{q}"),
-                    None => format!("{indent}step_id: {v}"),
-                });
+                out.push_str(&render(indent, v));
                 out.push_str(&line[content.len()..]);
             }
-            continue;
         }
-        out.push_str(line);
-    }
-    if !done && let Some(v) = value {
-        let term = if text.contains("\r\n") { "\r\n" } else { "\n" };
-        out.push_str(&format!("step_id: {v}{term}"));
+        (None, None) => out.push_str(yaml),
+        (None, Some(v)) => {
+            let after = lines.iter().position(|line| {
+                key_of(line.trim_end_matches(['\n', '\r'])).is_some_and(|k| k == "modified")
+            })?;
+            for (n, line) in lines.iter().enumerate() {
+                out.push_str(line);
+                if n == after {
+                    let content = line.trim_end_matches(['\n', '\r']);
+                    let indent = &content[..content.len() - content.trim_start().len()];
+                    out.push_str(&render(indent, v));
+                    out.push_str(match &line[content.len()..] {
+                        "" => "\n",
+                        term => term,
+                    });
+                }
+            }
+        }
     }
     out.push_str(&text[split.yaml.end..]);
-    out
+    Some(out)
 }
 
 /// Points a record at one live Step of its parent plan.
@@ -136,12 +160,19 @@ pub fn relink(
         path: path.into(),
         new_path: path.into(),
         changed: false,
+        previous_step_id: rec.step_id.clone(),
         step_id: Some(id.clone()),
     };
     if rec.step_id.as_deref() == Some(id.as_str()) {
         return Ok(report);
     }
-    let out = hash::refresh_modified_stamp(&set_step_id(&rec.text, Some(&id)), today);
+    let Some(relinked) = set_step_id(&rec.text, Some(&id)) else {
+        return Err(LedgerError::Recovery {
+            path: path.into(),
+            reason: "the record has no `modified:` stamp to put `step_id:` after; add `modified:` to its frontmatter first".into(),
+        });
+    };
+    let out = hash::refresh_modified_stamp(&relinked, today);
     storage.write(path, out.as_bytes())?;
     report.changed = true;
     Ok(report)
@@ -169,6 +200,7 @@ pub fn retire(storage: &dyn Storage, path: &str) -> Result<RecoveryReport, Ledge
         path: path.into(),
         new_path: dest,
         changed: true,
+        previous_step_id: Some(id.clone()),
         step_id: Some(id),
     })
 }
@@ -185,6 +217,7 @@ pub fn detach(
         path: path.into(),
         new_path: path.into(),
         changed: false,
+        previous_step_id: rec.step_id.clone(),
         step_id: None,
     };
     let Some(id) = rec.step_id.clone() else {
@@ -196,7 +229,10 @@ pub fn detach(
             format!("step `{id}` is live or retired in the parent plan; use `relink` or `retire`"),
         ));
     }
-    let out = hash::refresh_modified_stamp(&set_step_id(&rec.text, None), today);
+    let out = hash::refresh_modified_stamp(
+        &set_step_id(&rec.text, None).unwrap_or_else(|| rec.text.clone()),
+        today,
+    );
     storage.write(path, out.as_bytes())?;
     report.changed = true;
     Ok(report)

@@ -5,10 +5,10 @@
 use super::{Change, Status, apply};
 use crate::checks::{self, Finding, Severity};
 use crate::date::Date;
-use crate::doc::{Corpus, DocType, Document};
+use crate::doc::{Corpus, Document};
 use crate::error::{Error, Result};
 use crate::frontmatter::edit::{replace_body, set_key};
-use crate::frontmatter::render::{Quote, list_lines, rerender_plan, single};
+use crate::frontmatter::render::{Quote, list_lines, single};
 use crate::storage::Storage;
 use crate::{hash, resolve};
 
@@ -70,14 +70,11 @@ pub fn normalize_tag(raw: &str) -> String {
     format!("#{}", crate::doc::feature_arg(raw))
 }
 
-/// Applies `fm` to `text` (a document at `path` of `doc_type`) without
-/// stamping: keys replaced in place, a plan re-serialised the plan writer's way.
-pub fn apply_frontmatter(
-    corpus: &Corpus,
-    text: &str,
-    doc_type: Option<DocType>,
-    fm: &FrontmatterEdit,
-) -> Result<String> {
+/// Applies `fm` to `text` without stamping: each given key's block replaced
+/// in place, an absent key added last. A plan is edited the same way (the
+/// reference's edit engine never hands a plan to the plan writer, so key
+/// order, quoting and `related: []` stay as they were).
+pub fn apply_frontmatter(corpus: &Corpus, text: &str, fm: &FrontmatterEdit) -> Result<String> {
     let mut t = text.to_string();
     if let Some(raw) = &fm.date {
         let d =
@@ -91,9 +88,6 @@ pub fn apply_frontmatter(
     if let Some(related) = &fm.related {
         let links = resolve::resolve_links(corpus, related)?;
         t = set_key(&t, "related", &list_lines("related", &links, Quote::Single)).unwrap_or(t);
-    }
-    if doc_type == Some(DocType::Plan) && t != text {
-        t = rerender_plan(&t).unwrap_or(t);
     }
     Ok(t)
 }
@@ -120,7 +114,32 @@ pub fn plan_edit(
     if let Some(body) = &req.body {
         text = replace_body(&text, body).unwrap_or(text);
     }
-    text = apply_frontmatter(corpus, &text, doc.doc_type, &req.frontmatter)?;
+    text = match apply_frontmatter(corpus, &text, &req.frontmatter) {
+        // A date that is not `yyyy-mm-dd` is refused by the pre-write
+        // frontmatter validation (the reference's model validator), not
+        // by the command line: `status: failed`, exit 1, nothing written.
+        Err(Error::InvalidDate { raw }) => {
+            let message =
+                format!("invalid date `{raw}`: `date:` must be a real day written `yyyy-mm-dd`");
+            let finding = Finding::new(
+                "frontmatter",
+                Severity::Warning,
+                Some(&doc.path),
+                message.clone(),
+            )
+            .fixable(None);
+            return Err(Error::Refused {
+                path: doc.path.clone(),
+                findings: vec![finding],
+                errors: vec![message],
+            });
+        }
+        other => other?,
+    };
+    // Every edit re-stamps `modified:` and re-attests `body_hash:`, as the
+    // reference does: an edit that changes no key or body still writes
+    // when the stamps move, and is `unchanged` only when the bytes stay.
+    let text = hash::refresh_modified_stamp(&text, today);
     if text == doc.text {
         let edited = Edited {
             path: doc.path.clone(),
@@ -132,7 +151,6 @@ pub fn plan_edit(
         };
         return Ok((edited, None));
     }
-    let text = hash::refresh_modified_stamp(&text, today);
     let findings = if req.no_check {
         Vec::new()
     } else {
@@ -145,6 +163,7 @@ pub fn plan_edit(
         return Err(Error::Refused {
             path: doc.path.clone(),
             findings: errors,
+            errors: Vec::new(),
         });
     }
     let edited = Edited {

@@ -119,6 +119,47 @@ fn renamed_path(path: &str, old: &str, new: &str) -> String {
         .join("/")
 }
 
+/// Refuses a rename the exec folders cannot follow, as the reference does:
+/// each folder holding a record of the feature must be `<date>-<old>`, and
+/// every record in it must start with that same `<date>-<old>-` (a record
+/// named after its own day instead of its plan's would be renamed to a
+/// name no tool derives).
+fn check_exec_folders(storage: &dyn Storage, members: &[&Document], old: &str) -> Result<()> {
+    let folders: BTreeSet<&str> = members
+        .iter()
+        .filter_map(|d| d.path.strip_prefix(".vault/exec/"))
+        .map(|rest| rest.rsplit_once('/').map_or("", |(folder, _)| folder))
+        .collect();
+    for folder in folders {
+        let date = folder.strip_suffix(&format!("-{old}")).filter(|d| {
+            d.len() == 10
+                && d.bytes().enumerate().all(|(i, c)| match i {
+                    4 | 7 => c == b'-',
+                    _ => c.is_ascii_digit(),
+                })
+        });
+        let Some(date) = date else {
+            return Err(Error::Invalid(format!(
+                "exec folder `.vault/exec/{folder}` is not named `<date>-{old}`: rename it (or move its records) before renaming the feature"
+            )));
+        };
+        let prefix = format!("{date}-{old}-");
+        let dir = format!(".vault/exec/{folder}");
+        for entry in storage.list(&dir)? {
+            let Some(name) = entry.path.strip_prefix(&format!("{dir}/")) else {
+                continue;
+            };
+            if name.ends_with(".md") && !name.contains('/') && !name.starts_with(&prefix) {
+                return Err(Error::Invalid(format!(
+                    "exec record `{}` does not start with its folder's `{prefix}`, so its new name cannot be derived: rename it first",
+                    entry.path
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `vault feature rename OLD NEW`: renames every document of the feature,
 /// its exec folders, its tag, every link to its documents, and its index
 /// (removed under the old name, regenerated under the new one).
@@ -149,7 +190,16 @@ pub fn rename_feature(
             "no document is tagged `#{old}`: nothing to rename"
         )));
     }
+    // Renaming onto a feature that has documents merges the two: only with
+    // `--force`, as in the reference.
+    let taken = corpus.feature_docs(&new).count();
+    if taken > 0 && !force {
+        return Err(Error::Invalid(format!(
+            "feature `#{new}` already has {taken} document(s): pass `--force` to merge `#{old}` into it, or choose another name"
+        )));
+    }
     members.sort_by_key(|d| (d.path.starts_with(".vault/exec/"), d.path.clone()));
+    check_exec_folders(storage, &members, &old)?;
     let mut paths = Vec::new();
     let mut renames = HashMap::new();
     let mut link_renames = Vec::new();
@@ -184,7 +234,9 @@ pub fn rename_feature(
             new: np,
         });
     }
-    if !collisions.is_empty() && !force {
+    // A file that would land on another file is refused even with
+    // `--force` (and in a dry run, which previews the same refusal).
+    if !collisions.is_empty() {
         return Err(Error::Invalid(format!(
             "renaming `#{old}` to `#{new}` would overwrite {}: move those first",
             collisions

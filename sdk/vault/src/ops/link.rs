@@ -8,6 +8,7 @@ use crate::doc::{Corpus, Document};
 use crate::error::Result;
 use crate::frontmatter::edit::{key_blocks, newline_of, set_key};
 use crate::frontmatter::render::{Quote, list_lines, single};
+use crate::graph::{Graph, NodeId};
 use crate::storage::Storage;
 use crate::{hash, resolve, text};
 
@@ -18,7 +19,7 @@ pub struct Edge {
     pub src: String,
     /// The linked stem.
     pub dst: String,
-    /// Always `out`: edges are listed from their source.
+    /// `out` for an edge from the listed document, `in` for one to it.
     pub direction: &'static str,
 }
 
@@ -36,27 +37,53 @@ pub struct LinkChange {
     pub dry_run: bool,
 }
 
-/// `vault link list`: the outgoing edges of one document, of a feature's
-/// documents, or of the whole corpus.
-pub fn list(corpus: &Corpus, src: Option<&str>, feature: Option<&str>) -> Result<Vec<Edge>> {
-    let docs: Vec<&Document> = match src {
-        Some(r) => vec![resolve::resolve(corpus, r)?],
-        None => corpus
-            .docs
-            .iter()
-            .filter(|d| feature.is_none_or(|f| d.has_feature_tag(f)))
-            .collect(),
+/// `vault link list`, as the reference lists its graph: without a source,
+/// the outgoing links (`related:` and body wiki-links alike) of every
+/// document node by key, each node's targets by key; with `src` (a node key:
+/// the stem, or `<type>/<stem>` when stems collide), its outgoing links by
+/// key, then the nodes linking to it (`direction: in`). A target whose stem
+/// several documents share is every one of their keys; an unresolved one is
+/// its phantom's key. `None` when `src` is no node of the graph.
+pub fn list(graph: &Graph, src: Option<&str>, feature: Option<&str>) -> Option<Vec<Edge>> {
+    let keys = |ids: &mut dyn Iterator<Item = NodeId>| -> Vec<&str> {
+        let mut keys: Vec<&str> = ids.map(|id| graph.node(id).key.as_str()).collect();
+        keys.sort_unstable();
+        keys
     };
-    Ok(docs
-        .iter()
-        .flat_map(|d| {
-            d.related_stems().into_iter().map(|t| Edge {
-                src: d.stem.clone(),
-                dst: t.to_string(),
-                direction: "out",
-            })
-        })
-        .collect())
+    let edge = |src: &str, dst: &str, direction| Edge {
+        src: src.to_string(),
+        dst: dst.to_string(),
+        direction,
+    };
+    let Some(src) = src else {
+        let mut nodes: Vec<NodeId> = (0..graph.nodes().len())
+            .filter(|&id| !graph.node(id).is_phantom())
+            .filter(|&id| feature.is_none_or(|f| graph.feature(id).as_deref() == Some(f)))
+            .collect();
+        nodes.sort_unstable_by_key(|&id| graph.node(id).key.as_str());
+        return Some(
+            nodes
+                .into_iter()
+                .flat_map(|id| {
+                    let key = graph.node(id).key.as_str();
+                    keys(&mut graph.out_links(id))
+                        .into_iter()
+                        .map(move |t| edge(key, t, "out"))
+                })
+                .collect(),
+        );
+    };
+    let id = graph.node_id(src)?;
+    let mut edges: Vec<Edge> = keys(&mut graph.out_links(id))
+        .into_iter()
+        .map(|t| edge(src, t, "out"))
+        .collect();
+    edges.extend(
+        keys(&mut graph.in_links(id).iter().copied())
+            .into_iter()
+            .map(|s| edge(s, src, "in")),
+    );
+    Some(edges)
 }
 
 fn target_stem(corpus: &Corpus, dst: &str, force: bool) -> Result<String> {

@@ -17,6 +17,7 @@ pub mod feature;
 pub mod journal;
 pub mod link;
 pub mod rename;
+pub mod rule;
 pub mod section;
 pub mod staged;
 pub mod transaction;

@@ -14,7 +14,7 @@ use crate::{hash, resolve};
 /// What `vault rename` did.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Renamed {
-    /// `updated`.
+    /// `updated`, or `unchanged` for a rename to the stem it has.
     #[serde(skip)]
     pub status: Status,
     /// The old workspace-relative path.
@@ -88,6 +88,20 @@ pub fn rename(
         });
     }
     let new_stem = check_stem(new_stem)?;
+    // Renaming a document to the stem it has is a no-op: nothing is
+    // written or re-stamped, as in the reference.
+    if new_stem == doc.stem {
+        return Ok(Renamed {
+            status: Status::Unchanged,
+            old_path: doc.path.clone(),
+            new_path: doc.path.clone(),
+            new_blob_hash: old_blob.clone(),
+            old_blob_hash: old_blob,
+            new_node_id: format!("doc:{new_stem}"),
+            incoming_rewritten: 0,
+            dry_run,
+        });
+    }
     let dir = doc.path.rsplit_once('/').map_or("", |(d, _)| d);
     let new_path = format!("{dir}/{new_stem}.md");
     if let Some(other) = corpus

@@ -265,6 +265,17 @@ impl Plan {
         }
     }
 
+    /// The display path a reader is shown: the row's own text, as the
+    /// reference reports it (it differs from [`Plan::step_path`] when the
+    /// `tier:` disagrees with the headings), computed for a row added since.
+    pub fn shown_path(&self, step: &Step) -> String {
+        if step.written_path.is_empty() {
+            self.step_path(step)
+        } else {
+            step.written_path.clone()
+        }
+    }
+
     /// Number of checked Steps.
     pub fn steps_completed(&self) -> usize {
         self.steps.iter().filter(|s| s.checked).count()

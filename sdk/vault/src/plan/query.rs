@@ -26,7 +26,7 @@ pub struct StepQuery {
 pub struct StepView {
     /// Canonical id.
     pub canonical_id: String,
-    /// Display path from the current ancestry.
+    /// Display path as the row writes it (computed for a row added since).
     pub display_path: String,
     /// Whether the box is checked.
     pub checked: bool,
@@ -58,7 +58,7 @@ pub fn query_steps(plan: &Plan, q: &StepQuery) -> Vec<StepView> {
             let state_ok = (!q.open || !s.checked) && (!q.closed || s.checked);
             (in_scope && state_ok).then(|| StepView {
                 canonical_id: s.id.clone(),
-                display_path: plan.step_path(s),
+                display_path: plan.shown_path(s),
                 checked: s.checked,
                 action: s.action.clone(),
                 scope: s.scope.clone(),

@@ -179,9 +179,9 @@ pub fn serialise_plan(plan: &Plan, canonicalise: bool) -> String {
             for step in &plan.steps {
                 step_row(step, None, &mut blocks, &mut out);
             }
-            if !plan.steps.is_empty() {
-                out.part("");
-            }
+            // Always, as the reference does: with no rows left, a block
+            // after them still gets its own blank line.
+            out.part("");
         }
         Tier::L2 => {
             for phase in &plan.phases {

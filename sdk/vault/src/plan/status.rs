@@ -90,7 +90,7 @@ pub fn plan_status(plan: &Plan, covered: Option<&BTreeSet<String>>) -> PlanStatu
             .steps
             .iter()
             .find(|s| !s.checked)
-            .map(|s| plan.step_path(s)),
+            .map(|s| plan.shown_path(s)),
         exec_missing_ids: match covered {
             Some(c) => plan
                 .steps

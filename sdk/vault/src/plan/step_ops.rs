@@ -165,9 +165,11 @@ impl Plan {
             ));
         }
         let i = self.find_step(addr)?;
+        // Without `--to-phase` the Step stays in its own Phase, and an
+        // anchor elsewhere is refused (the reference's move-flag rule).
         let dest_phase = match to_phase {
             Some(_) => self.step_phase_flag("step move", to_phase, false)?,
-            None => None,
+            None => self.steps[i].phase,
         };
         let moving_id = self.steps[i].id.clone();
         let anchor_idx = match anchor {
@@ -178,11 +180,18 @@ impl Plan {
                         "step `{moving_id}` cannot be moved next to itself"
                     )));
                 }
-                if to_phase.is_some() && self.steps[ai].phase != dest_phase {
+                if self.steps[ai].phase != dest_phase {
+                    let phase = match to_phase {
+                        Some(p) => p.to_string(),
+                        None => self
+                            .step_path(&self.steps[i])
+                            .rsplit_once('.')
+                            .map(|(phase, _)| phase.to_string())
+                            .unwrap_or_default(),
+                    };
                     return Err(PlanError::Usage(format!(
-                        "anchor step `{}` is not in phase `{}`; pick an anchor inside the destination phase",
+                        "anchor step `{}` is not in phase `{phase}`; move the step into the anchor's phase with `--to-phase`, or pick an anchor inside `{phase}`",
                         a.id(),
-                        to_phase.unwrap_or_default()
                     )));
                 }
                 Some(ai)
@@ -277,6 +286,13 @@ mod tests {
             anchor: Some(Anchor::Before("P01.S02".into())),
         };
         assert!(p.apply(&bad).is_err());
+        // An anchor in another Phase, without `--to-phase`: refused.
+        let across = PlanOp::StepMove {
+            step: "S01".into(),
+            to_phase: None,
+            anchor: Some(Anchor::Before("P02.S02".into())),
+        };
+        assert!(p.apply(&across).is_err());
         p.apply(&PlanOp::StepMove {
             step: "S01".into(),
             to_phase: Some("P02".into()),

@@ -122,7 +122,14 @@ pub fn mutate_plan(
     let opened = open_for_write(storage, path, opts)?;
     let mut plan = opened.doc.plan.clone();
     let outcome = plan.apply(op)?;
-    let write = commit(storage, &opened, &plan, &outcome.retired, opts)?;
+    let write = commit(
+        storage,
+        &opened,
+        &plan,
+        &outcome.retired,
+        opts,
+        Rewrite::Always,
+    )?;
     Ok(PlanMutation {
         write,
         outcome,
@@ -183,16 +190,20 @@ pub fn edit_plan<T>(
         retired: Vec::new(),
     };
     let value = f(&mut session);
-    let write = commit(storage, &opened, &session.plan, &session.retired, opts)?;
+    let write = commit(
+        storage,
+        &opened,
+        &session.plan,
+        &session.retired,
+        opts,
+        Rewrite::WhenModelChanged,
+    )?;
     Ok((write, value, session.plan))
 }
 
 /// A plan loaded for a write and found safe to rewrite.
 struct Opened {
     doc: PlanDoc,
-    /// Whether `plan check` found no error in it: the guard then keeps it so
-    /// (without checking the same text twice).
-    clean: bool,
 }
 
 fn open_for_write(
@@ -248,19 +259,27 @@ fn open_for_write(
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .collect();
-    if !errors.is_empty() && !scaffold_only(&doc.plan, &errors) {
-        let findings = errors
+    // Only the errors that make a rewrite destructive stop it, as in the
+    // reference: a Wave or Phase the tier cannot hold (PLAN010) and rows the
+    // parser cannot see (PLAN070). A dash, padding or row-contract finding
+    // is the author's to fix and does not block the verbs.
+    let destructive: Vec<_> = errors
+        .iter()
+        .filter(|f| DESTRUCTIVE_CODES.contains(&f.code))
+        .collect();
+    if !destructive.is_empty() && !scaffold_only(&doc.plan, &errors) {
+        let findings = destructive
             .iter()
             .map(|f| format!("{} line {}: {}", f.code, f.line, f.message))
             .collect::<Vec<_>>()
             .join("; ");
         return Err(PlanError::Unsafe { findings });
     }
-    Ok(Opened {
-        clean: errors.is_empty(),
-        doc,
-    })
+    Ok(Opened { doc })
 }
+
+/// The `plan check` codes that make a plan unsafe to rewrite.
+const DESTRUCTIVE_CODES: [&str; 2] = ["PLAN010", "PLAN070"];
 
 /// Whether the re-read plan is the plan meant: same modelled frontmatter,
 /// same [`Outline`](super::model::Outline), and every block of authored prose
@@ -287,6 +306,19 @@ fn scaffold_only(p: &Plan, errors: &[impl std::borrow::Borrow<check::Finding>]) 
     is_scaffold(p) && errors.iter().all(|f| f.borrow().code == "PLAN010")
 }
 
+/// When a plan operation rewrites the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rewrite {
+    /// Whenever the serialised, `modified:`-stamped plan differs from the
+    /// bytes on disk, as the reference's CLI verbs do: a Step checked
+    /// twice, a move to the same place, still re-stamps `modified:` and
+    /// re-serialises a hand-written plan.
+    Always,
+    /// Only when the operations changed the plan's model (the MCP batch
+    /// tools: a progress call that changes no checkbox writes nothing).
+    WhenModelChanged,
+}
+
 /// Serialises, stamps, guards and writes `plan` over the opened plan.
 fn commit(
     storage: &dyn Storage,
@@ -294,11 +326,13 @@ fn commit(
     plan: &Plan,
     retired: &[String],
     opts: &WriteOptions,
+    rewrite: Rewrite,
 ) -> Result<PlanWrite, PlanError> {
     let doc = &opened.doc;
+    let original = String::from_utf8_lossy(&doc.bytes).into_owned();
     // Canonicalising is a change even when the model is not.
-    let before = if opts.canonicalise {
-        String::from_utf8_lossy(&doc.bytes).into_owned()
+    let before = if opts.canonicalise || rewrite == Rewrite::Always {
+        original.clone()
     } else {
         serialise_plan(&doc.plan, false)
     };
@@ -315,10 +349,14 @@ fn commit(
             plan.unknown.len()
         },
     };
-    if before == after {
+    let stamped = hash::refresh_modified_stamp(&after, opts.today);
+    let unchanged = match rewrite {
+        Rewrite::Always => stamped == before,
+        Rewrite::WhenModelChanged => before == after,
+    };
+    if unchanged {
         return Ok(write);
     }
-    let stamped = hash::refresh_modified_stamp(&after, opts.today);
     guard(opened, plan, retired, &stamped, opts)?;
     let bytes = stamped.into_bytes();
     write.changed = true;
@@ -354,15 +392,8 @@ fn guard(
             stamped.len()
         )));
     }
-    // The findings are wanted only for a clean plan; the check parses anyway.
-    let (findings, reparsed) = if opened.clean {
-        let (findings, reparsed) = check::check_and_parse(stamped);
-        (Some(findings), reparsed)
-    } else {
-        (None, parse::parse_plan(stamped))
-    };
-    let reparsed =
-        reparsed.map_err(|e| PlanError::Guard(format!("the new plan does not parse: {e}")))?;
+    let reparsed = parse::parse_plan(stamped)
+        .map_err(|e| PlanError::Guard(format!("the new plan does not parse: {e}")))?;
     for kind in [Kind::Wave, Kind::Phase, Kind::Step] {
         // A set: with a list, a plan of a thousand Steps costs a million
         // comparisons here.
@@ -389,24 +420,9 @@ fn guard(
             "the new plan does not re-read with the same steps".into(),
         ));
     }
-    // Beyond the reference: a clean plan is never rewritten into one that no
-    // verb may rewrite again (e.g. an L4 plan losing its last Wave).
-    if let Some(findings) = findings {
-        let errors: Vec<_> = findings
-            .into_iter()
-            .filter(|f| f.severity == Severity::Error)
-            .collect();
-        if !errors.is_empty() && !scaffold_only(&reparsed, &errors) {
-            let what = errors
-                .iter()
-                .map(|f| format!("{} {}", f.code, f.message))
-                .collect::<Vec<_>>()
-                .join("; ");
-            return Err(PlanError::Guard(format!(
-                "the edit would leave the plan with errors no verb can repair: {what}"
-            )));
-        }
-    }
+    // A rewrite may leave findings the next verb refuses (removing an L4
+    // plan's only Wave leaves PLAN010), as the reference allows: the verb
+    // did what was asked, and `plan check` names what is left to fix.
     if !same_plan(&reparsed, plan, stamped, opts.canonicalise) {
         return Err(PlanError::Guard(
             "the new plan does not re-read to the same plan".into(),

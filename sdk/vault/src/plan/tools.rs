@@ -142,7 +142,7 @@ pub fn plan_progress(
             .steps
             .iter()
             .find(|s| !s.checked)
-            .map(|s| plan.step_path(s)),
+            .map(|s| plan.shown_path(s)),
         items,
         write,
     })
@@ -310,7 +310,7 @@ pub fn plan_edit(
             .steps
             .iter()
             .find(|s| !s.checked)
-            .map(|s| plan.step_path(s)),
+            .map(|s| plan.shown_path(s)),
         items,
         write,
     })

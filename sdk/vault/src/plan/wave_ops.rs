@@ -117,14 +117,9 @@ impl Plan {
     pub(crate) fn wave_remove(&mut self, id: &str) -> Result<OpOutcome, PlanError> {
         self.wave_verb_tier("wave remove")?;
         let i = self.find_wave(id)?;
-        if self.tier() == Tier::L4 && self.waves.len() == 1 {
-            // Beyond the reference: an L4 plan without a Wave fails PLAN010 and
-            // no verb may rewrite it again, so the last Wave stays.
-            return Err(PlanError::Usage(format!(
-                "wave `{}` is the last Wave of an L4 plan; add another Wave first or `tier demote` the plan",
-                self.waves[i].id
-            )));
-        }
+        // Removing an L4 plan's only Wave is allowed, as in the reference:
+        // the Wave, its Phases and Steps are retired, and `plan check` then
+        // reports the Wave the tier needs (PLAN010).
         let wave = self.waves.remove(i);
         let mut out = OpOutcome::new(String::new(), Some(wave.id.clone()));
         if !self.waves.iter().any(|w| w.id == wave.id) {

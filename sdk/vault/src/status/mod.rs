@@ -5,12 +5,17 @@
 //! vault the same way (`spec/mcp-tools.md` §6.5). Everything is computed from
 //! one graph load plus the plans and ledgers; nothing is written.
 
+mod features;
+mod recency;
 mod report;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
+use serde_json::{Value, json};
 
+pub use features::{ActiveFeature, PlanInFlight};
+pub use recency::recency;
 pub use report::{ReportOptions, rollup_report};
 
 use crate::Storage;
@@ -24,27 +29,43 @@ use crate::plan::{
 /// How many active features a rollup shows by default.
 pub const DEFAULT_FEATURE_LIMIT: usize = 10;
 
-/// One feature in the rollup.
+/// One feature in the MCP `status` rollup (`features[]`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FeatureStatus {
     /// Feature name.
     pub name: String,
-    /// Documents carrying it.
+    /// Its documents, feature indexes not counted.
     pub doc_count: usize,
-    /// Its latest document date, if any.
+    /// Its latest document date (see [`recency`]), if any.
     pub latest_activity: Option<String>,
     /// Whether it has a plan.
     pub has_plan: bool,
-    /// Lifecycle word, from its plans' progress (see [`lifecycle`]).
+    /// Lifecycle word from its plans' progress (see [`lifecycle_word`];
+    /// the rollup knows no document types, as the reference's does not).
     pub status: String,
-    /// Tier of its first plan.
+    /// The highest tier of its readable plans.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plan_tier: Option<String>,
     /// Completion over all its plans' steps.
     pub plan_completion_percent: f64,
 }
 
-/// One plan with open steps.
+impl From<&ActiveFeature> for FeatureStatus {
+    fn from(f: &ActiveFeature) -> Self {
+        FeatureStatus {
+            name: f.name.clone(),
+            doc_count: f.doc_count,
+            latest_activity: f.latest_activity.clone(),
+            has_plan: f.has_plan,
+            status: lifecycle_word(&[], f.has_plan, f.plan_step_count, f.plan_steps_completed)
+                .to_owned(),
+            plan_tier: f.plan_tier.clone(),
+            plan_completion_percent: f.plan_completion_percent,
+        }
+    }
+}
+
+/// One plan with open steps, as the MCP `status` rollup gives it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlanProgressLine {
     /// The plan's stem.
@@ -65,6 +86,44 @@ pub struct PlanProgressLine {
     pub next_open_step: Option<String>,
 }
 
+impl From<&PlanInFlight> for PlanProgressLine {
+    fn from(p: &PlanInFlight) -> Self {
+        PlanProgressLine {
+            stem: p.stem.clone(),
+            feature: p.feature.clone(),
+            tier: p.tier.clone(),
+            open_steps: p.open_steps,
+            closed_steps: p.closed_steps,
+            total_steps: p.total_steps,
+            completion_percent: p.completion_percent,
+            next_open_step: p.next_open_step.clone(),
+        }
+    }
+}
+
+/// `hosted_search` of both `status` surfaces: vaultspec ranks locally and
+/// has no hosted search to configure.
+pub fn hosted_search() -> Value {
+    json!({ "configured": false, "source": null })
+}
+
+/// `companion` of both `status` surfaces: the reference's probe of its
+/// semantic-search companion package (`vaultspec-rag`), answered as the
+/// reference answers when that package is not installed. vaultspec does not
+/// use the companion and does not look into Python environments, so the
+/// signal is always `absent`; the floor and the health command are the
+/// reference's, so a client that acts on them reads the same values.
+pub fn companion() -> Value {
+    json!({
+        "package": "vaultspec-rag",
+        "signal": "absent",
+        "mode": null,
+        "version": null,
+        "floor": "0.4.4",
+        "health_authority": "vaultspec-rag server doctor",
+    })
+}
+
 /// Vault-wide counts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Totals {
@@ -80,14 +139,14 @@ pub struct Totals {
     pub dangling_link_count: usize,
 }
 
-/// The rollup: the vault at a glance.
+/// The rollup of the MCP `status` tool: the vault at a glance.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Rollup {
-    /// Active features, latest activity first.
+    /// Active features, latest activity first (ties: name, descending).
     pub features: Vec<FeatureStatus>,
     /// How many features there are in all.
     pub features_total: usize,
-    /// Plans with at least one open step.
+    /// Plans with at least one open step, most recently changed first.
     pub plans_in_flight: Vec<PlanProgressLine>,
     /// Vault-wide counts.
     pub totals: Totals,
@@ -140,6 +199,74 @@ pub struct PlanTrace {
     /// Why the plan could not be read, if it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Waves (the CLI trace gives them; the MCP trace does not).
+    #[serde(skip)]
+    pub wave_count: usize,
+    /// Waves with every step checked.
+    #[serde(skip)]
+    pub waves_completed: usize,
+    /// Phases.
+    #[serde(skip)]
+    pub phase_count: usize,
+    /// Phases with every step checked.
+    #[serde(skip)]
+    pub phases_completed: usize,
+    /// Checked steps without ledger evidence.
+    #[serde(skip)]
+    pub exec_missing: usize,
+}
+
+impl PlanTrace {
+    /// The plan as `status <target> --json` gives it: the MCP fields, the
+    /// container counts and `exec_missing`, and `error`, `rows` and
+    /// `verify` even when null.
+    pub fn cli_payload(&self) -> Value {
+        json!({
+            "stem": self.stem,
+            "feature": self.feature,
+            "tier": self.tier,
+            "total_steps": self.total_steps,
+            "closed_steps": self.closed_steps,
+            "open_steps": self.open_steps,
+            "completion_percent": self.completion_percent,
+            "wave_count": self.wave_count,
+            "waves_completed": self.waves_completed,
+            "phase_count": self.phase_count,
+            "phases_completed": self.phases_completed,
+            "next_open_step": self.next_open_step,
+            "exec_missing": self.exec_missing,
+            "steps": self.steps.iter().map(|s| json!({
+                "canonical_id": s.canonical_id,
+                "display_path": s.display_path,
+                "checked": s.checked,
+                "record_stem": s.record_stem,
+                "rows": s.rows,
+                "verify": s.verify,
+            })).collect::<Vec<_>>(),
+            "unlinked_records": self.unlinked_records,
+            "grounding": self.grounding,
+            "error": self.error,
+        })
+    }
+}
+
+/// The workspace path of every stem a trace names (its plans, their
+/// records, unlinked records and grounding documents), for `--paths`;
+/// stems with no document are left out.
+pub fn trace_paths(graph: &Graph, trace: &Trace) -> BTreeMap<String, String> {
+    let mut paths = BTreeMap::new();
+    for plan in &trace.plans {
+        let stems = std::iter::once(&plan.stem)
+            .chain(plan.steps.iter().filter_map(|s| s.record_stem.as_ref()))
+            .chain(&plan.unlinked_records)
+            .chain(plan.grounding.values().flatten());
+        for stem in stems {
+            if let Some(doc) = graph.node_id(stem).and_then(|id| graph.doc(id)) {
+                paths.insert(stem.clone(), doc.path.clone());
+            }
+        }
+    }
+    paths
 }
 
 /// A trace of one feature or plan.
@@ -158,22 +285,31 @@ pub struct Trace {
 )]
 pub struct UnknownTarget(pub String);
 
-/// The lifecycle word of a feature from its plans: `Unknown` without a plan,
-/// `Planned` before any step is checked, `In progress` while steps are open,
-/// `Complete` when every step is checked.
-pub fn lifecycle(statuses: &[&PlanStatus]) -> &'static str {
-    let total: usize = statuses.iter().map(|s| s.step_count).sum();
-    let done: usize = statuses.iter().map(|s| s.steps_completed).sum();
-    lifecycle_of(statuses.len(), total, done)
-}
-
-/// [`lifecycle`] from counts: plans, their steps, and the steps checked.
-pub fn lifecycle_of(plans: usize, steps: usize, done: usize) -> &'static str {
-    match (plans, steps, done) {
-        (0, _, _) => "Unknown",
-        (_, 0, _) | (_, _, 0) => "Planned",
-        (_, t, d) if d >= t => "Complete",
-        _ => "In progress",
+/// The lifecycle word of a feature, as the reference derives it: `In
+/// Progress` when it has execution records; with a plan, `Completed` once
+/// every step is checked (completion rounds to 100.0), `In Progress` once one
+/// is, else `Planned`; without one, `Specified` with an ADR, `Researching`
+/// with research, else `Unknown`. `types` are the document types the
+/// feature has (`find` knows them; the `status` rollup passes none).
+pub fn lifecycle_word(types: &[&str], has_plan: bool, steps: usize, done: usize) -> &'static str {
+    if types.contains(&"exec") {
+        return "In Progress";
+    }
+    if has_plan {
+        return if steps > 0 && crate::plan::completion_percent(done, steps) >= 100.0 {
+            "Completed"
+        } else if done > 0 {
+            "In Progress"
+        } else {
+            "Planned"
+        };
+    }
+    if types.contains(&"adr") {
+        "Specified"
+    } else if types.contains(&"research") {
+        "Researching"
+    } else {
+        "Unknown"
     }
 }
 
@@ -221,73 +357,31 @@ impl PlanStatuses {
             .filter_map(|(entry, status)| status.as_ref().map(|s| (entry, s)))
     }
 
-    fn by_feature(&self) -> BTreeMap<&str, Vec<&PlanStatus>> {
-        let mut by_feature: BTreeMap<&str, Vec<&PlanStatus>> = BTreeMap::new();
+    /// Steps and checked steps over the readable plans of each feature.
+    pub fn progress_by_feature(&self) -> BTreeMap<String, (usize, usize)> {
+        let mut by_feature: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         for (entry, status) in self.readable() {
             if let Some(feature) = &entry.feature {
-                by_feature.entry(feature).or_default().push(status);
+                let row = by_feature.entry(feature.clone()).or_default();
+                row.0 += status.step_count;
+                row.1 += status.steps_completed;
             }
         }
         by_feature
     }
 
-    /// The lifecycle word of every feature that has a plan.
-    pub fn lifecycle_words(&self) -> BTreeMap<String, String> {
-        self.by_feature()
-            .into_iter()
-            .map(|(f, s)| (f.to_owned(), lifecycle(&s).to_owned()))
-            .collect()
-    }
-
-    /// The rollup of the vault, with at most `limit` features.
+    /// The rollup of the vault, with at most `limit` features (at least one).
     pub fn rollup(&self, graph: &Graph, limit: usize) -> Rollup {
-        let by_feature = self.by_feature();
-        let mut rows = graph.feature_list(&FeatureFilter::default());
-        rows.sort_by(|a, b| {
-            b.latest_activity
-                .cmp(&a.latest_activity)
-                .then_with(|| a.name.cmp(&b.name))
-        });
-        let features_total = rows.len();
-        let features = rows
-            .into_iter()
-            .take(limit)
-            .map(|row| {
-                let statuses: &[&PlanStatus] = by_feature
-                    .get(row.name.as_str())
-                    .map(Vec::as_slice)
-                    .unwrap_or_default();
-                let total: usize = statuses.iter().map(|s| s.step_count).sum();
-                let done: usize = statuses.iter().map(|s| s.steps_completed).sum();
-                FeatureStatus {
-                    status: lifecycle(statuses).to_owned(),
-                    plan_tier: statuses.first().map(|s| tier_name(s.tier)),
-                    plan_completion_percent: crate::plan::completion_percent(done, total),
-                    name: row.name,
-                    doc_count: row.doc_count,
-                    latest_activity: row.latest_activity,
-                    has_plan: row.has_plan,
-                }
-            })
-            .collect();
-        let plans_in_flight = self
-            .readable()
-            .filter(|(_, s)| s.steps_completed < s.step_count)
-            .map(|(entry, s)| PlanProgressLine {
-                stem: entry.stem.clone(),
-                feature: entry.feature.clone(),
-                tier: tier_name(s.tier),
-                open_steps: s.step_count - s.steps_completed,
-                closed_steps: s.steps_completed,
-                total_steps: s.step_count,
-                completion_percent: s.completion_percent,
-                next_open_step: s.next_open_step.clone(),
-            })
-            .collect();
+        let all = features::active_features(graph, self);
+        let (in_flight, _) = features::plan_buckets(graph, self);
         Rollup {
-            features,
-            features_total,
-            plans_in_flight,
+            features: all
+                .iter()
+                .take(limit.max(1))
+                .map(FeatureStatus::from)
+                .collect(),
+            features_total: all.len(),
+            plans_in_flight: in_flight.iter().map(PlanProgressLine::from).collect(),
             totals: totals(graph.stats(DocSelect::All, None, None)),
         }
     }
@@ -305,11 +399,6 @@ fn totals(stats: Stats) -> Totals {
         orphaned_count: stats.orphaned_count,
         dangling_link_count: stats.dangling_link_count,
     }
-}
-
-/// The lifecycle word of every feature that has a plan.
-pub fn lifecycle_words(storage: &dyn Storage) -> BTreeMap<String, String> {
-    PlanStatuses::read(storage).lifecycle_words()
 }
 
 /// The rollup of the vault, with at most `limit` features.
@@ -352,14 +441,40 @@ pub fn trace(storage: &dyn Storage, graph: &Graph, target: &str) -> Result<Trace
     })
 }
 
-fn grounding(graph: &Graph, feature: Option<&str>) -> BTreeMap<String, Vec<String>> {
-    let mut grounding: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    if let Some(feature) = feature {
-        for row in graph.list_documents(DocSelect::All, Some(feature), None) {
-            grounding.entry(row.doc_type).or_default().push(row.name);
+/// The types whose documents ground a plan. Exec records are the steps'
+/// concern and feature indexes ground nothing, so neither is listed.
+const GROUNDING_TYPES: [&str; 5] = ["adr", "audit", "plan", "reference", "research"];
+
+/// A plan's grounding documents by type: its neighbours in the graph, linked
+/// from it or linking to it, whose type is one of [`GROUNDING_TYPES`] (the
+/// reference's trace, decision D5 of its orientation design).
+fn grounding(graph: &Graph, plan: &PlanEntry) -> BTreeMap<String, Vec<String>> {
+    let mut grouped: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let id = graph
+        .node_id(&plan.stem)
+        .or_else(|| graph.node_id(&format!("plan/{}", plan.stem)));
+    let Some(id) = id else {
+        return BTreeMap::new();
+    };
+    for other in graph
+        .out_links(id)
+        .chain(graph.in_links(id).iter().copied())
+    {
+        let doc_type = graph.doc(other).and_then(|d| d.doc_type.as_deref());
+        match doc_type {
+            Some(t) if other != id && GROUNDING_TYPES.contains(&t) => {
+                grouped
+                    .entry(t.to_owned())
+                    .or_default()
+                    .insert(graph.node(other).key.clone());
+            }
+            _ => {}
         }
     }
-    grounding
+    grouped
+        .into_iter()
+        .map(|(t, stems)| (t, stems.into_iter().collect()))
+        .collect()
 }
 
 fn plan_trace(
@@ -382,9 +497,14 @@ fn plan_trace(
         completion_percent: 0.0,
         next_open_step: None,
         steps: Vec::new(),
-        grounding: grounding(graph, feature),
+        grounding: grounding(graph, entry),
         unlinked_records: unlinked,
         error: None,
+        wave_count: 0,
+        waves_completed: 0,
+        phase_count: 0,
+        phases_completed: 0,
+        exec_missing: 0,
     };
     let doc = match load_plan(storage, &entry.path) {
         Ok(doc) => doc,
@@ -417,6 +537,11 @@ fn plan_trace(
     trace.open_steps = status.step_count - status.steps_completed;
     trace.completion_percent = status.completion_percent;
     trace.next_open_step = status.next_open_step.clone();
+    trace.wave_count = status.wave_count;
+    trace.waves_completed = status.waves_completed;
+    trace.phase_count = status.phase_count;
+    trace.phases_completed = status.phases_completed;
+    trace.exec_missing = status.exec_missing_ids.len();
     trace.steps = query_steps(&doc.plan, &StepQuery::default())
         .into_iter()
         .map(|view| {
@@ -444,11 +569,21 @@ fn plan_trace(
 mod tests {
     use super::*;
 
+    /// The words of `vaultspec-core` 0.3.9's `feature_lifecycle_status`.
     #[test]
-    fn the_lifecycle_word_follows_plan_progress() {
-        assert_eq!(lifecycle_of(0, 0, 0), "Unknown");
-        assert_eq!(lifecycle_of(1, 3, 0), "Planned");
-        assert_eq!(lifecycle_of(1, 3, 1), "In progress");
-        assert_eq!(lifecycle_of(2, 5, 5), "Complete");
+    fn the_lifecycle_word_is_the_references() {
+        assert_eq!(lifecycle_word(&[], false, 0, 0), "Unknown");
+        assert_eq!(lifecycle_word(&[], true, 0, 0), "Planned");
+        assert_eq!(lifecycle_word(&[], true, 3, 0), "Planned");
+        assert_eq!(lifecycle_word(&[], true, 3, 1), "In Progress");
+        assert_eq!(lifecycle_word(&[], true, 5, 5), "Completed");
+        // 1999 of 2000 rounds to 100.0, which the reference calls complete.
+        assert_eq!(lifecycle_word(&[], true, 2000, 1999), "Completed");
+        assert_eq!(lifecycle_word(&["exec", "plan"], true, 3, 0), "In Progress");
+        assert_eq!(
+            lifecycle_word(&["adr", "research"], false, 0, 0),
+            "Specified"
+        );
+        assert_eq!(lifecycle_word(&["research"], false, 0, 0), "Researching");
     }
 }

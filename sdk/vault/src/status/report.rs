@@ -2,96 +2,60 @@
 //! data): the rollup's features, plans and totals, with the recently
 //! completed plans, the recent documents and the execution activity.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use super::PlanStatuses;
-use crate::graph::{Graph, GraphDoc};
-use crate::plan::PlanStatus;
+use super::features::{ActiveFeature, active_features, plan_buckets};
+use super::recency::recency;
+use super::{PlanStatuses, companion, hosted_search, totals};
+use crate::date::Date;
+use crate::graph::{DocSelect, Graph, GraphDoc};
 
 /// What the report shows.
 #[derive(Debug, Clone, Default)]
 pub struct ReportOptions {
     /// Rows per section (features, completed plans, documents per type).
     pub limit: usize,
-    /// The earliest `modified` kept (`yyyy-mm-dd`), from `--since`.
+    /// The earliest recency kept (`yyyy-mm-dd`), from `--since`.
     pub cutoff: Option<String>,
     /// `--since` as a number of days, echoed as `since_days`.
     pub since_days: Option<i64>,
     /// Give each recent document its path.
     pub paths: bool,
-    /// List the records of each feature's execution activity.
+    /// List execution records among the recent documents instead of
+    /// summing them up per feature in `exec_activity`.
     pub verbose_exec: bool,
 }
 
-/// The report of `graph` and its plans.
+/// The report of `graph` and its plans: the reference's `status --json`
+/// data (`vaultspec.vault.status.v1`), field for field, plus `problems`
+/// naming the documents that cannot be read.
 pub fn rollup_report(graph: &Graph, statuses: &PlanStatuses, options: &ReportOptions) -> Value {
     let limit = options.limit;
-    let roll = statuses.rollup(graph, limit);
-    let plans = statuses.entries();
-    let active: Vec<Value> = roll
-        .features
-        .iter()
-        .map(|f| {
-            let ours = || {
-                plans
-                    .iter()
-                    .filter(|(e, _)| e.feature.as_deref() == Some(f.name.as_str()))
-            };
-            let readable: Vec<&PlanStatus> = ours().filter_map(|(_, s)| s.as_ref()).collect();
-            let count = ours().count();
-            json!({
-                "name": f.name,
-                "doc_count": f.doc_count,
-                "latest_activity": f.latest_activity,
-                "has_plan": f.has_plan,
-                "status": f.status,
-                "plan_tier": f.plan_tier,
-                "plan_steps_completed": readable.iter().map(|s| s.steps_completed).sum::<usize>(),
-                "plan_step_count": readable.iter().map(|s| s.step_count).sum::<usize>(),
-                "plan_completion_percent": f.plan_completion_percent,
-                "plan_count": count,
-                "plans_unreadable": count - readable.len(),
-            })
-        })
-        .collect();
-    let cutoff = options.cutoff.as_deref();
-    // The `modified` of the first document (in path order) of each stem.
-    let mut modified_of: HashMap<&str, Option<&str>> = HashMap::new();
-    for doc in graph.docs() {
-        modified_of
-            .entry(doc.stem.as_str())
-            .or_insert(doc.modified.as_deref());
-    }
-    let completed: Vec<Value> = plans
-        .iter()
-        .filter_map(|(e, s)| s.as_ref().map(|s| (e, s)))
-        .filter(|(_, s)| s.step_count > 0 && s.steps_completed == s.step_count)
-        .map(|(e, s)| {
-            let modified = modified_of.get(e.stem.as_str()).copied().flatten();
-            json!({
-                "stem": e.stem, "feature": e.feature, "tier": format!("{:?}", s.tier),
-                "open_steps": 0, "closed_steps": s.steps_completed, "total_steps": s.step_count,
-                "completion_percent": s.completion_percent, "wave_count": s.wave_count,
-                "waves_completed": s.waves_completed, "phase_count": s.phase_count,
-                "phases_completed": s.phases_completed, "next_open_step": s.next_open_step,
-                "exec_missing": s.exec_missing_ids, "modified": modified,
-            })
-        })
-        .filter(|v| cutoff.is_none_or(|c| v["modified"].as_str().is_some_and(|m| m >= c)))
-        .take(limit)
-        .collect();
+    let all = active_features(graph, statuses);
+    let shown: Vec<&ActiveFeature> = all.iter().take(limit.max(1)).collect();
+    let (in_flight, completed) = plan_buckets(graph, statuses);
+    let cutoff = options
+        .cutoff
+        .as_deref()
+        .and_then(|c| Date::parse_lenient(c).ok());
+    let exec = if options.verbose_exec {
+        Vec::new()
+    } else {
+        exec_activity(graph, cutoff, limit)
+    };
     let mut report = json!({
-        "hosted_search": { "configured": false, "source": null },
-        "active_features": active,
-        "active_features_total": roll.features_total,
-        "active_features_truncated": roll.features_total > roll.features.len(),
-        "plans_in_flight": roll.plans_in_flight,
+        "hosted_search": hosted_search(),
+        "companion": companion(),
+        "active_features": shown,
+        "active_features_total": all.len(),
+        "active_features_truncated": all.len() > shown.len(),
+        "plans_in_flight": in_flight,
         "recently_completed": completed,
-        "recent_documents": recent_documents(graph, cutoff, limit, options.paths),
-        "exec_activity": exec_activity(graph, options.verbose_exec),
-        "totals": roll.totals,
+        "recent_documents": recent_documents(graph, cutoff, limit, options),
+        "exec_activity": exec,
+        "totals": totals(graph.stats(DocSelect::All, None, None)),
         "limit": limit,
         "since_days": options.since_days,
     });
@@ -103,83 +67,77 @@ pub fn rollup_report(graph: &Graph, statuses: &PlanStatuses, options: &ReportOpt
     report
 }
 
-/// The newest documents of each type (by `modified`, else `date`), at most
-/// `limit` a type, none older than `cutoff`.
+/// The newest documents of each type by [`recency`] (ties: key,
+/// descending), at most `limit` a type, none older than `cutoff` (nor
+/// undated, then). Feature indexes are left out, and execution records too
+/// unless `--verbose-exec` asks for them here instead of in
+/// `exec_activity`. Types come in the order their newest document does; a
+/// document whose stem another shares is named by its qualified key
+/// (`adr/<stem>`), as the graph names it.
 fn recent_documents(
     graph: &Graph,
-    cutoff: Option<&str>,
+    cutoff: Option<Date>,
     limit: usize,
-    paths: bool,
-) -> BTreeMap<String, Vec<Value>> {
-    let mut by_type: BTreeMap<&str, Vec<(&str, &GraphDoc)>> = BTreeMap::new();
-    for doc in graph.docs() {
-        let Some(stamp) = doc.modified.as_deref().or(doc.date.as_deref()) else {
+    options: &ReportOptions,
+) -> Map<String, Value> {
+    let mut dated: Vec<(Option<Date>, &str, &GraphDoc)> = graph
+        .docs()
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.type_name() != "index")
+        .filter(|(_, d)| options.verbose_exec || d.type_name() != "exec")
+        .map(|(id, d)| (recency(d), graph.node(id).key.as_str(), d))
+        .filter(|(when, _, _)| cutoff.is_none_or(|c| when.is_some_and(|w| w >= c)))
+        .collect();
+    dated.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| b.1.cmp(a.1)));
+    let mut grouped: Map<String, Value> = Map::new();
+    for (when, key, doc) in dated {
+        let doc_type = doc.doc_type.as_deref().unwrap_or("unknown");
+        let rows = grouped
+            .entry(doc_type.to_owned())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(rows) = rows else {
             continue;
         };
-        if cutoff.is_some_and(|c| stamp < c) || doc.doc_type.is_none() {
+        if rows.len() >= limit {
             continue;
         }
-        by_type
-            .entry(doc.type_name())
-            .or_default()
-            .push((stamp, doc));
-    }
-    let row = |stamp: &str, doc: &GraphDoc| {
         let mut row = json!({
-            "stem": doc.stem,
-            "doc_type": doc.doc_type,
+            "stem": key,
+            "doc_type": doc_type,
             "feature": doc.graph_feature(),
-            "modified": stamp,
+            "modified": when.map(|d| d.to_string()),
         });
-        if paths {
+        if options.paths {
             row["path"] = json!(doc.path);
         }
-        row
-    };
-    by_type
-        .into_iter()
-        .map(|(t, mut docs)| {
-            // Stable: documents of one stamp stay in path order.
-            docs.sort_by(|a, b| b.0.cmp(a.0));
-            (
-                t.to_owned(),
-                docs.into_iter()
-                    .take(limit)
-                    .map(|(stamp, doc)| row(stamp, doc))
-                    .collect(),
-            )
-        })
-        .collect()
+        rows.push(row);
+    }
+    grouped
 }
 
-/// Execution records per feature: how many, the latest stamp, and (when
-/// `verbose`) their stems.
-fn exec_activity(graph: &Graph, verbose: bool) -> Vec<Value> {
-    let mut by_feature: BTreeMap<String, (usize, String, Vec<String>)> = BTreeMap::new();
+/// Execution records per feature: how many and the newest recency, most
+/// recently active first (ties: feature, descending), at most `limit`
+/// features, none older than `cutoff`.
+fn exec_activity(graph: &Graph, cutoff: Option<Date>, limit: usize) -> Vec<Value> {
+    let mut by_feature: BTreeMap<Option<String>, (usize, Option<Date>)> = BTreeMap::new();
     for doc in graph.docs().iter().filter(|d| d.type_name() == "exec") {
-        let Some(f) = doc.graph_feature() else {
+        let when = recency(doc);
+        if cutoff.is_some_and(|c| when.is_none_or(|w| w < c)) {
             continue;
-        };
-        let entry = by_feature.entry(f).or_default();
-        entry.0 += 1;
-        let stamp = doc
-            .modified
-            .clone()
-            .or(doc.date.clone())
-            .unwrap_or_default();
-        if stamp > entry.1 {
-            entry.1 = stamp;
         }
-        entry.2.push(doc.stem.clone());
+        let entry = by_feature.entry(doc.graph_feature()).or_default();
+        entry.0 += 1;
+        entry.1 = entry.1.max(when);
     }
-    by_feature
-        .into_iter()
-        .map(|(feature, (count, latest, records))| {
-            let mut v = json!({ "feature": feature, "count": count, "latest": latest });
-            if verbose {
-                v["records"] = json!(records);
-            }
-            v
+    let mut rows: Vec<_> = by_feature.into_iter().collect();
+    rows.sort_by(|a, b| {
+        (b.1.1, b.0.as_deref().unwrap_or("")).cmp(&(a.1.1, a.0.as_deref().unwrap_or("")))
+    });
+    rows.into_iter()
+        .take(limit)
+        .map(|(feature, (count, latest))| {
+            json!({ "feature": feature, "count": count, "latest": latest.map(|d| d.to_string()) })
         })
         .collect()
 }
