@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::Value;
+use vaultspec_test_support::contract::Contract;
 
 /// Keys whose values are prose, not contract.
 const WORDING: [&str; 7] = [
@@ -89,53 +90,13 @@ pub fn trees(reference: &Path, ours: &Path) -> Vec<String> {
     out
 }
 
-fn normalize(value: &str, root: &str) -> String {
-    let value = value.replace(root, "<ROOT>");
-    value
-        .strip_prefix("<ROOT>/")
-        .map(str::to_owned)
-        .unwrap_or(value)
-}
-
 /// Where `ours` departs from the reference's JSON: a missing key, a
 /// different value or array length. Keys only ours has are allowed.
-pub fn json(reference: &Value, ours: &Value, at: &str, roots: (&str, &str), out: &mut Vec<String>) {
-    match (reference, ours) {
-        (Value::Object(r), Value::Object(o)) => {
-            for (key, value) in r {
-                if WORDING.contains(&key.as_str()) {
-                    continue;
-                }
-                match o.get(key) {
-                    Some(got) => json(value, got, &format!("{at}.{key}"), roots, out),
-                    None => out.push(format!("{at}.{key} missing (reference: {value})")),
-                }
-            }
-        }
-        (Value::Array(r), Value::Array(o)) if r.len() == o.len() => {
-            for (i, (a, b)) in r.iter().zip(o).enumerate() {
-                json(a, b, &format!("{at}[{i}]"), roots, out);
-            }
-        }
-        (Value::String(r), Value::String(o)) if normalize(r, roots.0) != normalize(o, roots.1) => {
-            out.push(format!("{at}: reference {r:?}, ours {o:?}"));
-        }
-        (Value::String(_), Value::String(_)) => {}
-        _ if reference != ours => {
-            let show = |v: &Value| {
-                let s = v.to_string();
-                if s.chars().count() > 160 {
-                    format!("{}…", s.chars().take(160).collect::<String>())
-                } else {
-                    s
-                }
-            };
-            out.push(format!(
-                "{at}: reference {}, ours {}",
-                show(reference),
-                show(ours)
-            ));
-        }
-        _ => {}
+pub fn json(reference: &Value, ours: &Value, roots: (&str, &str)) -> Vec<String> {
+    Contract {
+        wording: &WORDING,
+        roots,
+        string_sets: false,
     }
+    .diff(reference, ours, "$")
 }

@@ -14,68 +14,18 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
+use vaultspec_test_support::contract::Contract;
 use vaultspec_test_support::golden::{self, GENERATION_DAY};
+
+/// Wording keys aside (`errors` lists messages); string lists compare as
+/// sets, the reference listing some moves in directory order.
+const CONTRACT: Contract<'static> = Contract {
+    wording: &["message", "hint", "fix_description", "errors"],
+    roots: ("", ""),
+    string_sets: true,
+};
+
 use vaultspec_test_support::{TestVault, cache_dir};
-
-/// Keys whose values are wording, not contract (`errors` lists messages).
-const WORDING: [&str; 4] = ["message", "hint", "fix_description", "errors"];
-
-fn normalize_path(value: &str, root: &str) -> String {
-    let value = value.replace(root, "<ROOT>");
-    value
-        .strip_prefix("<ROOT>/")
-        .map(str::to_owned)
-        .unwrap_or(value)
-}
-
-/// Where `actual` departs from the contract values of `expected`. Extra keys
-/// in `actual` are allowed; arrays of strings compare as sets (the reference
-/// lists some moves in directory order).
-fn contract_diff(expected: &Value, actual: &Value, at: &str, root: &str, out: &mut Vec<String>) {
-    match (expected, actual) {
-        (Value::Object(e), Value::Object(a)) => {
-            for (key, value) in e {
-                if WORDING.contains(&key.as_str()) {
-                    continue;
-                }
-                match a.get(key) {
-                    Some(got) => contract_diff(value, got, &format!("{at}.{key}"), root, out),
-                    None => out.push(format!("{at}.{key} missing (expected {value})")),
-                }
-            }
-        }
-        (Value::Array(e), Value::Array(a)) if e.len() == a.len() => {
-            if e.iter().all(Value::is_string) && a.iter().all(Value::is_string) {
-                let mut e: Vec<String> = e
-                    .iter()
-                    .map(|v| normalize_path(v.as_str().unwrap(), root))
-                    .collect();
-                let mut a: Vec<String> = a
-                    .iter()
-                    .map(|v| normalize_path(v.as_str().unwrap(), root))
-                    .collect();
-                e.sort();
-                a.sort();
-                if e != a {
-                    out.push(format!("{at}: expected {e:?}, got {a:?}"));
-                }
-                return;
-            }
-            for (i, (ev, av)) in e.iter().zip(a).enumerate() {
-                contract_diff(ev, av, &format!("{at}[{i}]"), root, out);
-            }
-        }
-        (Value::String(e), Value::String(a))
-            if normalize_path(e, root) != normalize_path(a, root) =>
-        {
-            out.push(format!("{at}: expected {e:?}, got {a:?}"));
-        }
-        // Equal once the paths are normalised.
-        (Value::String(_), Value::String(_)) => {}
-        _ if expected != actual => out.push(format!("{at}: expected {expected}, got {actual}")),
-        _ => {}
-    }
-}
 
 /// The blob id git gives `bytes`.
 fn blob_oid(bytes: &[u8]) -> String {
@@ -161,8 +111,7 @@ fn run_vector(name: &str) -> anyhow::Result<()> {
         swap_hashes(&mut expected, &vector);
         match serde_json::from_str::<Value>(&stdout) {
             Ok(actual) => {
-                let mut diffs = Vec::new();
-                contract_diff(&expected, &actual, "", &root, &mut diffs);
+                let diffs = CONTRACT.with_root(&root).diff(&expected, &actual, "");
                 if !diffs.is_empty() {
                     problems.push(format!(
                         "line {}: {}\nactual: {actual}",

@@ -3,36 +3,10 @@
 
 use serde_json::Value;
 use vaultspec_test_support::TestVault;
+use vaultspec_test_support::contract::Contract;
 use vaultspec_test_support::golden::{self, GENERATION_DAY};
 
 use crate::mcp::Session;
-
-/// Whether `actual` carries every contract value of `expected`: the same
-/// keys with the same values, except message wording (`message`), and blob
-/// hashes when the run's date differs from the vectors' (they hash dated
-/// bytes). Extra keys in `actual` are allowed.
-fn contract_diff(expected: &Value, actual: &Value, at: &str, hashes: bool, out: &mut Vec<String>) {
-    match (expected, actual) {
-        (Value::Object(e), Value::Object(a)) => {
-            for (key, value) in e {
-                if key == "message" || (key == "blob_hash" && !hashes) {
-                    continue;
-                }
-                match a.get(key) {
-                    Some(got) => contract_diff(value, got, &format!("{at}.{key}"), hashes, out),
-                    None => out.push(format!("{at}.{key} missing (expected {value})")),
-                }
-            }
-        }
-        (Value::Array(e), Value::Array(a)) if e.len() == a.len() => {
-            for (i, (ev, av)) in e.iter().zip(a).enumerate() {
-                contract_diff(ev, av, &format!("{at}[{i}]"), hashes, out);
-            }
-        }
-        _ if expected != actual => out.push(format!("{at}: expected {expected}, got {actual}")),
-        _ => {}
-    }
-}
 
 fn run_vector(name: &str) -> anyhow::Result<()> {
     let vector = golden::dir().join(name);
@@ -53,20 +27,19 @@ fn run_vector(name: &str) -> anyhow::Result<()> {
         let actual = serde_json::to_value(&result)?;
         let text = serde_json::to_string(&expected[i])?.replace("<ROOT>", &root);
         let want: Value = serde_json::from_str(&text)?;
-        contract_diff(
-            &want["structuredContent"],
-            &actual["structuredContent"],
-            &format!("reply {i}"),
-            hashes,
-            &mut diffs,
-        );
-        contract_diff(
-            &want["isError"],
-            &actual["isError"],
-            &format!("reply {i} isError"),
-            hashes,
-            &mut diffs,
-        );
+        // Blob hashes hash dated bytes: they agree only on the vectors' day.
+        let contract = Contract {
+            wording: if hashes {
+                &["message"]
+            } else {
+                &["message", "blob_hash"]
+            },
+            roots: (&root, &root),
+            string_sets: false,
+        };
+        for key in ["structuredContent", "isError"] {
+            diffs.extend(contract.diff(&want[key], &actual[key], &format!("reply {i} {key}")));
+        }
         let summary = |v: &Value| v["content"][0]["text"].clone();
         if want["isError"] == Value::Bool(false) && summary(&want) != summary(&actual) {
             diffs.push(format!(

@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod contract;
 pub mod golden;
 
 /// Paths of the test guest components, one constant per guest.

@@ -3,60 +3,24 @@
 //! same contract values on stdout (not the wording).
 //!
 //! Each `command.txt` line runs with the workspace as the current folder, no
-//! `--target`, `VAULTSPEC_NO_HINTS=1`; the reference's tier flag `--target
-//! Ln` is our `--to Ln`.
+//! `--target`, `VAULTSPEC_NO_HINTS=1`, exactly as the reference ran it (its
+//! tier flag `--target Ln` included).
 
 use std::process::Command;
 
 use serde_json::Value;
 use vaultspec_test_support::TestVault;
+use vaultspec_test_support::contract::Contract;
 use vaultspec_test_support::golden::{self, GENERATION_DAY};
 
 use super::{cli_cache, text};
 
-/// Keys whose values are wording, not contract.
-const WORDING: [&str; 3] = ["message", "hint", "fix_description"];
-
-fn normalize_path(value: &str, root: &str) -> String {
-    let value = value.replace(root, "<ROOT>");
-    value
-        .strip_prefix("<ROOT>/")
-        .map(str::to_owned)
-        .unwrap_or(value)
-}
-
-/// Where `actual` departs from the contract values of `expected` (extra keys
-/// allowed; wording not compared; a `{path, message}` diagnostic list whose
-/// messages are wording compares by length and paths).
-fn contract_diff(expected: &Value, actual: &Value, at: &str, root: &str, out: &mut Vec<String>) {
-    match (expected, actual) {
-        (Value::Object(e), Value::Object(a)) => {
-            for (key, value) in e {
-                if WORDING.contains(&key.as_str()) {
-                    continue;
-                }
-                match a.get(key) {
-                    Some(got) => contract_diff(value, got, &format!("{at}.{key}"), root, out),
-                    None => out.push(format!("{at}.{key} missing (expected {value})")),
-                }
-            }
-        }
-        (Value::Array(e), Value::Array(a)) if e.len() == a.len() => {
-            for (i, (ev, av)) in e.iter().zip(a).enumerate() {
-                contract_diff(ev, av, &format!("{at}[{i}]"), root, out);
-            }
-        }
-        (Value::String(e), Value::String(a))
-            if normalize_path(e, root) != normalize_path(a, root) =>
-        {
-            out.push(format!("{at}: expected {e:?}, got {a:?}"));
-        }
-        // Equal once the paths are normalised.
-        (Value::String(_), Value::String(_)) => {}
-        _ if expected != actual => out.push(format!("{at}: expected {expected}, got {actual}")),
-        _ => {}
-    }
-}
+/// Wording keys aside, every value as the reference printed it.
+const CONTRACT: Contract<'static> = Contract {
+    wording: &["message", "hint", "fix_description"],
+    roots: ("", ""),
+    string_sets: false,
+};
 
 fn run_vector(name: &str) -> anyhow::Result<()> {
     let vector = golden::dir().join(name);
@@ -104,8 +68,7 @@ fn run_vector(name: &str) -> anyhow::Result<()> {
         }
         match serde_json::from_str::<Value>(&stdout) {
             Ok(actual) => {
-                let mut diffs = Vec::new();
-                contract_diff(&expected, &actual, "", &root, &mut diffs);
+                let diffs = CONTRACT.with_root(&root).diff(&expected, &actual, "");
                 if !diffs.is_empty() {
                     problems.push(format!(
                         "line {}: {}\nactual: {actual}",
