@@ -1,37 +1,51 @@
 //! End-to-end tests: hostile components in the sandbox, and the real binary
-//! at the command line.
+//! at the command line and over MCP.
+//!
+//! The modules are grouped by what a reader comes looking for; each line
+//! says what its module covers.
 
-mod agreement;
-mod bad_input;
-mod binary;
-mod catalog;
-mod cli;
-mod cli_conventions;
-mod containment_catalog;
-mod containment_limits;
-mod containment_sentinel;
-mod containment_storage;
-mod discover_intents;
-mod discovery;
-mod example_vault;
-mod gateway;
-mod golden_cli;
-mod golden_mcp;
-mod hints;
-mod input_files;
-mod mcp;
-mod mcp_concurrency;
-mod mcp_protocol;
-mod mcp_tools;
-mod paged_listings;
-mod plan_verbs;
-mod reference_install;
-mod sandbox;
-mod sentinels;
-mod setup;
-mod status_interop;
-mod support;
-mod third_party;
-mod user;
-mod verb_author;
-mod verbs;
+// Shared helpers.
+mod binary; // running the real binary at the CLI, with the tests' cache
+mod support; // one sandbox, guest loading and calls for the sandbox tests
+mod user; // a user with a home folder of their own, at a pseudo-terminal
+
+// The sandbox and what a hostile component, vault or client can do.
+mod catalog; // components the catalog refuses; typed declarations
+mod containment_catalog; // component files that are links, FIFOs, huge; escapes
+mod containment_limits; // deadlines, held locks, floods, memory and output caps
+mod containment_sentinel; // links planted around the host's lock sentinels
+mod containment_storage; // symlinks, hard links, FIFOs and temp-file traps
+mod sandbox; // hostile guests contained, and the next call still served
+mod sentinels; // the reference's lock sentinels, shared with vaultspec-core
+
+// The command line.
+mod cli; // listing, JSON, help and usage errors at a terminal
+mod cli_conventions; // help texts, exit codes, JSON errors, completions, man
+mod discovery; // finding the workspace from any folder inside it
+mod example_vault; // the README's example workspace stays complete and valid
+mod hints; // next-step hints where the reference gives them
+mod input_files; // --body-file and --manifest from any path or stdin
+mod paged_listings; // listings page their JSON like the reference
+mod plan_verbs; // every plan, exec and check verb on plans of every tier
+mod setup; // vaultspec install and uninstall in a fresh repository
+mod verbs; // every builtin vault verb through the real binary
+
+// MCP: the hot tools, discover and invoke.
+mod discover_intents; // discover finds the intended verb for people's words
+mod gateway; // discover ranking, invoke refusals, folding a verb's writes
+mod mcp; // the server over stdio, driven by rmcp's client
+mod mcp_concurrency; // two servers on one vault, many calls at once
+mod mcp_protocol; // parse errors, unknown arguments, resource URIs, logging
+mod mcp_tools; // every hot tool's happy path and documented refusals
+
+// Agreement with vaultspec-core 0.3.9 and between our own entry points.
+mod agreement; // the CLI verb and the MCP tool that do the same agree
+mod bad_input; // bad files lose nothing, at the CLI and over MCP
+mod golden_cli; // the CLI golden vectors 01–39 and 100–112
+mod golden_mcp; // the MCP golden vectors 95–99
+mod reference_install; // a workspace the reference installed checks clean
+mod status_interop; // status agrees with the reference field for field
+
+// Third-party verbs.
+mod third_party; // scaffold, build, install, trust at a terminal, run
+mod verb_author; // a verb author's first hour, from verbs new to output
