@@ -55,5 +55,27 @@ pub fn explain(args: &[String], reference: &Run, ours: &Run) -> Option<&'static 
             return Some("a repeated --row is written twice by the reference");
         }
     }
+    // `exec fold` of a feature whose records were all archived: the
+    // reference leaves the emptied exec folder behind and folds nothing out
+    // of it (exit 0); our storage prunes a folder a move empties, so there
+    // is no folder, and a fold with none exits 1 in both tools.
+    if words.starts_with(&["vault", "exec", "fold"])
+        && reference.code == 0
+        && ours.code == 1
+        && reference
+            .json
+            .as_ref()
+            .and_then(|j| j.pointer("/data/folded"))
+            .and_then(Value::as_u64)
+            == Some(0)
+        && ours
+            .json
+            .as_ref()
+            .and_then(|j| j.pointer("/data/message"))
+            .and_then(Value::as_str)
+            .is_some_and(|m| m.contains("no execution folder"))
+    {
+        return Some("the reference folds an exec folder it emptied itself; ours prunes it");
+    }
     None
 }

@@ -106,10 +106,10 @@ struct Envelope<'a, T> {
     hints: Option<Value>,
 }
 
-/// Report a failure the way the caller asked for (JSON envelope or a line on
-/// stderr) and return the failure exit code.
-pub fn fail(json: bool, message: &str) -> u8 {
-    report_error(json, message);
+/// Report a failure (a message, or any error) the way the caller asked for
+/// (JSON envelope or a line on stderr) and return the failure exit code.
+pub fn fail(json: bool, err: impl std::fmt::Display) -> u8 {
+    report_error(json, &err.to_string());
     EXIT_FAILURE
 }
 

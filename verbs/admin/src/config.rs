@@ -18,7 +18,7 @@ pub fn set(json: bool, key: &str, value: Option<&str>) -> u8 {
     let text = match ws.read(CONFIG_PATH) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(StorageError::NotFound { .. }) => String::new(),
-        Err(err) => return output::fail(json, &err.to_string()),
+        Err(err) => return output::fail(json, err),
     };
     let new = config_file::set(&text, key, value);
     let result = if new == text {
@@ -29,7 +29,7 @@ pub fn set(json: bool, key: &str, value: Option<&str>) -> u8 {
         ws.write(CONFIG_PATH, new.as_bytes())
     };
     if let Err(err) = result {
-        return output::fail(json, &err.to_string());
+        return output::fail(json, err);
     }
     let (schema, status, data) = match value {
         Some(v) => (

@@ -45,7 +45,7 @@ pub fn run(options: RunOptions) -> u8 {
     if !options.dry_run
         && let Err(err) = ops::recover(&ws)
     {
-        return output::fail(json, &err.to_string());
+        return output::fail(json, err);
     }
     let st = match state(&ws) {
         Ok(s) => s,
@@ -81,7 +81,7 @@ pub fn run(options: RunOptions) -> u8 {
                     from: from.clone(),
                     to: to.clone(),
                 }),
-                Err(err) => return output::fail(json, &err.to_string()),
+                Err(err) => return output::fail(json, err),
             }
         }
         if !manifest_change.is_null() {
@@ -90,12 +90,12 @@ pub fn run(options: RunOptions) -> u8 {
                     path: MANIFEST_PATH.to_owned(),
                     bytes: bump(&String::from_utf8_lossy(&bytes), CURRENT_VERSION).into_bytes(),
                 }),
-                Err(err) => return output::fail(json, &err.to_string()),
+                Err(err) => return output::fail(json, err),
             }
         }
         // Every move and the manifest bump land together or not at all.
         if let Err(err) = ops::apply(&ws, &changes) {
-            return output::fail(json, &err.to_string());
+            return output::fail(json, err);
         }
     }
     let status = if st.pending.is_empty() || options.dry_run {

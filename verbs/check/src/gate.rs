@@ -12,7 +12,7 @@ pub fn commit_gate(options: CommitGateOptions, paths: Vec<String>) -> u8 {
     let json = options.json;
     let report = match gate(&Workspace::open(), &paths, Date::today_utc()) {
         Ok(r) => r,
-        Err(err) => return output::fail(json, &err.to_string()),
+        Err(err) => return output::fail(json, err),
     };
     let blocking = report.is_blocking();
     if json {

@@ -50,7 +50,7 @@ fn report_only(check: Check, name: &str, o: ReportOptions) -> u8 {
     if o.fix {
         return vaultspec_sdk::output::fail(
             o.json,
-            &format!(
+            format!(
                 "`vault check {name}` has no fixer: run it without `--fix` to see what it reports"
             ),
         );

@@ -57,7 +57,7 @@ pub fn run(storage: &dyn Storage, req: Request) -> u8 {
     };
     let results = match results {
         Ok(r) => r,
-        Err(err) => return output::fail(req.json, &err.to_string()),
+        Err(err) => return output::fail(req.json, err),
     };
     let page = Page {
         limit: req.limit.map(|l| l as usize),

@@ -43,7 +43,7 @@ pub fn log(options: LogOptions) -> u8 {
     };
     let r = match ledger::log(&WritableWorkspace::open(), &req, &opts) {
         Ok(r) => r,
-        Err(err) => return output::fail(json, &err.to_string()),
+        Err(err) => return output::fail(json, err),
     };
     if json {
         let data = json!({
@@ -90,7 +90,7 @@ pub fn fold(options: FoldOptions) -> u8 {
         options.dry_run,
     ) {
         Ok(r) => r,
-        Err(err) => return output::fail(json, &err.to_string()),
+        Err(err) => return output::fail(json, err),
     };
     if json {
         // The reference's word for every fold that ran, written or not.

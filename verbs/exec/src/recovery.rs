@@ -46,7 +46,7 @@ fn run(
     let storage: &dyn Storage = if dry_run { &overlay } else { &ws };
     let report = match op(storage, &path) {
         Ok(r) => r,
-        Err(err) => return output::fail(json, &err.to_string()),
+        Err(err) => return output::fail(json, err),
     };
     if json {
         let word = if report.changed && !dry_run {

@@ -27,7 +27,7 @@ pub fn emit(options: EmitOptions) -> u8 {
             json!({ "trailer": line }),
             || println!("{line}"),
         ),
-        Err(err) => output::fail(json, &err.to_string()),
+        Err(err) => output::fail(json, err),
     }
 }
 
@@ -40,9 +40,7 @@ pub fn validate(options: ValidateOptions, message_file: &str) -> u8 {
             return output::fail(
                 json,
                 // The storage error names the path already.
-                &format!(
-                    "cannot read the message file: {err} (expected a workspace-relative path)"
-                ),
+                format!("cannot read the message file: {err} (expected a workspace-relative path)"),
             );
         }
     };

@@ -2,7 +2,7 @@
 //! otherwise, and the exit code that goes with the outcome.
 
 use vaultspec_sdk::output;
-pub use vaultspec_sdk::output::{done, usage};
+pub use vaultspec_sdk::output::{done, fail, usage};
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::checks::Finding;
 use vaultspec_sdk::vault::ops::Status;
@@ -17,12 +17,6 @@ pub fn word(status: Status) -> &'static str {
         Status::Removed => output::status::REMOVED,
         Status::Restored => output::status::RESTORED,
     }
-}
-
-/// Reports a domain failure (the `vaultspec.error.v1` envelope, or a line on
-/// stderr) and returns exit code 1.
-pub fn fail(json: bool, err: impl std::fmt::Display) -> u8 {
-    output::fail(json, &err.to_string())
 }
 
 /// Reports a failure in the verb's own schema (`status: failed`), exit 1.

@@ -2,7 +2,7 @@
 //! lines otherwise, and the exit code that goes with the outcome.
 
 use vaultspec_sdk::output;
-pub use vaultspec_sdk::output::usage;
+pub use vaultspec_sdk::output::{fail, usage};
 use vaultspec_sdk::serde_json::Value;
 pub use vaultspec_sdk::vault::window::{self, Window};
 
@@ -10,12 +10,6 @@ pub use vaultspec_sdk::vault::window::{self, Window};
 /// and returns exit code 0. `text` is called only for human output.
 pub fn done(json: bool, schema: &str, data: Value, text: impl FnOnce()) -> u8 {
     output::done(json, schema, output::status::UNCHANGED, data, text)
-}
-
-/// Reports a domain failure (the `vaultspec.error.v1` envelope, or a line on
-/// stderr) and returns exit code 1.
-pub fn fail(json: bool, err: impl std::fmt::Display) -> u8 {
-    output::fail(json, &err.to_string())
 }
 
 /// One page of `items` and where it sits. JSON output is always paged (50

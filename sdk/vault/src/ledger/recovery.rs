@@ -64,18 +64,39 @@ fn load(storage: &dyn Storage, path: &str) -> Result<Record, LedgerError> {
     })?;
     let meta = exec_meta(&text);
     let mut archived = false;
+    // Every `related:` link to a live plan is a parent: with more than one,
+    // which Step the record means is a guess, so nothing is recovered (as in
+    // the reference).
+    let mut parents = Vec::new();
     for link in &meta.related {
         let stem = wiki_stem(link);
         let live = format!(".vault/plan/{stem}.md");
         if storage.exists(&live)? {
-            let doc = load_plan(storage, &live)?;
+            parents.push((stem, live));
+        } else {
+            archived |= storage.exists(&format!(".vault/_archive/plan/{stem}.md"))?;
+        }
+    }
+    match parents.as_slice() {
+        [(_, live)] => {
+            let doc = load_plan(storage, live)?;
             return Ok(Record {
                 text,
                 step_id: meta.step_id,
                 plan: doc.plan,
             });
         }
-        archived |= storage.exists(&format!(".vault/_archive/plan/{stem}.md"))?;
+        [_, _, ..] => {
+            let names: Vec<&str> = parents.iter().map(|(stem, _)| *stem).collect();
+            return Err(refuse(
+                path,
+                format!(
+                    "it links to several live plans ({}), so its Step cannot be told; keep one plan in its `related:`",
+                    names.join(", ")
+                ),
+            ));
+        }
+        [] => {}
     }
     Err(refuse(
         path,
@@ -270,6 +291,24 @@ mod tests {
         assert!(out.contains("modified: '2026-03-02'\r\n"));
         assert!(!relink(&s, REC, "S03", d).unwrap().changed);
         assert!(relink(&s, REC, "S99", d).is_err());
+    }
+
+    #[test]
+    fn a_record_of_two_live_plans_is_not_recovered() {
+        let s = setup("S09");
+        s.insert(".vault/plan/2026-03-01-g-plan.md", PLAN);
+        let two = record("S09").replace(
+            "  - '[[2026-03-01-f-plan]]'\r\n",
+            "  - '[[2026-03-01-f-plan]]'\r\n  - '[[2026-03-01-g-plan]]'\r\n",
+        );
+        s.insert(REC, two.clone());
+        let d = Date::new(2026, 3, 2).unwrap();
+        let err = relink(&s, REC, "S03", d).unwrap_err().to_string();
+        assert!(
+            err.contains("2026-03-01-f-plan, 2026-03-01-g-plan"),
+            "{err}"
+        );
+        assert_eq!(String::from_utf8(s.read(REC).unwrap()).unwrap(), two);
     }
 
     #[test]

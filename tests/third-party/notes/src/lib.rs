@@ -11,7 +11,7 @@ impl Guest for Notes {
         let folder = folder.trim_end_matches('/');
         let files = match Workspace::open().list(folder) {
             Ok(files) => files,
-            Err(err) => return output::fail(options.json, &err.to_string()),
+            Err(err) => return output::fail(options.json, err),
         };
         let tag = options
             .feature

@@ -66,7 +66,7 @@ impl Guest for Verbs {
         };
         let files = match Workspace::open().list(&folder) {
             Ok(files) => files,
-            Err(err) => return output::fail(options.json, &err.to_string()),
+            Err(err) => return output::fail(options.json, err),
         };
         let count = files.iter().filter(|f| f.path.ends_with(".md")).count();
         if options.json {
