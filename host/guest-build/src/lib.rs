@@ -21,7 +21,8 @@ pub struct Guest {
 }
 
 /// Build every member crate under `members_dir` of the guest workspace at
-/// `workspace_dir`, and return the components in name order. Panics (failing
+/// `workspace_dir`, and return the components (the `cdylib` members) in
+/// name order. Panics (failing
 /// the build script) with the nested cargo's output when the build fails;
 /// a toolchain without the target ends the build script with one line that
 /// says how to add it.
@@ -60,7 +61,11 @@ pub fn build(workspace_dir: &Path, members_dir: &Path) -> Vec<Guest> {
         for watched in ["Cargo.toml", "src", "wit"] {
             println!("cargo:rerun-if-changed={}", dir.join(watched).display());
         }
-        names.push(package_name(&manifest));
+        // A member that is a plain library (code components share) is
+        // built with them but is no component of its own.
+        if is_component(&manifest) {
+            names.push(package_name(&manifest));
+        }
     }
     names.sort();
 
@@ -127,6 +132,14 @@ pub fn build(workspace_dir: &Path, members_dir: &Path) -> Vec<Guest> {
             Guest { name, path }
         })
         .collect()
+}
+
+/// Whether a manifest builds a component: its `[lib]` is a `cdylib`.
+fn is_component(manifest: &Path) -> bool {
+    std::fs::read_to_string(manifest)
+        .unwrap_or_else(|e| panic!("reading `{}`: {e}", manifest.display()))
+        .lines()
+        .any(|line| line.trim_start().starts_with("crate-type") && line.contains("\"cdylib\""))
 }
 
 /// The `name` of the `[package]` in a manifest (the first `name = "…"` line).

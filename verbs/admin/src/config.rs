@@ -6,7 +6,7 @@ use vaultspec_sdk::output;
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::{Storage, StorageError};
 
-use crate::config_file::{self, CONFIG_PATH};
+use vaultspec_verbs_shared::config_file::{self, CONFIG_PATH};
 
 /// Sets `key` to `value`, or clears it when `value` is `None`.
 pub fn set(json: bool, key: &str, value: Option<&str>) -> u8 {

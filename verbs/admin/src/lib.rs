@@ -2,15 +2,6 @@
 //! run`, `config set` and `config unset`.
 
 mod config;
-#[path = "../../orient/src/config_file.rs"]
-#[allow(
-    dead_code,
-    reason = "shared with the orient component, which uses the reading half"
-)]
-mod config_file;
-#[path = "../../orient/src/migration_table.rs"]
-#[allow(dead_code, reason = "shared with the orient component")]
-mod migration_table;
 mod migrations;
 
 use exports::vaultspec::admin::{config as config_iface, migrations as migrations_iface};

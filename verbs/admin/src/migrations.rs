@@ -12,7 +12,7 @@ use vaultspec_sdk::vault::Storage;
 use vaultspec_sdk::vault::ops::{self, Change};
 
 use crate::exports::vaultspec::admin::migrations::RunOptions;
-use crate::migration_table::{CURRENT_VERSION, MANIFEST_PATH, state};
+use vaultspec_verbs_shared::migration_table::{CURRENT_VERSION, MANIFEST_PATH, state};
 
 /// The manifest text with `vaultspec_version` set to `version`.
 fn bump(text: &str, version: &str) -> String {

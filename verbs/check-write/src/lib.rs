@@ -5,15 +5,12 @@
 //! the verbs only read. The checks with nothing to fix live in the
 //! read-only `check` component.
 
-#[path = "../../check/src/run.rs"]
-mod run;
-
 use exports::vaultspec::check_write::vault_check::{
     AllOptions, FixOptions, Guest, LayoutOptions, RenameIntegrityOptions,
 };
-use run::Request;
 use vaultspec_sdk::WritableWorkspace;
 use vaultspec_sdk::vault::checks::Check;
+use vaultspec_verbs_shared::check_run::{self as run, Request};
 
 struct Verbs;
 

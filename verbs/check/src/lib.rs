@@ -5,14 +5,13 @@
 //! that can fix what they find, and `check all`, live in `check-write`.
 
 mod gate;
-mod run;
 
 use exports::vaultspec::check::vault_check::{
     AdvisoryOptions, Guest as CheckGuest, ReportOptions, ScanOptions, VaultOptions,
 };
-use run::Request;
 use vaultspec_sdk::Workspace;
 use vaultspec_sdk::vault::checks::Check;
+use vaultspec_verbs_shared::check_run::{self as run, Request};
 
 struct Verbs;
 

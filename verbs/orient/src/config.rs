@@ -7,11 +7,11 @@ use vaultspec_sdk::output;
 use vaultspec_sdk::serde_json::{Map, Value, json};
 use vaultspec_sdk::vault::{Storage, StorageError};
 
-use crate::config_file::{self, CONFIG_PATH, KEYS};
 use crate::exports::vaultspec::orient::config::{GetOptions, ListOptions};
 use crate::exports::vaultspec::orient::migrations::StatusOptions;
-use crate::migration_table::{REGISTERED, state};
 use crate::report::{done, fail};
+use vaultspec_verbs_shared::config_file::{self, CONFIG_PATH, KEYS};
+use vaultspec_verbs_shared::migration_table::{REGISTERED, state};
 
 /// The text of the settings file; empty when there is none.
 fn config_text(ws: &Workspace) -> Result<String, StorageError> {

@@ -10,8 +10,8 @@ use vaultspec_sdk::vault::checks::{Check, CheckResult, Options, Severity, run_al
 use vaultspec_sdk::vault::{Date, Storage};
 
 use crate::DoctorOptions;
-use crate::migration_table::state;
 use crate::report::fail;
+use vaultspec_verbs_shared::migration_table::state;
 
 fn count(results: &[CheckResult], check: Check, severity: Option<Severity>) -> usize {
     results
@@ -71,7 +71,7 @@ pub fn doctor(options: DoctorOptions) -> u8 {
     let data = json!({
         "spec": {
             "framework": framework,
-            "builtin_version": crate::migration_table::CURRENT_VERSION,
+            "builtin_version": vaultspec_verbs_shared::migration_table::CURRENT_VERSION,
             "migration_status": migrations.status_word(),
             "manifest_version": migrations.manifest_version,
             "pending_migrations": pending,

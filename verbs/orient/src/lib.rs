@@ -5,14 +5,7 @@
 //! run` and `config set|unset` live in the `admin` component.
 
 mod config;
-#[allow(
-    dead_code,
-    reason = "shared with the admin component, which uses the writing half"
-)]
-mod config_file;
 mod doctor;
-#[allow(dead_code, reason = "shared with the admin component")]
-mod migration_table;
 mod report;
 mod status;
 mod table;

@@ -12,8 +12,8 @@ use vaultspec_sdk::vault::plan::{
 };
 use vaultspec_sdk::vault::{Date, Storage};
 
-use crate::common::{done, fail, fail_message, resolve, schema};
 use crate::exports::vaultspec::plan_write::vault_plan::CheckOptions;
+use vaultspec_verbs_shared::plan_common::{done, fail, fail_message, resolve, schema};
 
 pub fn check(options: CheckOptions, target: &str) -> u8 {
     let json = options.json;

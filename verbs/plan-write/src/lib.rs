@@ -7,9 +7,6 @@
 //! byte-identical, and `--expected-blob-hash` refuses a plan that moved on.
 
 mod check;
-#[allow(dead_code, reason = "shared with the read-only plan component")]
-#[path = "../../plan/src/common.rs"]
-mod common;
 mod container;
 mod mutate;
 mod step;

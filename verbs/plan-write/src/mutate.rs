@@ -15,8 +15,10 @@ use vaultspec_sdk::vault::plan::{
     Anchor, Kind, PlanError, PlanOp, Tier, WriteOptions, load_plan, mutate_plan,
 };
 
-use crate::common::{FAILURE_SCHEMA, done, error_data, exit_code, fail, resolve, schema};
 use vaultspec_sdk::output;
+use vaultspec_verbs_shared::plan_common::{
+    FAILURE_SCHEMA, done, error_data, exit_code, fail, resolve, schema,
+};
 
 /// The flags every mutation shares.
 pub struct Common {

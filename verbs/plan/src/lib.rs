@@ -6,11 +6,6 @@
 //! `plan-write`. Each verb resolves the plan, asks the vault model and prints
 //! text or the JSON envelope.
 
-#[allow(
-    dead_code,
-    reason = "shared with the plan-write component, which uses the writing half"
-)]
-mod common;
 mod read;
 mod trailer;
 

@@ -8,8 +8,8 @@ use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::ledger::plan_status_with_evidence;
 use vaultspec_sdk::vault::plan::{PlanError, StepQuery, query_steps};
 
-use crate::common::{done, fail, open, resolve, schema};
 use crate::exports::vaultspec::plan::{vault_plan, vault_plan_epic_intent, vault_plan_tier};
+use vaultspec_verbs_shared::plan_common::{done, fail, open, resolve, schema};
 
 pub fn status(options: vault_plan::StatusOptions, target: &str) -> u8 {
     let json = options.json;
@@ -21,7 +21,9 @@ pub fn status(options: vault_plan::StatusOptions, target: &str) -> u8 {
     };
     let st = match plan_status_with_evidence(&ws, &path) {
         Ok(s) => s,
-        Err(err) => return crate::common::fail_message(json, &sch, &err.to_string()),
+        Err(err) => {
+            return vaultspec_verbs_shared::plan_common::fail_message(json, &sch, &err.to_string());
+        }
     };
     let data = vaultspec_sdk::serde_json::to_value(&st).unwrap_or_default();
     done(json, &sch, UNCHANGED, data, || {

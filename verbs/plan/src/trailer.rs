@@ -7,8 +7,8 @@ use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::Storage;
 use vaultspec_sdk::vault::plan::{emit_trailers, parse_trailers, validate_trailers};
 
-use crate::common::{done, schema};
 use crate::exports::vaultspec::plan::vault_plan_trailer::{EmitOptions, ValidateOptions};
+use vaultspec_verbs_shared::plan_common::{done, schema};
 
 pub fn emit(options: EmitOptions) -> u8 {
     let json = options.json;
