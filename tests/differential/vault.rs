@@ -156,15 +156,7 @@ fn plan_body(rng: &mut Rng, feature: &str, tier: u8) -> String {
 
 /// Fill `root` (already holding the install fixture) with documents.
 pub fn generate(rng: &mut Rng, root: &Path) {
-    for folder in [
-        "adr",
-        "audit",
-        "exec",
-        "index",
-        "plan",
-        "reference",
-        "research",
-    ] {
+    for folder in vaultspec_vault::DocType::NAMES {
         std::fs::create_dir_all(root.join(".vault").join(folder)).unwrap();
     }
     let count = 2 + rng.below(2);

@@ -15,31 +15,34 @@ use vaultspec_verbs_shared::check_run::{self as run, Request};
 
 struct Verbs;
 
-fn scan(check: Check, o: ScanOptions) -> u8 {
+/// Runs one check over the read-only workspace and prints it.
+fn read(
+    check: Check,
+    feature: Option<String>,
+    verbose: bool,
+    json: bool,
+    (limit, offset): (Option<u32>, Option<u32>),
+) -> u8 {
     let req = Request {
         check: Some(check),
-        feature: o.feature,
-        verbose: o.verbose,
-        json: o.json,
-        limit: o.limit,
-        offset: o.offset,
+        feature,
+        verbose,
+        json,
+        limit,
+        offset,
         ..Request::default()
     };
     run::run(&Workspace::open(), req)
 }
 
+fn scan(check: Check, o: ScanOptions) -> u8 {
+    read(check, o.feature, o.verbose, o.json, (o.limit, o.offset))
+}
+
 /// `--fix` is accepted and ignored: these checks have no fixer.
 fn advisory(check: Check, o: AdvisoryOptions) -> u8 {
-    let req = Request {
-        check: Some(check),
-        feature: o.feature,
-        verbose: o.verbose || o.fix,
-        json: o.json,
-        limit: o.limit,
-        offset: o.offset,
-        ..Request::default()
-    };
-    run::run(&Workspace::open(), req)
+    let verbose = o.verbose || o.fix;
+    read(check, o.feature, verbose, o.json, (o.limit, o.offset))
 }
 
 /// A check with no fixer refuses `--fix` (exit 1, nothing run), as the
@@ -54,28 +57,11 @@ fn report_only(check: Check, name: &str, o: ReportOptions) -> u8 {
             ),
         );
     }
-    let req = Request {
-        check: Some(check),
-        feature: o.feature,
-        verbose: o.verbose,
-        json: o.json,
-        limit: o.limit,
-        offset: o.offset,
-        ..Request::default()
-    };
-    run::run(&Workspace::open(), req)
+    read(check, o.feature, o.verbose, o.json, (o.limit, o.offset))
 }
 
 fn vault_wide(check: Check, o: VaultOptions) -> u8 {
-    let req = Request {
-        check: Some(check),
-        verbose: o.verbose,
-        json: o.json,
-        limit: o.limit,
-        offset: o.offset,
-        ..Request::default()
-    };
-    run::run(&Workspace::open(), req)
+    read(check, None, o.verbose, o.json, (o.limit, o.offset))
 }
 
 impl Guest for Verbs {

@@ -36,7 +36,7 @@ pub fn repair(options: RepairFlags) -> u8 {
     let failed = run.error_count > 0 || run.partial_failure;
     let status = if failed {
         output::status::FAILED
-    } else if run.dry_run || run.fixed_count() == 0 {
+    } else if run.dry_run || run.fixed_count == 0 {
         output::status::UNCHANGED
     } else {
         output::status::UPDATED

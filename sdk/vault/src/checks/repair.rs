@@ -92,19 +92,11 @@ pub struct RepairRun {
     pub postcheck: Value,
     /// Postcheck errors, plus one for a partial failure.
     pub error_count: usize,
-}
-
-impl RepairRun {
     /// The fixes the mutating check pass applied (0 on a dry run): what
     /// decides `updated` against `unchanged`, as in the reference, whatever
-    /// the index phase rewrote.
-    pub fn fixed_count(&self) -> usize {
-        self.phases
-            .iter()
-            .filter(|p| p["phase"] == "fix")
-            .filter_map(|p| p["fixed_count"].as_u64())
-            .sum::<u64>() as usize
-    }
+    /// the index phase rewrote. (The fix phase's summary reports it too.)
+    #[serde(skip)]
+    pub fixed_count: usize,
 }
 
 fn phase(name: &str, results: &[CheckResult]) -> Value {
@@ -157,6 +149,7 @@ pub fn repair(storage: &dyn Storage, opts: &RepairOptions) -> Result<RepairRun> 
         root_causes: Vec::new(),
         postcheck: Value::Null,
         error_count: 0,
+        fixed_count: 0,
     };
     let legacy: Vec<String> = storage
         .list(crate::doc::VAULT_DIR)?
@@ -242,6 +235,7 @@ fn fix_phases(
             ..check_opts.clone()
         },
     )?;
+    run.fixed_count = fixed.iter().map(|r| r.fixed_count).sum();
     run.phases.push(phase("fix", &fixed));
     for (path, sum) in fingerprints(storage)? {
         if before.get(&path) == Some(&sum) {

@@ -27,21 +27,13 @@ pub fn is_approved(body: &str) -> bool {
             if line.is_empty() {
                 continue;
             }
-            return line.strip_prefix("Approved ").is_some_and(is_date_shape);
+            return line
+                .strip_prefix("Approved ")
+                .is_some_and(crate::date::is_ymd_dashed_shape);
         }
         after_description = line == "## Description";
     }
     false
-}
-
-/// `dddd-dd-dd`, ASCII digits.
-fn is_date_shape(text: &str) -> bool {
-    let b = text.as_bytes();
-    b.len() == 10
-        && b.iter().enumerate().all(|(i, c)| match i {
-            4 | 7 => *c == b'-',
-            _ => c.is_ascii_digit(),
-        })
 }
 
 fn targets<'a>(

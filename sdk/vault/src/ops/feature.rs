@@ -131,13 +131,9 @@ fn check_exec_folders(storage: &dyn Storage, members: &[&Document], old: &str) -
         .map(|rest| rest.rsplit_once('/').map_or("", |(folder, _)| folder))
         .collect();
     for folder in folders {
-        let date = folder.strip_suffix(&format!("-{old}")).filter(|d| {
-            d.len() == 10
-                && d.bytes().enumerate().all(|(i, c)| match i {
-                    4 | 7 => c == b'-',
-                    _ => c.is_ascii_digit(),
-                })
-        });
+        let date = folder
+            .strip_suffix(&format!("-{old}"))
+            .filter(|d| crate::date::is_ymd_dashed_shape(d));
         let Some(date) = date else {
             return Err(Error::Invalid(format!(
                 "exec folder `.vault/exec/{folder}` is not named `<date>-{old}`: rename it (or move its records) before renaming the feature"

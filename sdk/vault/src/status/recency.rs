@@ -2,7 +2,7 @@
 //! `date:`, else the date its file name starts with, each read leniently
 //! (the reference's decision D3b), or `None` when none of them is a date.
 
-use crate::date::Date;
+use crate::date::{Date, is_ymd_dashed_shape};
 use crate::graph::GraphDoc;
 
 /// The recency of a document (see the module docs).
@@ -12,12 +12,8 @@ pub fn recency(doc: &GraphDoc) -> Option<Date> {
         .flatten()
         .find_map(|raw| Date::parse_lenient(raw).ok())
         .or_else(|| {
-            let prefix = doc.stem.get(..10)?;
-            let shaped = prefix.bytes().enumerate().all(|(i, b)| match i {
-                4 | 7 => b == b'-',
-                _ => b.is_ascii_digit(),
-            });
-            shaped.then(|| Date::parse_lenient(prefix).ok()).flatten()
+            let prefix = doc.stem.get(..10).filter(|p| is_ymd_dashed_shape(p))?;
+            Date::parse_lenient(prefix).ok()
         })
 }
 
