@@ -63,7 +63,9 @@ fn discover_bench(root: &Path, cache: &Path) -> anyhow::Result<()> {
             let ranked = discover::rank(&catalog, query, 10);
             let schemas: Vec<Value> = ranked
                 .iter()
-                .map(|(s, e)| discover::schema(&e.spec, *s, catalog.trust(e)))
+                .map(|r| {
+                    discover::schema(&r.entry.spec, r.score, &r.matched, catalog.trust(r.entry))
+                })
                 .collect();
             std::hint::black_box(schemas);
             samples.push(start.elapsed());

@@ -1,66 +1,165 @@
-//! `discover` finds the intended verb for intents phrased the way people and
-//! agents ask, typos included.
+//! `discover` puts the intended verb first for requests in people's words:
+//! scored on a held-out set (`tests/fixtures/discover/intents.tsv`), on
+//! every builtin verb's own declared intents, and for determinism.
+
+use std::collections::BTreeMap;
 
 use vaultspec_host::builtins;
+use vaultspec_host::catalog::{Catalog, Origin, VerbComponent, is_denied};
 use vaultspec_host::gateway::discover::rank;
 
-/// (intent, the verb it means).
-const INTENTS: [(&str, &str); 32] = [
-    ("rename a feature tag", "vault feature rename"),
-    ("which documents link nowhere", "vault check orphans"),
-    ("list all documents", "vault list"),
-    ("show vault statistics", "vault stats"),
-    ("create a new adr document", "vault add"),
-    ("add a step to a plan", "vault plan step add"),
-    ("mark a plan step done", "vault plan step check"),
-    ("check off step", "vault plan step check"),
-    ("reopen a step", "vault plan step uncheck"),
-    ("move a step before another", "vault plan step move"),
-    ("remove a step from the plan", "vault plan step remove"),
-    ("add a phase to the plan", "vault plan phase add"),
-    ("renumber a phase", "vault plan phase renumber"),
-    ("add a wave", "vault plan wave add"),
-    ("promote a plan to a higher tier", "vault plan tier promote"),
-    ("demote plan tier", "vault plan tier demote"),
-    ("plan progress and completion", "vault plan status"),
-    ("record changes in the execution ledger", "vault exec log"),
-    ("run every vault health check", "vault check all"),
-    ("find dangling links", "vault check dangling"),
-    ("find orphan documents", "vault check orphans"),
-    ("archive a feature", "vault feature archive"),
-    ("restore archived documents", "vault archive restore"),
-    ("link two documents", "vault link add"),
-    ("remove a related link", "vault link remove"),
-    ("supersede an old adr", "vault adr supersede"),
-    ("replace the body of a document", "vault set-body"),
-    ("change frontmatter date", "vault set-frontmatter"),
-    ("rename a document file", "vault rename"),
-    ("list feature tags", "vault feature list"),
-    ("renmae feature", "vault feature rename"),
-    ("serach the vault for a passage", "vault search"),
-];
+/// Floors the held-out half must stay above. The targets of the ranking
+/// are higher (top-3 96 %, top-1 85 %); these hold what it reaches today,
+/// so a change that makes it worse fails here.
+const TOP3_FLOOR: f64 = 0.90;
+const TOP1_FLOOR: f64 = 0.70;
+
+const INTENTS: &str = include_str!("../fixtures/discover/intents.tsv");
+
+/// `(half, verb, intent)` rows of the evaluation set.
+fn rows() -> Vec<(&'static str, &'static str, &'static str)> {
+    INTENTS
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            assert_eq!(cols.len(), 3, "a row is half, verb, intent: {l:?}");
+            (cols[0], cols[1], cols[2])
+        })
+        .collect()
+}
+
+/// Where `verb` ranks for `query` (0 is first), if in the top 3.
+fn position(catalog: &Catalog, query: &str, verb: &str) -> Option<usize> {
+    rank(catalog, query, 3)
+        .iter()
+        .position(|r| r.entry.spec.path_string() == verb)
+}
 
 #[test]
-fn discover_finds_the_intended_verb_for_each_intent() -> anyhow::Result<()> {
+fn the_held_out_intents_find_their_verb() -> anyhow::Result<()> {
     let catalog = builtins::catalog()?;
-    let mut misses = Vec::new();
-    let mut first = 0;
-    for (intent, verb) in INTENTS {
-        if catalog.get(verb).is_none() {
-            misses.push(format!("`{verb}` is not in the catalog"));
+    let mut rates = BTreeMap::new();
+    for half in ["tune", "test"] {
+        let rows: Vec<_> = rows().into_iter().filter(|(h, _, _)| *h == half).collect();
+        let (mut first, mut top3) = (0, 0);
+        for (_, verb, intent) in &rows {
+            assert!(
+                catalog.get(verb).is_some(),
+                "`{verb}` is not a builtin verb"
+            );
+            match position(&catalog, intent, verb) {
+                Some(0) => (first, top3) = (first + 1, top3 + 1),
+                Some(_) => top3 += 1,
+                None => {}
+            }
+        }
+        let n = rows.len() as f64;
+        eprintln!(
+            "{half}: {} intents, top-1 {:.1} %, top-3 {:.1} %",
+            rows.len(),
+            100.0 * first as f64 / n,
+            100.0 * top3 as f64 / n
+        );
+        rates.insert(half, (first as f64 / n, top3 as f64 / n));
+    }
+    assert!(rows().iter().filter(|(h, _, _)| *h == "test").count() >= 75);
+    let (top1, top3) = rates["test"];
+    assert!(top3 >= TOP3_FLOOR, "held-out top-3 fell to {top3:.3}");
+    assert!(top1 >= TOP1_FLOOR, "held-out top-1 fell to {top1:.3}");
+    Ok(())
+}
+
+#[test]
+fn every_builtin_verb_is_first_for_one_of_its_own_intents() -> anyhow::Result<()> {
+    let catalog = builtins::catalog()?;
+    let mut declared: BTreeMap<String, String> = BTreeMap::new();
+    let mut missed = Vec::new();
+    for entry in catalog.entries() {
+        let verb = entry.spec.path_string();
+        if is_denied(&verb) {
             continue;
         }
-        let ranked: Vec<String> = rank(&catalog, intent, 3)
-            .into_iter()
-            .map(|(_, e)| e.spec.path_string())
-            .collect();
-        match ranked.iter().position(|v| v == verb) {
-            Some(0) => first += 1,
-            Some(_) => {}
-            None => misses.push(format!("{intent:?} → {ranked:?}, wanted `{verb}`")),
+        assert!(
+            !entry.spec.intents.is_empty(),
+            "`{verb}` declares no intents"
+        );
+        for intent in &entry.spec.intents {
+            let key = intent.to_lowercase();
+            if let Some(other) = declared.insert(key, verb.clone()) {
+                panic!("`{verb}` and `{other}` both declare {intent:?}");
+            }
+        }
+        if !entry
+            .spec
+            .intents
+            .iter()
+            .any(|i| position(&catalog, i, &verb) == Some(0))
+        {
+            missed.push(verb);
         }
     }
-    eprintln!("{first} of {} intents found at rank 1", INTENTS.len());
-    anyhow::ensure!(misses.is_empty(), "discover missed:\n{}", misses.join("\n"));
+    assert!(
+        missed.is_empty(),
+        "first for none of their intents: {missed:?}"
+    );
+    Ok(())
+}
+
+#[test]
+fn ranking_is_the_same_whatever_order_components_are_added_in() -> anyhow::Result<()> {
+    let forward = builtins::catalog()?;
+    let mut backward = Catalog::new();
+    for component in forward.components().iter().rev() {
+        backward.add(VerbComponent {
+            name: component.name.clone(),
+            origin: Origin::Builtin,
+            bytes: component.bytes.clone(),
+            digest: component.digest.clone(),
+            capabilities: component.capabilities,
+            verbs: component.verbs.clone(),
+            precompiled: None,
+        })?;
+    }
+    for (_, _, intent) in rows() {
+        let a: Vec<(String, f64, Vec<String>)> = rank(&forward, intent, 10)
+            .into_iter()
+            .map(|r| (r.entry.spec.path_string(), r.score, r.matched))
+            .collect();
+        let b: Vec<(String, f64, Vec<String>)> = rank(&backward, intent, 10)
+            .into_iter()
+            .map(|r| (r.entry.spec.path_string(), r.score, r.matched))
+            .collect();
+        assert_eq!(a, b, "{intent:?}");
+        assert_eq!(
+            a,
+            rank(&forward, intent, 10)
+                .into_iter()
+                .map(|r| (r.entry.spec.path_string(), r.score, r.matched))
+                .collect::<Vec<_>>()
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn each_result_says_which_words_matched_and_how() -> anyhow::Result<()> {
+    let catalog = builtins::catalog()?;
+    let ranked = rank(&catalog, "delete a step", 1);
+    assert_eq!(ranked[0].entry.spec.path_string(), "vault plan step remove");
+    assert!(
+        ranked[0].matched.contains(&"step".to_owned()),
+        "{:?}",
+        ranked[0].matched
+    );
+    let ranked = rank(&catalog, "renmae feature", 1);
+    assert_eq!(ranked[0].entry.spec.path_string(), "vault feature rename");
+    assert!(
+        ranked[0].matched.contains(&"renmae (as rename)".to_owned()),
+        "{:?}",
+        ranked[0].matched
+    );
+    assert!(rank(&catalog, "", 10).is_empty());
+    assert!(rank(&catalog, "zzzz qqqq", 10).is_empty());
     Ok(())
 }

@@ -7,7 +7,6 @@
 //! top-level verb. The mapping rules are in `wit/README.md`.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use wit_parser::{Docs, Function, Resolve, Type, TypeDefKind, WorldItem};
 
@@ -105,10 +104,12 @@ fn verb(
         .filter(|p| p.name != "options")
         .map(|p| p.name.clone())
         .collect();
-    let (description, mut operand_docs) = split_operands(&docs(&func.docs), &operand_names);
+    let (docs, intents) = split_intents(&docs(&func.docs)).map_err(bad)?;
+    let (description, mut operand_docs) = split_operands(&docs, &operand_names);
     let mut spec = VerbSpec {
         path,
         description,
+        intents,
         group_description,
         flags: Vec::new(),
         operands: Vec::new(),
@@ -117,7 +118,6 @@ fn verb(
         params: Vec::new(),
         has_options: false,
         fields: Vec::new(),
-        words: OnceLock::new(),
     };
     for param in &func.params {
         if param.name == "options" {
@@ -241,6 +241,71 @@ fn read_options(resolve: &Resolve, ty: &Type, spec: &mut VerbSpec) -> Result<(),
         });
     }
     Ok(())
+}
+
+/// The line that opens a verb's intents in its docs.
+pub const INTENTS_HEADING: &str = "Use it to:";
+
+/// At most this many intents per verb, each at most [`MAX_INTENT_CHARS`]:
+/// an intent is a request in a person's words, not a place for keywords.
+pub const MAX_INTENTS: usize = 24;
+
+/// The longest intent a verb may declare, in characters.
+pub const MAX_INTENT_CHARS: usize = 120;
+
+/// Take the intents out of a function's docs: the paragraph that opens with
+/// the line `Use it to:` and lists, one `- ` item each, requests a person
+/// would make of the verb in their own words. An item may wrap onto the
+/// lines after it; the paragraph ends at a blank line. Returns the rest of
+/// the docs and the intents, or what is wrong with them.
+fn split_intents(docs: &str) -> Result<(String, Vec<String>), String> {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut intents: Vec<String> = Vec::new();
+    let mut inside = false;
+    let mut headed = false;
+    for line in docs.lines() {
+        let trimmed = line.trim();
+        if !inside {
+            if trimmed.eq_ignore_ascii_case(INTENTS_HEADING) {
+                inside = true;
+                headed = true;
+            } else {
+                kept.push(line);
+            }
+            continue;
+        }
+        if trimmed.is_empty() {
+            inside = false;
+            kept.push(line);
+        } else if let Some(item) = trimmed.strip_prefix("- ") {
+            intents.push(item.trim().to_owned());
+        } else if let Some(last) = intents.last_mut() {
+            last.push(' ');
+            last.push_str(trimmed);
+        } else {
+            return Err(format!(
+                "`{INTENTS_HEADING}` must be followed by `- ` items, one request each; found `{trimmed}`"
+            ));
+        }
+    }
+    if headed && intents.is_empty() {
+        return Err(format!("`{INTENTS_HEADING}` lists no requests"));
+    }
+    if intents.len() > MAX_INTENTS {
+        return Err(format!(
+            "declares {} intents; at most {MAX_INTENTS} are allowed",
+            intents.len()
+        ));
+    }
+    if let Some(long) = intents
+        .iter()
+        .find(|i| i.chars().count() > MAX_INTENT_CHARS)
+    {
+        return Err(format!(
+            "intent `{long}` is longer than {MAX_INTENT_CHARS} characters"
+        ));
+    }
+    Ok((kept.join("\n"), intents))
 }
 
 /// Take the operand lines out of a function's docs: a line that starts
@@ -503,6 +568,34 @@ world notes {
         assert_eq!(list.group_description, "Notes, by tag.");
         let hello = verbs.iter().find(|v| v.path_string() == "hello").unwrap();
         assert_eq!(hello.group_description, "");
+    }
+
+    #[test]
+    fn a_use_it_to_paragraph_becomes_the_verbs_intents() {
+        let source = |docs: &str| {
+            format!(
+                "package t:t@0.1.0;\ninterface t {{\n{docs}\n  go: func(name: string) -> u8;\n}}\nworld w {{ export t; }}\n"
+            )
+        };
+        let docs = "  /// Go somewhere.\n  ///\n  /// Use it to:\n  /// - travel to a named\n  ///   place\n  /// - leave\n  ///\n  /// NAME: where to go.";
+        let verb = parse(&source(docs)).unwrap().remove(0);
+        assert_eq!(verb.intents, ["travel to a named place", "leave"]);
+        assert_eq!(verb.description, "Go somewhere.");
+        assert_eq!(verb.operands[0].help, "Where to go.");
+
+        let empty = "  /// Go.\n  ///\n  /// Use it to:\n  ///\n  /// More.";
+        assert!(
+            matches!(parse(&source(empty)), Err(Reason::BadVerb(m)) if m.contains("lists no requests"))
+        );
+        let prose = "  /// Go.\n  ///\n  /// Use it to:\n  /// travel";
+        assert!(
+            matches!(parse(&source(prose)), Err(Reason::BadVerb(m)) if m.contains("`- ` items"))
+        );
+        let many = format!(
+            "  /// Go.\n  ///\n  /// Use it to:\n{}",
+            "  /// - go\n".repeat(MAX_INTENTS + 1)
+        );
+        assert!(matches!(parse(&source(&many)), Err(Reason::BadVerb(m)) if m.contains("at most")));
     }
 
     #[test]

@@ -20,22 +20,20 @@ mod third_party;
 mod trust;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
+use crate::gateway::discover::Index;
 use crate::sandbox::Precompiled;
 
 pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect, validate};
-pub use declaration::{RESERVED_FLAGS, VERB_WIT, parse};
+pub use declaration::{INTENTS_HEADING, RESERVED_FLAGS, VERB_WIT, parse};
 pub use denylist::{DENIED_VERBS, HOST_COMMANDS, is_denied};
 pub use error::{Reason, Refusal};
 pub use file::MAX_COMPONENT_BYTES;
-pub use spec::{
-    ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, VerbWords, summary,
-    tokens,
-};
+pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, summary};
 pub use third_party::{
     Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of,
     verb_files,
@@ -132,6 +130,9 @@ pub struct Catalog {
     components: Vec<Arc<VerbComponent>>,
     trust: Vec<Trust>,
     verbs: BTreeMap<String, Entry>,
+    /// `discover`'s ranking index, built on first use and dropped when a
+    /// component is added.
+    discover_index: OnceLock<Index>,
 }
 
 impl Catalog {
@@ -179,7 +180,13 @@ impl Catalog {
         }
         self.components.push(Arc::new(component));
         self.trust.push(trust);
+        self.discover_index = OnceLock::new();
         Ok(())
+    }
+
+    /// `discover`'s ranking index of these verbs, built on first use.
+    pub fn discover_index(&self) -> &Index {
+        self.discover_index.get_or_init(|| Index::build(self))
     }
 
     /// The verb with this path (`vault feature list`).

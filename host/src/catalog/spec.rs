@@ -3,9 +3,6 @@
 //! Everything here is read from a component's embedded WIT declaration
 //! (`wit/README.md` describes the mapping), never from running it.
 
-use std::collections::BTreeSet;
-use std::sync::OnceLock;
-
 use serde::Serialize;
 
 /// A value a flag or operand takes.
@@ -145,6 +142,10 @@ pub struct VerbSpec {
     /// The function's doc comment: what the verb does (operand lines taken
     /// out).
     pub description: String,
+    /// Requests a person would make of the verb, in their own words: the
+    /// items of the `Use it to:` paragraph of its docs (taken out of the
+    /// description). `discover` ranks by them.
+    pub intents: Vec<String>,
     /// The doc comment of the interface the verb belongs to: what its group
     /// is for (empty for a verb the world exports directly).
     pub group_description: String,
@@ -163,31 +164,6 @@ pub struct VerbSpec {
     /// Every field of the `options` record in declared order, `json`
     /// included: the order the record is built in.
     pub fields: Vec<String>,
-    /// Its words for ranking, worked out on first use.
-    pub words: OnceLock<VerbWords>,
-}
-
-/// The lowercase words of a verb's path and description, as `discover`
-/// compares them with a query (worked out once per verb, not per query).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerbWords {
-    /// The verb path as one string.
-    pub path: String,
-    /// The distinct words of the path.
-    pub path_words: BTreeSet<String>,
-    /// The distinct words of the description.
-    pub description_words: BTreeSet<String>,
-    /// The words of the description in order, repeats kept.
-    pub description_sequence: Vec<String>,
-}
-
-/// The lowercase ASCII words of a text (`[a-z0-9]+`).
-pub fn tokens(text: &str) -> Vec<String> {
-    text.to_ascii_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|t| !t.is_empty())
-        .map(str::to_owned)
-        .collect()
 }
 
 /// The first sentence of a doc comment, its wrapped lines joined: the text
@@ -235,20 +211,6 @@ impl VerbSpec {
     /// The declared flag with this long name.
     pub fn flag(&self, name: &str) -> Option<&FlagSpec> {
         self.flags.iter().find(|f| f.name == name)
-    }
-
-    /// Its words for ranking.
-    pub fn words(&self) -> &VerbWords {
-        self.words.get_or_init(|| {
-            let path = self.path_string();
-            let description_sequence = tokens(&self.description);
-            VerbWords {
-                path_words: tokens(&path).into_iter().collect(),
-                description_words: description_sequence.iter().cloned().collect(),
-                description_sequence,
-                path,
-            }
-        })
     }
 }
 

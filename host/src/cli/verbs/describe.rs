@@ -95,6 +95,7 @@ pub fn verb_json(spec: &VerbSpec) -> Value {
         "verb": spec.path_string(),
         "usage": usage(spec),
         "summary": spec.summary(),
+        "intents": spec.intents,
         "supports_json": spec.supports_json,
         "flags": flags,
         "arguments": spec.operands,

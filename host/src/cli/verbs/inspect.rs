@@ -104,6 +104,9 @@ pub fn run(args: &InspectArgs, context: &Context<'_>) -> anyhow::Result<u8> {
             if !verb.summary().is_empty() {
                 out.push_str(&format!("      {}\n", Escaped::new(&verb.summary())));
             }
+            for intent in &verb.intents {
+                out.push_str(&format!("      - {}\n", Escaped::new(intent)));
+            }
         }
     }
     if reasons.is_empty() {

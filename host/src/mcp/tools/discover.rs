@@ -25,7 +25,14 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let verbs: Vec<Value> = rank(&context.catalog, &args.query, args.limit)
         .into_iter()
-        .map(|(score, entry)| schema(&entry.spec, score, context.catalog.trust(entry)))
+        .map(|r| {
+            schema(
+                &r.entry.spec,
+                r.score,
+                &r.matched,
+                context.catalog.trust(r.entry),
+            )
+        })
         .collect();
     let summary = format!("{} verbs", verbs.len());
     Ok(Reply {

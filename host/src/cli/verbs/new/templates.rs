@@ -40,6 +40,10 @@ interface {{NAME}} {
     /// Count the markdown documents of the vault, or of one of its folders.
     ///
     /// DOC-TYPE is a folder of `.vault/` (`adr`, `plan`, `research`, ...).
+    ///
+    /// Use it to:
+    /// - see how many notes the vault holds
+    /// - count the ADRs written so far
     count: func(options: count-options, doc-type: option<string>) -> u8;
 }
 

@@ -1,0 +1,326 @@
+//! The words `discover` ranks by: tokens without stopwords, stemmed, and
+//! the vault's own synonyms, so "delete a step" finds `vault plan step
+//! remove` and "scaffold a note" finds `vault add`.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use vaultspec_vault::search::tokenize::for_each_token;
+
+/// The stem of one lowercase word (`steps` → `step`, `renamed` → `renam`).
+pub fn stem(word: &str) -> String {
+    static STEMMER: OnceLock<Stemmer> = OnceLock::new();
+    STEMMER
+        .get_or_init(|| Stemmer::create(Algorithm::English))
+        .stem(word)
+        .into_owned()
+}
+
+/// The words of a text in order, lowercase, stopwords left out, each with
+/// its stem: `(word, stem)`.
+pub fn words(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for_each_token(text, |word| out.push((word.to_owned(), stem(word))));
+    out
+}
+
+/// Words a person uses for what the verbs call by another name, each with
+/// the words it stands for. One direction only: from the asker's word to the
+/// catalog's. Written for this domain (documents, plans, ledgers, checks),
+/// not a general thesaurus: a synonym that is wrong half the time costs more
+/// than it finds.
+const SYNONYMS: &[(&str, &[&str])] = &[
+    // Taking things away.
+    ("delete", &["remove"]),
+    ("drop", &["remove"]),
+    ("erase", &["remove"]),
+    ("discard", &["remove"]),
+    ("rid", &["remove"]),
+    ("unlink", &["link", "remove"]),
+    ("disconnect", &["link", "remove"]),
+    // Changing things.
+    ("update", &["edit", "set", "change"]),
+    ("modify", &["edit", "change"]),
+    ("alter", &["edit", "change"]),
+    // Quantity.
+    ("every", &["all"]),
+    ("everything", &["all"]),
+    ("whole", &["all"]),
+    // Making things.
+    ("create", &["add", "new"]),
+    ("new", &["add"]),
+    ("scaffold", &["add", "template"]),
+    ("make", &["add"]),
+    ("start", &["add", "new"]),
+    ("append", &["add"]),
+    // A Step's checkbox.
+    ("done", &["check", "closed"]),
+    ("finish", &["check", "done"]),
+    ("finished", &["check", "done"]),
+    ("complete", &["check", "done"]),
+    ("completed", &["check", "done"]),
+    ("tick", &["check"]),
+    ("untick", &["uncheck"]),
+    ("reopen", &["uncheck", "open"]),
+    ("undone", &["uncheck", "open"]),
+    // Progress and orientation.
+    ("progress", &["status", "done"]),
+    ("far", &["progress", "status"]),
+    ("percentage", &["progress"]),
+    ("percent", &["progress"]),
+    ("remaining", &["open", "left"]),
+    ("overview", &["status", "rollup"]),
+    ("oriented", &["orient", "status"]),
+    ("orientation", &["orient", "status"]),
+    ("stand", &["status"]),
+    // Health.
+    ("health", &["doctor", "check"]),
+    ("healthy", &["doctor", "health"]),
+    ("diagnose", &["doctor"]),
+    ("diagnosis", &["doctor"]),
+    ("wrong", &["doctor", "problem"]),
+    ("setup", &["workspace"]),
+    ("installation", &["workspace"]),
+    ("fix", &["repair"]),
+    ("mend", &["repair"]),
+    ("broken", &["repair", "dangling", "missing"]),
+    ("lint", &["check"]),
+    ("validate", &["check"]),
+    ("verify", &["check"]),
+    // Counting.
+    ("count", &["stats"]),
+    ("counts", &["stats"]),
+    ("many", &["count", "stats"]),
+    ("number", &["count", "stats"]),
+    ("total", &["totals", "stats"]),
+    ("statistics", &["stats"]),
+    // Links.
+    ("connect", &["link"]),
+    ("relate", &["link", "related"]),
+    ("cite", &["reference", "link"]),
+    ("mention", &["reference", "crossref"]),
+    ("isolated", &["orphan"]),
+    ("unreferenced", &["orphan"]),
+    ("unlinked", &["orphan"]),
+    ("visualize", &["graph"]),
+    ("visualise", &["graph"]),
+    ("draw", &["graph"]),
+    ("diagram", &["graph"]),
+    // Settings.
+    ("settings", &["config"]),
+    ("setting", &["config"]),
+    ("option", &["config"]),
+    ("preference", &["config"]),
+    ("configuration", &["config"]),
+    // The vault's nouns.
+    ("ledger", &["exec", "execution"]),
+    ("evidence", &["exec", "execution"]),
+    ("task", &["step"]),
+    ("todo", &["step"]),
+    ("doc", &["document"]),
+    ("docs", &["documents"]),
+    ("note", &["document"]),
+    ("notes", &["documents"]),
+    ("decision", &["adr"]),
+    ("decisions", &["adr"]),
+    ("shelve", &["archive"]),
+    ("obsolete", &["supersede"]),
+    ("outdated", &["supersede"]),
+    ("deprecated", &["supersede"]),
+    ("reorder", &["move", "order"]),
+    ("rearrange", &["move", "order"]),
+    ("upgrade", &["migrate", "promote"]),
+    ("escalate", &["promote"]),
+    ("flatten", &["demote"]),
+    ("simplify", &["demote"]),
+    ("stray", &["foreign"]),
+    ("decode", &["encoding", "utf"]),
+    ("unreadable", &["encoding", "read"]),
+    ("deleted", &["missing"]),
+    ("unexpected", &["foreign"]),
+];
+
+/// The words `word` stands for besides itself: its entry in [`SYNONYMS`],
+/// else the entry of a word with the same stem (`decoded` takes `decode`'s),
+/// else, for a plan id, what it names (`s03` a step, `p02a` a phase, `w01`
+/// a wave, `l3` a tier).
+pub fn synonyms(word: &str) -> &'static [&'static str] {
+    static BY_STEM: OnceLock<HashMap<String, &'static [&'static str]>> = OnceLock::new();
+    if let Some((_, alts)) = SYNONYMS.iter().find(|(w, _)| *w == word) {
+        return alts;
+    }
+    let by_stem = BY_STEM.get_or_init(|| {
+        let mut map = HashMap::new();
+        for (w, alts) in SYNONYMS {
+            map.entry(stem(w)).or_insert(*alts);
+        }
+        map
+    });
+    if let Some(alts) = by_stem.get(&stem(word)) {
+        return alts;
+    }
+    plan_id(word)
+}
+
+/// What a plan id names: `s03` → step, `p02a` → phase, `w01` → wave,
+/// `l2` → tier; nothing for any other word.
+fn plan_id(word: &str) -> &'static [&'static str] {
+    let mut chars = word.chars();
+    let kind: &'static [&'static str] = match chars.next() {
+        Some('s') => &["step"],
+        Some('p') => &["phase"],
+        Some('w') => &["wave"],
+        Some('l') if matches!(word, "l1" | "l2" | "l3" | "l4") => return &["tier"],
+        _ => return &[],
+    };
+    let rest = chars.as_str();
+    let digits = rest.trim_end_matches(|c: char| c.is_ascii_lowercase());
+    let is_id = !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && rest.len() - digits.len() <= 1;
+    if is_id { kind } else { &[] }
+}
+
+/// Words of a request that say nothing about which verb it wants ("show
+/// *me*", "*I* need"), beyond the search tokenizer's stopwords.
+const FILLER: &[&str] = &[
+    "me", "my", "i", "we", "our", "us", "you", "your", "s", "there", "please", "want", "need",
+    "let", "could", "should", "would", "some", "its", "them", "they", "thing", "things", "just",
+    "give", "get", "go", "got",
+];
+
+/// Phrases whose meaning the stopwords would lose ("not done" is not
+/// "done"), each read as the one word that says it.
+const PHRASES: &[(&str, &str)] = &[
+    ("not done", "undone"),
+    ("not finished", "undone"),
+    ("how many", "count"),
+    ("how far", "progress"),
+    ("up to date", "current"),
+    ("no longer", "obsolete"),
+];
+
+/// The words of a query in order, as [`words`] gives them, with
+/// [`PHRASES`] read as their word and filler left out.
+pub fn query_words(text: &str) -> Vec<(String, String)> {
+    let mut text = text.to_lowercase();
+    for (phrase, word) in PHRASES {
+        text = text.replace(phrase, word);
+    }
+    let mut found = words(&text);
+    found.retain(|(word, _)| !FILLER.contains(&word.as_str()));
+    found
+}
+
+/// Whether a text reads as asking for information (`Some(true)`: "what…",
+/// "show…", "find…") or for a change (`Some(false)`: "add…", "rename…"),
+/// by its first word; `None` when the first word says neither. A verb's
+/// summary opens the same way ("Find orphan documents", "Remove a Step"),
+/// so the two can be compared.
+pub fn mood(text: &str) -> Option<bool> {
+    const ASKS: &[&str] = &[
+        "what", "which", "is", "are", "does", "do", "where", "how", "who", "any", "show", "see",
+        "print", "read", "view", "display", "list", "find", "check", "validate", "lint", "count",
+        "ask", "scan", "warn", "pair", "orient", "diagnose", "gate", "generate",
+    ];
+    const ACTS: &[&str] = &[
+        "set",
+        "make",
+        "write",
+        "change",
+        "update",
+        "add",
+        "create",
+        "put",
+        "record",
+        "log",
+        "mark",
+        "delete",
+        "remove",
+        "move",
+        "rename",
+        "drop",
+        "insert",
+        "apply",
+        "replace",
+        "rewrite",
+        "edit",
+        "turn",
+        "archive",
+        "restore",
+        "reorder",
+        "retitle",
+        "reword",
+        "give",
+        "clear",
+        "flip",
+        "reopen",
+        "deepen",
+        "flatten",
+        "link",
+        "unlink",
+        "supersede",
+        "promote",
+        "strip",
+        "migrate",
+        "point",
+        "repair",
+        "fix",
+        "undo",
+        "append",
+        "scaffold",
+        "start",
+    ];
+    let first = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| !w.is_empty())?
+        .to_ascii_lowercase();
+    if ASKS.contains(&first.as_str()) {
+        Some(true)
+    } else if ACTS.contains(&first.as_str()) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_stemmed_and_stopwords_dropped() {
+        let got: Vec<String> = words("Removing the Steps of a plan")
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect();
+        assert_eq!(got, ["remov", "step", "plan"]);
+    }
+
+    #[test]
+    fn the_synonym_table_is_sorted_out_once_per_word() {
+        let mut seen = std::collections::BTreeSet::new();
+        for (word, alts) in SYNONYMS {
+            assert!(seen.insert(*word), "`{word}` is listed twice");
+            assert!(!alts.is_empty(), "`{word}` stands for nothing");
+            assert_eq!(*word, word.to_lowercase(), "`{word}` must be lowercase");
+        }
+        assert_eq!(synonyms("delete"), ["remove"]);
+        assert!(synonyms("remove").is_empty());
+        // A word takes the entry of its stem, unless it has its own.
+        assert_eq!(synonyms("decoded"), synonyms("decode"));
+        assert_eq!(synonyms("deleted"), ["missing"]);
+    }
+
+    #[test]
+    fn plan_ids_name_what_they_are() {
+        assert_eq!(synonyms("s03"), ["step"]);
+        assert_eq!(synonyms("p02a"), ["phase"]);
+        assert_eq!(synonyms("w1"), ["wave"]);
+        assert_eq!(synonyms("l3"), ["tier"]);
+        for word in ["step", "s", "sab", "p1ab", "l5", "plan"] {
+            assert!(plan_id(word).is_empty(), "{word}");
+        }
+    }
+}
