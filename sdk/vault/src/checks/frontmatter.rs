@@ -137,9 +137,9 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
     }
     let mut seen: Vec<(&str, usize)> = Vec::new();
     for (k, _) in &m.keys {
-        match seen.iter_mut().find(|(s, _)| s == k) {
+        match seen.iter_mut().find(|(s, _)| *s == k.as_ref()) {
             Some(e) => e.1 += 1,
-            None => seen.push((k, 1)),
+            None => seen.push((k.as_ref(), 1)),
         }
     }
     for (k, n) in seen.into_iter().filter(|(_, n)| *n > 1) {

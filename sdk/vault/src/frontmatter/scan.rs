@@ -6,6 +6,8 @@
 //! skips. [`Metadata::keys`] keeps every key line seen (with its line number)
 //! so callers can report duplicates.
 
+use std::borrow::Cow;
+
 use crate::text;
 
 /// The keys whose values are lists.
@@ -50,13 +52,43 @@ pub struct Metadata {
     pub tier: Option<String>,
     /// `generated:` as written (feature indexes say `true`).
     pub generated: Option<String>,
-    /// Every key line met, in order, with its 1-based line within the YAML.
-    pub keys: Vec<(String, usize)>,
+    /// Every key line met, in order, with its 1-based line within the YAML
+    /// (a key this scanner models is borrowed, not copied: this runs on
+    /// every document a verb loads).
+    pub keys: Vec<(Cow<'static, str>, usize)>,
 }
 
 /// Python's `str.strip("\"'")`: drops any run of quotes at both ends.
 pub fn strip_quotes(s: &str) -> &str {
     s.trim_matches(|c| c == '"' || c == '\'')
+}
+
+/// The keys [`Metadata`] models, and `title`: a key line naming one of
+/// these records it without an allocation.
+const KNOWN_KEYS: [&str; 16] = [
+    "tags",
+    "related",
+    "supersedes",
+    "derived_from",
+    "promoted_to",
+    "date",
+    "modified",
+    "superseded_by",
+    "archived",
+    "step_id",
+    "body_schema",
+    "body_hash",
+    "feature",
+    "tier",
+    "generated",
+    "title",
+];
+
+fn key_name(key: &str) -> Cow<'static, str> {
+    KNOWN_KEYS
+        .iter()
+        .find(|k| **k == key)
+        .map_or_else(|| Cow::Owned(key.to_owned()), |k| Cow::Borrowed(*k))
 }
 
 fn opt(v: &str) -> Option<String> {
@@ -81,39 +113,94 @@ impl Metadata {
         let mut seen = std::collections::HashSet::new();
         self.keys
             .iter()
-            .filter(|(k, _)| !seen.insert(k.as_str()))
-            .map(|(k, l)| (k.as_str(), *l))
+            .filter(|(k, _)| !seen.insert(k.as_ref()))
+            .map(|(k, l)| (k.as_ref(), *l))
             .collect()
+    }
+}
+
+/// One line the scanner read, as [`scan_lines`] hands it on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry<'y> {
+    /// A `key: value` line. A list key's comes before its items and
+    /// starts the list afresh.
+    Key {
+        /// The key, trimmed.
+        key: &'y str,
+        /// The value, trimmed, quotes left on.
+        value: &'y str,
+        /// Its 1-based line within the YAML.
+        line: usize,
+    },
+    /// One item of a list key: a `- item` line under it, or an entry of its
+    /// flow list `[a, b]`.
+    Item {
+        /// The list key, one of [`LIST_KEYS`].
+        key: &'static str,
+        /// The item, quotes stripped.
+        item: &'y str,
+    },
+}
+
+/// The scanner itself: calls `f` with every key line of `yaml` and every
+/// item of a list key, in order. [`scan`] builds [`Metadata`] from them; a
+/// reader that needs a few keys (the graph, on every document it loads)
+/// takes them here without building the rest.
+pub fn scan_lines<'y>(yaml: &'y str, mut f: impl FnMut(Entry<'y>)) {
+    let mut current: Option<&'static str> = None;
+    for (n, line) in text::line_iter(yaml).enumerate() {
+        let line = yaml[line.content.clone()].trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        // `memchr`: a `char` pattern's search costs more in a verb
+        // component than the rest of the line's work.
+        let colon = memchr::memchr(b':', line.as_bytes());
+        if let Some(colon) = colon.filter(|_| !line.starts_with('-')) {
+            let (key, value) = (line[..colon].trim(), line[colon + 1..].trim());
+            f(Entry::Key {
+                key,
+                value,
+                line: n + 1,
+            });
+            current = LIST_KEYS.iter().find(|k| **k == key).copied();
+            if let Some(key) = current
+                && value.starts_with('[')
+                && value.ends_with(']')
+                && value.len() >= 2
+            {
+                for item in value[1..value.len() - 1].split(',') {
+                    let item = item.trim();
+                    if !item.is_empty() {
+                        f(Entry::Item {
+                            key,
+                            item: strip_quotes(item),
+                        });
+                    }
+                }
+            }
+        } else if let Some(item) = line.strip_prefix('-')
+            && let Some(key) = current
+        {
+            f(Entry::Item {
+                key,
+                item: strip_quotes(item.trim()),
+            });
+        }
     }
 }
 
 /// Reads `yaml` (the text between the fences) with the line scanner.
 pub fn scan(yaml: &str) -> Metadata {
     let mut m = Metadata::default();
-    let mut current: Option<&str> = None;
-    for (n, line) in text::line_iter(yaml).enumerate() {
-        let line = yaml[line.content.clone()].trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if line.contains(':') && !line.starts_with('-') {
-            let (key, val) = line.split_once(':').unwrap_or((line, ""));
-            let (key, val) = (key.trim(), val.trim());
-            m.keys.push((key.to_string(), n + 1));
-            current = Some(key);
+    scan_lines(yaml, |entry| match entry {
+        Entry::Key { key, value, line } => {
+            m.keys.push((key_name(key), line));
             if let Some(list) = m.list_mut(key) {
                 list.clear();
-                if val.starts_with('[') && val.ends_with(']') && val.len() >= 2 {
-                    list.extend(
-                        val[1..val.len() - 1]
-                            .split(',')
-                            .filter(|i| !i.trim().is_empty())
-                            .map(|i| strip_quotes(i.trim()).to_string()),
-                    );
-                }
-                continue;
+                return;
             }
-            let v = strip_quotes(val);
+            let v = strip_quotes(value);
             match key {
                 "date" => m.date = Some(v.to_string()),
                 "modified" => m.modified = opt(v),
@@ -127,12 +214,13 @@ pub fn scan(yaml: &str) -> Metadata {
                 "generated" => m.generated = opt(v),
                 _ => {}
             }
-        } else if let Some(item) = line.strip_prefix('-')
-            && let Some(list) = current.and_then(|k| m.list_mut(k))
-        {
-            list.push(strip_quotes(item.trim()).to_string());
         }
-    }
+        Entry::Item { key, item } => {
+            if let Some(list) = m.list_mut(key) {
+                list.push(item.to_string());
+            }
+        }
+    });
     m
 }
 

@@ -242,17 +242,32 @@ fn opens_with_fence(text: &str) -> bool {
 
 /// The keys the graph reads, by the line scanner of spec/vault-format.md
 /// §5.2 ([`crate::frontmatter::scan`], the reference's
-/// `parse_vault_metadata`).
+/// `parse_vault_metadata`), taken straight from its lines: this runs on
+/// every document a verb loads, and the graph needs six keys of the
+/// fifteen the scanner models.
 fn scan_frontmatter(yaml: &str, doc: &mut GraphDoc) {
-    let meta = crate::frontmatter::scan::scan(yaml);
-    doc.tags = meta.tags;
-    doc.related = meta.related;
-    doc.date = meta.date.filter(|d| !d.is_empty());
-    doc.modified = meta.modified;
-    doc.feature_key = meta.feature;
-    doc.generated = meta
-        .generated
-        .is_some_and(|g| g.eq_ignore_ascii_case("true"));
+    use crate::frontmatter::scan::{Entry, scan_lines, strip_quotes};
+    let owned = |v: &str| (!v.is_empty()).then(|| v.to_owned());
+    scan_lines(yaml, |entry| match entry {
+        Entry::Key { key, value, .. } => {
+            let value = strip_quotes(value);
+            match key {
+                "tags" => doc.tags.clear(),
+                "related" => doc.related.clear(),
+                "date" => doc.date = owned(value),
+                "modified" => doc.modified = owned(value),
+                "feature" => doc.feature_key = owned(value),
+                "generated" => doc.generated = value.eq_ignore_ascii_case("true"),
+                _ => {}
+            }
+        }
+        Entry::Item { key: "tags", item } => doc.tags.push(item.to_owned()),
+        Entry::Item {
+            key: "related",
+            item,
+        } => doc.related.push(item.to_owned()),
+        Entry::Item { .. } => {}
+    });
 }
 
 #[cfg(test)]
@@ -300,6 +315,25 @@ mod tests {
         let doc = GraphDoc::from_text(".vault/adr/x.md", "---\ntags: ['#adr']\nno close\n");
         assert!(doc.tags.is_empty());
         assert_eq!(doc.body_start, 0);
+    }
+
+    #[test]
+    fn the_graph_reads_its_keys_as_the_metadata_scanner_does() {
+        for yaml in [
+            "tags:\n  - '#adr'\n  - \"#cache\"\ndate: '2026-01-02'\nrelated: ['[[a]]', \"[[b]]\"]\n",
+            "tags: []\ntags:\n- '#plan'\ndate:\nmodified: x\nfeature: '#Old'\ngenerated: TRUE\n",
+            "related:\n- '[[x]]'\ntitle: y\n- stray\nrelated: '[[z]]'\ngenerated: no\n# tags: x\n",
+        ] {
+            let doc = GraphDoc::from_text(".vault/adr/x.md", &format!("---\n{yaml}---\nbody\n"));
+            let m = crate::frontmatter::scan::scan(yaml);
+            assert_eq!(doc.tags, m.tags, "{yaml:?}");
+            assert_eq!(doc.related, m.related, "{yaml:?}");
+            assert_eq!(doc.date, m.date.filter(|d| !d.is_empty()), "{yaml:?}");
+            assert_eq!(doc.modified, m.modified, "{yaml:?}");
+            assert_eq!(doc.feature_key, m.feature, "{yaml:?}");
+            let generated = m.generated.is_some_and(|g| g.eq_ignore_ascii_case("true"));
+            assert_eq!(doc.generated, generated, "{yaml:?}");
+        }
     }
 
     #[test]
