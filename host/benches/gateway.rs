@@ -34,6 +34,10 @@ use vaultspec_vault::{CapStorage, status};
 
 const SAMPLES: usize = 9;
 
+/// Samples per build of an `invoke` row timed against a baseline: a 5 %
+/// difference is within the spread of 9 samples on a shared machine.
+const COMPARED_SAMPLES: usize = 31;
+
 /// Names an older `vaultspec` binary to time `invoke` against.
 const BASELINE: &str = "VAULTSPEC_BENCH_BASELINE";
 
@@ -165,10 +169,23 @@ impl Servers {
             Ok(start.elapsed())
         };
         let (mut current, mut baseline) = (Vec::new(), Vec::new());
-        for _ in 0..SAMPLES {
-            current.push(once(&mut self.current)?);
+        let rounds = if self.baseline.is_some() {
+            COMPARED_SAMPLES
+        } else {
+            SAMPLES
+        };
+        for round in 0..rounds {
+            // Each build goes first in every other round, so neither gains
+            // from what the other left warm.
+            let current_first = round % 2 == 0;
+            if current_first {
+                current.push(once(&mut self.current)?);
+            }
             if let Some(server) = &mut self.baseline {
                 baseline.push(once(server)?);
+            }
+            if !current_first {
+                current.push(once(&mut self.current)?);
             }
         }
         let current = median(current);
@@ -184,7 +201,9 @@ impl Servers {
         if self.compared.is_empty() {
             return;
         }
-        println!("\n| invoke | baseline | this build | change |\n|---|---:|---:|---:|");
+        println!(
+            "\n| invoke (median of {COMPARED_SAMPLES} each, taken in turn) | baseline | this build | change |\n|---|---:|---:|---:|"
+        );
         for (label, before, after) in &self.compared {
             let change = (after.as_secs_f64() / before.as_secs_f64() - 1.0) * 100.0;
             println!(

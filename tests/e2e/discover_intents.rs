@@ -53,6 +53,19 @@ fn the_held_out_intents_find_their_verb() -> anyhow::Result<()> {
                 Some(_) => top3 += 1,
                 None => {}
             }
+            // Only the tuning half's misses are shown: the held-out half
+            // is scored, never studied.
+            let found = rank(&catalog, intent, 1);
+            if half == "tune"
+                && found
+                    .first()
+                    .is_none_or(|r| r.entry.spec.path_string() != *verb)
+            {
+                let got = found
+                    .first()
+                    .map(|r| (r.entry.spec.path_string(), r.matched.clone()));
+                eprintln!("tune miss: {intent:?} wants `{verb}`, first is {got:?}");
+            }
         }
         let n = rows.len() as f64;
         eprintln!(

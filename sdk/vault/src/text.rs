@@ -112,7 +112,11 @@ pub fn is_blank(s: &str) -> bool {
 /// for a `char`) are slow in a verb component; `memchr::memmem` uses wasm
 /// SIMD there and the host's vector instructions natively.
 pub fn contains(text: &str, needle: &str) -> bool {
-    memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some()
+    match needle.as_bytes() {
+        // One byte needs no searcher built for it.
+        [byte] => memchr::memchr(*byte, text.as_bytes()).is_some(),
+        bytes => memchr::memmem::find(text.as_bytes(), bytes).is_some(),
+    }
 }
 
 #[cfg(test)]

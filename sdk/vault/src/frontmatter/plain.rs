@@ -24,7 +24,10 @@ pub fn is_plain(yaml: &str) -> bool {
         let line = &yaml[start..end];
         start = end + 1;
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let body = line.trim_start_matches(' ');
+        // Byte by byte, not through `char` patterns: this runs on every
+        // line of every document a verb loads.
+        let indent = line.bytes().take_while(|&b| b == b' ').count();
+        let body = &line[indent..];
         if body.starts_with('\t') {
             return false;
         }
@@ -32,7 +35,6 @@ pub fn is_plain(yaml: &str) -> bool {
         if body.is_empty() || body.starts_with('#') {
             continue;
         }
-        let indent = line.len() - line.trim_start_matches(' ').len();
         if let Some(item) = body.strip_prefix("- ") {
             let Some(expected) = list else { return false };
             if expected.is_some_and(|i| i != indent) || !is_scalar(item.trim()) {
@@ -44,9 +46,10 @@ pub fn is_plain(yaml: &str) -> bool {
         if indent != 0 {
             return false;
         }
-        let Some((key, rest)) = body.split_once(':') else {
+        let Some(colon) = memchr::memchr(b':', body.as_bytes()) else {
             return false;
         };
+        let (key, rest) = (&body[..colon], &body[colon + 1..]);
         if key.is_empty()
             || !key
                 .bytes()
