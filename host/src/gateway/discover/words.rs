@@ -299,6 +299,15 @@ mod tests {
     }
 
     #[test]
+    fn a_text_asks_or_acts_by_its_first_word() {
+        assert_eq!(mood("Which steps are open?"), Some(true));
+        assert_eq!(mood("show the links"), Some(true));
+        assert_eq!(mood("Remove a Step; its id is retired."), Some(false));
+        assert_eq!(mood("orphan documents"), None);
+        assert_eq!(mood(""), None);
+    }
+
+    #[test]
     fn the_synonym_table_is_sorted_out_once_per_word() {
         let mut seen = std::collections::BTreeSet::new();
         for (word, alts) in SYNONYMS {
