@@ -139,14 +139,16 @@ impl VaultCache {
     }
 }
 
-/// Load the vault of `context` (graph and plan statuses) ahead of the first
-/// read tool, on a thread of its own; a tool that comes meanwhile waits for
-/// this load instead of starting another. A vault that does not load is left
-/// for the tools to report.
+/// Build `discover`'s ranking index and load the vault of `context` (graph
+/// and plan statuses) ahead of the first tool that needs them, on a thread
+/// of their own; a tool that comes meanwhile waits for this work instead of
+/// starting it again. A vault that does not load is left for the tools to
+/// report.
 pub fn preload(context: Arc<Context>) {
     let spawned = std::thread::Builder::new()
         .name("vaultspec-preload".into())
         .spawn(move || {
+            context.catalog.discover_index();
             let Ok(storage) = context.storage() else {
                 return;
             };
