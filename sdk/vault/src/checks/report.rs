@@ -1,16 +1,14 @@
-//! The JSON shapes the check results travel in: the `data` of `vault check
-//! <name> --json` and `vault check all --json` (spec/checks.md §1), and the
-//! structured result of the MCP `check` tool (§5). The callers add the
-//! envelope (`schema`, `status`) with [`schema_name`] and [`status_word`].
+//! The JSON shapes the check results travel in at the command line: the
+//! `data` of `vault check <name> --json` and `vault check all --json`
+//! (spec/checks.md §1). The callers add the envelope (`schema`, `status`)
+//! with [`schema_name`] and [`status_word`]. The MCP `check` tool's result
+//! (§5) belongs to the host's MCP layer.
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::model::{Check, CheckResult, Finding, Severity};
 use super::run::total;
-
-/// How many findings the MCP `check` tool returns at most.
-pub const MCP_FINDINGS_CAP: usize = 50;
 
 /// Which diagnostics a CLI report shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -93,54 +91,6 @@ pub fn status_word(results: &[CheckResult]) -> &'static str {
     } else {
         "unchanged"
     }
-}
-
-/// The structured result of the MCP `check` tool.
-pub fn mcp_result(results: &[CheckResult], fix: bool) -> Value {
-    let errors = total(results, Severity::Error);
-    let findings: Vec<&Finding> = results
-        .iter()
-        .flat_map(|r| &r.findings)
-        .filter(|f| f.severity != Severity::Info)
-        .collect();
-    let checks: Vec<Value> = results
-        .iter()
-        .map(|r| {
-            json!({
-                "check": r.check,
-                "error_count": r.error_count(),
-                "warning_count": r.warning_count(),
-                "info_count": r.info_count(),
-                "fixed_count": r.fixed_count,
-                "clean": r.is_clean(),
-            })
-        })
-        .collect();
-    let capped: Vec<Value> = findings
-        .iter()
-        .take(MCP_FINDINGS_CAP)
-        .map(|f| json!({"check": f.check, "path": f.path, "message": f.message, "severity": f.severity, "fixable": f.fixable}))
-        .collect();
-    json!({
-        "status": if errors > 0 { "failed" } else { "ok" },
-        "fixed": fix,
-        "total_errors": errors,
-        "total_warnings": total(results, Severity::Warning),
-        "total_fixed": results.iter().map(|r| r.fixed_count).sum::<usize>(),
-        "checks": checks,
-        "findings": capped,
-        "findings_total": findings.len(),
-        "findings_truncated": findings.len() > MCP_FINDINGS_CAP,
-    })
-}
-
-/// The MCP tool's one-line text: `"<errors> errors, <warnings> warnings"`.
-pub fn mcp_summary(results: &[CheckResult]) -> String {
-    format!(
-        "{} errors, {} warnings",
-        total(results, Severity::Error),
-        total(results, Severity::Warning)
-    )
 }
 
 #[cfg(test)]
