@@ -28,6 +28,7 @@
 //! [`Storage`]: crate::Storage
 
 mod address;
+mod batch;
 mod check;
 mod contract;
 mod error;
@@ -47,12 +48,15 @@ mod status;
 mod step_ops;
 mod store;
 mod tier_ops;
-mod tools;
 mod trailer;
 mod wave_ops;
 pub mod yaml;
 
 pub use address::nearest;
+pub use batch::{
+    EditItem, EditReport, EditRequest, ItemError, ProgressItem, ProgressReport, StepChange,
+    plan_edit, plan_progress,
+};
 pub use check::{Finding, Severity, check_plan, has_errors};
 pub use error::PlanError;
 pub use fix::{FixReport, fix_plan, fix_plan_text};
@@ -68,9 +72,5 @@ pub use status::{PlanStatus, completion_percent, plan_status};
 pub use store::{
     PlanBatch, PlanDoc, PlanMutation, PlanSession, PlanWrite, WriteOptions, edit_plan, load_plan,
     mutate_plan, mutate_plan_batch,
-};
-pub use tools::{
-    EditItem, EditReport, EditRequest, ItemError, ProgressItem, ProgressReport, StepChange,
-    plan_edit, plan_progress,
 };
 pub use trailer::{Trailer, TrailerProblem, emit_trailers, parse_trailers, validate_trailers};

@@ -1,6 +1,7 @@
-//! The plan side of the MCP hot tools `plan_progress` and `plan_edit`
-//! (spec/mcp-tools.md §6.9, §6.10): batches applied item by item under one
-//! load and one write, with per-item statuses and the plan's totals.
+//! Batches of changes to one plan, applied item by item under one load and
+//! one write, with a status per item and the plan's totals: Step state
+//! changes and structural edits (what the server's `plan_progress` and
+//! `plan_edit` run, spec/mcp-tools.md §6.9, §6.10).
 
 use serde::Serialize;
 
