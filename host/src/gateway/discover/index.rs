@@ -12,7 +12,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::words::{mood, query_words, stem, synonyms, words};
-use crate::catalog::{Catalog, Entry, VerbSpec, summary};
+use vaultspec_vault::search::idf;
+
+use crate::catalog::{Catalog, Entry, VerbSpec};
 
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;
@@ -37,36 +39,11 @@ const COVERAGE: f64 = 0.25;
 /// links" to `vault link add`.
 const SAME_MOOD: f64 = 1.2;
 
-/// One field of a verb, and how it counts.
-#[derive(Clone, Copy)]
-struct Field {
-    /// How much one occurrence here weighs against one in the description.
-    weight: f64,
-    /// How much a long field is discounted (BM25's `b`).
-    b: f64,
-}
-
-const PATH: Field = Field {
-    weight: 3.0,
-    b: 0.3,
-};
-const INTENTS: Field = Field {
-    weight: 3.0,
-    b: 0.5,
-};
-const SUMMARY: Field = Field {
-    weight: 1.5,
-    b: 0.5,
-};
-const DESCRIPTION: Field = Field {
-    weight: 0.5,
-    b: 0.75,
-};
-const FLAGS: Field = Field {
-    weight: 0.3,
-    b: 0.75,
-};
-const FIELDS: [Field; 5] = [PATH, INTENTS, SUMMARY, DESCRIPTION, FLAGS];
+/// How each field counts, in the order [`field_texts`] gives their texts
+/// (path, intents, summary, description, flags): `(weight, b)`, the weight
+/// of one occurrence there against one in the description, and how much a
+/// long field is discounted (BM25's `b`).
+const FIELDS: [(f64, f64); 5] = [(3.0, 0.3), (3.0, 0.5), (1.5, 0.5), (0.5, 0.75), (0.3, 0.75)];
 
 /// The texts of one verb's fields, in [`FIELDS`] order (the summary is
 /// also part of the description, so its words count twice).
@@ -87,7 +64,7 @@ fn field_texts(spec: &VerbSpec) -> [String; 5] {
     [
         spec.path_string(),
         spec.intents.join("\n"),
-        summary(&spec.description),
+        spec.summary(),
         spec.description.clone(),
         flags,
     ]
@@ -173,16 +150,14 @@ impl Index {
         for (number, verb) in counts.iter().enumerate() {
             let mut weighted: BTreeMap<&str, f64> = BTreeMap::new();
             for (f, (tf, len)) in verb.iter().enumerate() {
-                let Field { weight, b } = FIELDS[f];
+                let (weight, b) = FIELDS[f];
                 let norm = 1.0 - b + b * len / average[f];
                 for (s, count) in tf {
                     *weighted.entry(s.as_str()).or_insert(0.0) += weight * count / norm;
                 }
             }
             for (s, tf) in weighted {
-                let df = document_frequency[s];
-                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                let score = idf * tf * (K1 + 1.0) / (tf + K1);
+                let score = idf(n, document_frequency[s]) * tf * (K1 + 1.0) / (tf + K1);
                 index
                     .postings
                     .entry(s.to_owned())

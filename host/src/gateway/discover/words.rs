@@ -219,66 +219,21 @@ pub fn query_words(text: &str) -> Vec<(String, String)> {
 /// summary opens the same way ("Find orphan documents", "Remove a Step"),
 /// so the two can be compared.
 pub fn mood(text: &str) -> Option<bool> {
-    const ASKS: &[&str] = &[
-        "what", "which", "is", "are", "does", "do", "where", "how", "who", "any", "show", "see",
-        "print", "read", "view", "display", "list", "find", "check", "validate", "lint", "count",
-        "ask", "scan", "warn", "pair", "orient", "diagnose", "gate", "generate",
-    ];
-    const ACTS: &[&str] = &[
-        "set",
-        "make",
-        "write",
-        "change",
-        "update",
-        "add",
-        "create",
-        "put",
-        "record",
-        "log",
-        "mark",
-        "delete",
-        "remove",
-        "move",
-        "rename",
-        "drop",
-        "insert",
-        "apply",
-        "replace",
-        "rewrite",
-        "edit",
-        "turn",
-        "archive",
-        "restore",
-        "reorder",
-        "retitle",
-        "reword",
-        "give",
-        "clear",
-        "flip",
-        "reopen",
-        "deepen",
-        "flatten",
-        "link",
-        "unlink",
-        "supersede",
-        "promote",
-        "strip",
-        "migrate",
-        "point",
-        "repair",
-        "fix",
-        "undo",
-        "append",
-        "scaffold",
-        "start",
-    ];
+    const ASKS: &str = "what which is are does do where how who any show see print read view \
+        display list find check validate lint count ask scan warn pair orient diagnose gate \
+        generate";
+    const ACTS: &str = "set make write change update add create put record log mark delete \
+        remove move rename drop insert apply replace rewrite edit turn archive restore reorder \
+        retitle reword give clear flip reopen deepen flatten link unlink supersede promote strip \
+        migrate point repair fix undo append scaffold start";
     let first = text
         .split(|c: char| !c.is_ascii_alphanumeric())
         .find(|w| !w.is_empty())?
         .to_ascii_lowercase();
-    if ASKS.contains(&first.as_str()) {
+    let names = |list: &str| list.split_whitespace().any(|w| w == first);
+    if names(ASKS) {
         Some(true)
-    } else if ACTS.contains(&first.as_str()) {
+    } else if names(ACTS) {
         Some(false)
     } else {
         None

@@ -20,6 +20,12 @@ pub const K1: f64 = 1.4;
 /// BM25 `b`.
 pub const B: f64 = 0.75;
 
+/// BM25's inverse document frequency (the non-negative form): how much a
+/// term found in `containing` of `documents` documents says.
+pub fn idf(documents: f64, containing: f64) -> f64 {
+    (1.0 + (documents - containing + 0.5) / (containing + 0.5)).ln()
+}
+
 /// Record types search reads (indexes are excluded).
 pub const SEARCHABLE_TYPES: [&str; 6] = {
     let mut types = [""; 6];
@@ -212,8 +218,7 @@ impl SearchIndex {
         for_each_token(query, |t| {
             let Some(&id) = self.terms.get(t) else { return };
             let postings = &self.postings[id as usize];
-            let df = postings.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let idf = idf(n, postings.len() as f64);
             for &(b, tf) in postings {
                 let tf = f64::from(tf);
                 let len = f64::from(self.lengths[b as usize]);

@@ -25,7 +25,7 @@ pub mod tokenize;
 
 pub use crossref::{AdrRecord, CrossrefError};
 pub use crossref_rank::{AdrIndex, RankedAdr};
-pub use index::{B, K1, SEARCHABLE_TYPES, SearchIndex};
+pub use index::{B, K1, SEARCHABLE_TYPES, SearchIndex, idf};
 pub use query::{
     BlockHit, DEFAULT_RESULTS, EXCERPT_BYTES, Excerpt, MAX_RESULTS, RANKING, SUPPORTING_BYTES,
     SearchHit, SearchPage, SearchQuery,
