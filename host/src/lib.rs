@@ -11,6 +11,7 @@ pub mod builtins;
 pub mod catalog;
 pub mod cli;
 pub mod display;
+pub mod enroll;
 pub mod env;
 pub mod gateway;
 pub mod invocation;

@@ -36,9 +36,9 @@ pub const DENIED_VERBS: [&str; 20] = [
 ];
 
 /// First words of the host's own commands (`vaultspec verbs …`,
-/// `vaultspec mcp`, `vaultspec completions`, `vaultspec man`): no component
-/// may declare a verb under them.
-pub const HOST_COMMANDS: [&str; 4] = ["verbs", "mcp", "completions", "man"];
+/// `vaultspec mcp`, `vaultspec completions`, `vaultspec man`, `vaultspec
+/// spec …`): no component may declare a verb under them.
+pub const HOST_COMMANDS: [&str; 5] = ["verbs", "mcp", "completions", "man", "spec"];
 
 /// Whether the gateway must refuse this verb path. Whitespace between words
 /// does not matter (`"  verbs   trust "` is denied).

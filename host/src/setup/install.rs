@@ -11,16 +11,22 @@ use vaultspec_vault::{CapStorage, Storage, StorageError, WriteScope};
 use super::managed_block;
 use super::scaffold::{self, Item, Want};
 use crate::display::Escaped;
+use crate::enroll::{Report, providers};
 use crate::workspace::setup_root;
 
 /// The `install` flags.
 #[derive(Debug, Args)]
 pub struct InstallArgs {
-    /// What to set up: `all` (the default) or `core`, which today are the
-    /// same: the workspace's folders, templates, MCP definition and git
-    /// settings.
-    #[arg(default_value = "all", value_parser = ["all", "core"])]
+    /// What to set up: `all` (the default: the core and every coding
+    /// agent), `core` (the workspace's folders, templates, MCP definition
+    /// and git settings only), or one agent: `claude`, `codex`,
+    /// `antigravity` or `gemini` (with the core).
+    #[arg(default_value = "all", value_parser = ["all", "core", "claude", "codex", "antigravity", "gemini"])]
     provider: String,
+    /// Leave a part out: `core`, `mcp` (no MCP enrollment) or an agent.
+    /// Repeat it to leave out several.
+    #[arg(long, value_name = "PART", value_parser = ["core", "mcp", "claude", "codex", "antigravity", "gemini"])]
+    skip: Vec<String>,
     /// Show what would change, and write nothing.
     #[arg(long)]
     dry_run: bool,
@@ -65,7 +71,37 @@ pub fn run(args: &InstallArgs, target: Option<&Path>, no_hints: bool) -> anyhow:
     let storage = CapStorage::open(&root)
         .with_context(|| format!("opening `{}`", root.display()))?
         .with_scope(WriteScope::Setup);
-    let steps = scaffold::core()
+    let skipped = |part: &str| args.skip.iter().any(|s| s == part);
+    let mut items = if skipped("core") {
+        Vec::new()
+    } else {
+        scaffold::core()
+    };
+    let agents: Vec<&str> = match args.provider.as_str() {
+        "all" => providers::KNOWN.to_vec(),
+        "core" => Vec::new(),
+        one => vec![one],
+    };
+    let agents: Vec<&str> = agents.into_iter().filter(|a| !skipped(a)).collect();
+    if !agents.is_empty() {
+        if !skipped("core") || root.join(".vaultspec").is_dir() {
+            let now = humantime_now();
+            if let Some(text) = providers::updated(&root, &agents, &[], &now) {
+                items.push(Item {
+                    path: providers::FILE.to_owned(),
+                    label: "providers",
+                    want: Want::File(text.into_bytes()),
+                    builtin: true,
+                });
+            }
+        } else {
+            anyhow::bail!(
+                "`--skip core` needs a workspace that is set up already: `{}` has no `.vaultspec/`",
+                root.display()
+            );
+        }
+    }
+    let steps = items
         .into_iter()
         .map(|item| plan(&storage, &root, item, args))
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -81,8 +117,35 @@ pub fn run(args: &InstallArgs, target: Option<&Path>, no_hints: bool) -> anyhow:
             })?;
         }
     }
-    report(&steps, &root, args, no_hints)?;
-    Ok(crate::cli::exit::OK)
+    let enrollment = if skipped("mcp") || agents.is_empty() && args.provider == "core" {
+        None
+    } else {
+        Some(crate::enroll::sync_installed(&root, args.dry_run)?)
+    };
+    report(&steps, enrollment.as_ref(), &root, args, no_hints)?;
+    let failed = enrollment.as_ref().is_some_and(|r| r.failed());
+    Ok(if failed {
+        crate::cli::exit::FINDINGS
+    } else {
+        crate::cli::exit::OK
+    })
+}
+
+/// The time now in UTC, as the reference stamps `providers.json`
+/// (`2026-12-03T11:55:13+00:00`).
+fn humantime_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let date = vaultspec_vault::Date::from_days((secs / 86_400) as i64)
+        .unwrap_or_else(vaultspec_vault::Date::today_utc);
+    let s = secs % 86_400;
+    format!(
+        "{date}T{:02}:{:02}:{:02}+00:00",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
 }
 
 /// Decide what happens to `item`.
@@ -158,7 +221,13 @@ fn apply(storage: &CapStorage, step: &Step) -> Result<(), StorageError> {
 }
 
 /// Print what changed, as text or JSON.
-fn report(steps: &[Step], root: &Path, args: &InstallArgs, no_hints: bool) -> anyhow::Result<()> {
+fn report(
+    steps: &[Step],
+    enrollment: Option<&Report>,
+    root: &Path,
+    args: &InstallArgs,
+    no_hints: bool,
+) -> anyhow::Result<()> {
     let changed = |c: Change| steps.iter().filter(move |s| s.change == c);
     let status = if changed(Change::Create).next().is_some() {
         "created"
@@ -174,16 +243,23 @@ fn report(steps: &[Step], root: &Path, args: &InstallArgs, no_hints: bool) -> an
             .map(|s| json!([s.item.path, s.item.label]))
             .collect();
         let kept: Vec<_> = changed(Change::Keep).map(|s| &s.item.path).collect();
-        let data = json!({
+        let installed = crate::enroll::providers::installed(root);
+        let mut data = json!({
             "action": if args.dry_run { "dry_run" } else { "install" },
             "items": items,
             "kept": kept,
-            "providers": [],
+            "providers": installed,
             "has_mcp": true,
             "path": root.display().to_string(),
             "warnings": [],
             "environment": {},
         });
+        if let Some(enrollment) = enrollment {
+            data["mcp"] = enrollment.data();
+            if let Some(warnings) = enrollment.data().get("warnings") {
+                data["warnings"] = warnings.clone();
+            }
+        }
         let status = if args.dry_run { "unchanged" } else { status };
         return super::print_envelope("install", status, data);
     }
@@ -213,6 +289,9 @@ fn report(steps: &[Step], root: &Path, args: &InstallArgs, no_hints: bool) -> an
         };
         out.push_str(&format!("  {mark} {}  {what}\n", step.item.path));
     }
+    if let Some(enrollment) = enrollment {
+        out.push_str(&enrollment_text(enrollment));
+    }
     let same = changed(Change::Same).count();
     if same > 0 && status != "unchanged" {
         out.push_str(&format!("  ({same} already in place)\n"));
@@ -225,4 +304,34 @@ fn report(steps: &[Step], root: &Path, args: &InstallArgs, no_hints: bool) -> an
     }
     crate::cli::write_stdout(&out)?;
     Ok(())
+}
+
+/// What the MCP enrollment of an install did, for the text report.
+fn enrollment_text(report: &Report) -> String {
+    let mut out = String::new();
+    let mut unapproved = false;
+    for item in &report.items {
+        let word = item.outcome.word();
+        unapproved |= word == "skipped";
+        out.push_str(&format!(
+            "  {} MCP server {} for {}: {word}\n",
+            if word == "created" || word == "updated" {
+                "+"
+            } else {
+                "="
+            },
+            Escaped::new(&item.name),
+            item.group
+        ));
+    }
+    for warning in &report.warnings {
+        eprintln!("warning: {}", Escaped::new(warning));
+    }
+    if unapproved {
+        out.push_str(
+            "  The MCP server is enrolled once you approve its launch at this terminal:\n    \
+             vaultspec spec mcps trust && vaultspec spec mcps sync\n",
+        );
+    }
+    out
 }

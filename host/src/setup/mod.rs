@@ -1,5 +1,6 @@
 //! `vaultspec install` and `vaultspec uninstall`: make a folder a workspace,
-//! and take vaultspec out of one again.
+//! and take vaultspec out of one again (with `vaultspec spec …`, the MCP
+//! enrollment of [`crate::enroll`], on the same command line).
 //!
 //! They run natively in the host, never as verb components, because they
 //! write what no verb may: the protected entries of `.vaultspec/` (the MCP
@@ -33,6 +34,9 @@ pub enum SetupCommand {
     Install(InstallArgs),
     /// Take vaultspec out of this workspace: `.vaultspec/`, and with `--remove-vault` the vault too.
     Uninstall(UninstallArgs),
+    /// The workspace's setup: MCP servers and their enrollment into coding agents, and a diagnosis.
+    #[command(subcommand)]
+    Spec(crate::enroll::SpecCommand),
 }
 
 /// Add the setup commands to `root`.
@@ -54,6 +58,7 @@ pub fn run(
     match SetupCommand::from_arg_matches(matches)? {
         SetupCommand::Install(args) => install::run(&args, target, no_hints),
         SetupCommand::Uninstall(args) => uninstall::run(&args, target),
+        SetupCommand::Spec(command) => crate::enroll::run(&command, target),
     }
 }
 

@@ -18,13 +18,16 @@ use vaultspec_vault::{CapStorage, Storage, WriteScope};
 use super::managed_block;
 use crate::cli::exit;
 use crate::display::Escaped;
+use crate::enroll::{Provider, providers};
 use crate::workspace::resolve_root;
 
 /// The `uninstall` flags.
 #[derive(Debug, Args)]
 pub struct UninstallArgs {
-    /// What to remove: `all` (the default) or `core`, which today are the same.
-    #[arg(default_value = "all", value_parser = ["all", "core"])]
+    /// What to remove: `all` (the default: vaultspec's MCP entries from every
+    /// agent's file, then `.vaultspec/`), `core` (the same), or one agent's
+    /// enrollment only: `claude`, `codex`, `antigravity` or `gemini`.
+    #[arg(default_value = "all", value_parser = ["all", "core", "claude", "codex", "antigravity", "gemini"])]
     provider: String,
     /// Also delete `.vault/` with every document in it, and vaultspec's
     /// blocks in `.gitignore` and `.gitattributes`.
@@ -51,6 +54,7 @@ enum Target {
 
 /// Run `uninstall`; returns the exit code.
 pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
+    let mut found_mcp: Vec<String> = Vec::new();
     let cwd = std::env::current_dir().context("reading the current folder")?;
     let root = resolve_root(target, &cwd)?;
     let storage = CapStorage::open(&root)
@@ -58,6 +62,38 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
         .with_scope(WriteScope::Setup);
     let dir = cap_std::fs::Dir::open_ambient_dir(&root, cap_std::ambient_authority())
         .with_context(|| format!("opening `{}`", root.display()))?;
+    let whole = matches!(args.provider.as_str(), "all" | "core");
+    // The agents whose MCP entries go: every one set up, or the one named.
+    let agents: Vec<Provider> = if whole {
+        providers::with_mcp(&root)
+    } else {
+        Provider::ALL
+            .into_iter()
+            .filter(|p| p.name() == args.provider)
+            .collect()
+    };
+    if !args.dry_run && !args.force {
+        // Refused below; nothing to enroll out of yet.
+    } else if !agents.is_empty() {
+        let report = crate::enroll::uninstall_installed(&root, &agents, args.dry_run)?;
+        for item in &report.items {
+            found_mcp.push(format!("{} ({})", item.name, item.group));
+        }
+        if report.failed() {
+            let why: Vec<String> = report
+                .items
+                .iter()
+                .filter_map(|i| i.detail.clone())
+                .collect();
+            anyhow::bail!(
+                "vaultspec's MCP entries could not all be removed, so nothing else was: {}",
+                why.join("; ")
+            );
+        }
+    }
+    if !whole {
+        return one_agent(&storage, &root, args, &found_mcp);
+    }
     let mut targets = vec![Target::Folder(".vaultspec", "core")];
     if args.remove_vault {
         targets.push(Target::Folder(".vault", "vault"));
@@ -124,6 +160,7 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
             "action": if args.dry_run { "dry_run" } else { "uninstall" },
             "removed": removed,
             "keep_vault": !args.remove_vault,
+            "mcp_removed": found_mcp,
             "path": root.display().to_string(),
         });
         super::print_envelope("uninstall", status, data)?;
@@ -136,6 +173,9 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
     } else {
         format!("Removed from {root_shown}:\n")
     };
+    for entry in &found_mcp {
+        out.push_str(&format!("  - MCP server {}\n", Escaped::new(entry)));
+    }
     for (path, _, rest) in &found {
         let what = if rest.is_some() {
             " (managed block)"
@@ -146,6 +186,69 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
     }
     if !args.remove_vault && dir.symlink_metadata(".vault").is_ok() {
         out.push_str("The vault `.vault/` stays (--remove-vault deletes it too).\n");
+    }
+    crate::cli::write_stdout(&out)?;
+    Ok(exit::OK)
+}
+
+/// `uninstall <agent>`: that agent's MCP entries are out (above); take it
+/// off the workspace's list of agents.
+fn one_agent(
+    storage: &CapStorage,
+    root: &Path,
+    args: &UninstallArgs,
+    removed: &[String],
+) -> anyhow::Result<u8> {
+    let root_shown = Escaped::new(&root.display().to_string()).to_string();
+    if !args.dry_run && !args.force {
+        return Ok(crate::cli::Reporter { json: args.json }.fail(
+            exit::FINDINGS,
+            &format!(
+                "uninstall is destructive: it would take {} out of {root_shown}; pass --force to do it, \
+                 or --dry-run to see what it removes",
+                args.provider
+            ),
+        ));
+    }
+    let text = providers::updated(root, &[], &[args.provider.as_str()], "");
+    if let Some(text) = &text
+        && !args.dry_run
+    {
+        storage
+            .write(providers::FILE, text.as_bytes())
+            .with_context(|| format!("writing `{}` in {root_shown}", providers::FILE))?;
+    }
+    let changed = text.is_some() || !removed.is_empty();
+    let status = if args.dry_run || !changed {
+        "unchanged"
+    } else {
+        "removed"
+    };
+    if args.json {
+        let data = json!({
+            "action": if args.dry_run { "dry_run" } else { "uninstall" },
+            "provider": args.provider,
+            "mcp_removed": removed,
+            "path": root.display().to_string(),
+        });
+        super::print_envelope("uninstall", status, data)?;
+        return Ok(exit::OK);
+    }
+    let mut out = if !changed {
+        format!(
+            "{} is not set up in {root_shown}: nothing to remove.\n",
+            args.provider
+        )
+    } else if args.dry_run {
+        format!(
+            "Would take {} out of {root_shown} (dry run: nothing removed):\n",
+            args.provider
+        )
+    } else {
+        format!("Took {} out of {root_shown}:\n", args.provider)
+    };
+    for entry in removed {
+        out.push_str(&format!("  - MCP server {}\n", Escaped::new(entry)));
     }
     crate::cli::write_stdout(&out)?;
     Ok(exit::OK)

@@ -50,6 +50,14 @@ pub enum WriteScope {
     /// protected entries included, the two folders themselves, and the root
     /// files that carry vaultspec's managed blocks.
     Setup,
+    /// The host's MCP enrollment in a workspace, run by a person and never
+    /// by a verb: the coding agents' project files that list MCP servers
+    /// ([`WriteScope::ENROLL_FILES`]), and nothing else.
+    Enroll,
+    /// Any path beneath the root, links still never followed: for a folder
+    /// of the user's own configuration (`~/.vaultspec`, `$CODEX_HOME`) that
+    /// the host opened itself, never for a workspace.
+    Beneath,
 }
 
 impl WriteScope {
@@ -77,6 +85,11 @@ impl WriteScope {
 
     /// The files at the workspace root that [`WriteScope::Setup`] may change.
     pub const SETUP_ROOT_FILES: [&'static str; 2] = [".gitignore", ".gitattributes"];
+
+    /// The agents' project files that [`WriteScope::Enroll`] may change:
+    /// Claude's, Codex's and Antigravity's lists of MCP servers.
+    pub const ENROLL_FILES: [&'static str; 3] =
+        [".mcp.json", ".codex/config.toml", ".agents/mcp_config.json"];
 
     /// Accept `path` for a write, or say why not.
     pub fn check<'p>(&self, path: &'p str) -> Result<Vec<&'p str>, StorageError> {
@@ -111,6 +124,18 @@ impl WriteScope {
                     "setup writes only `.vault/`, `.vaultspec/`, `.gitignore` and `.gitattributes`",
                 )),
             },
+            Self::Enroll => {
+                if Self::ENROLL_FILES.contains(&path) {
+                    Ok(parts)
+                } else {
+                    Err(denied(&format!(
+                        "enrollment writes only {}",
+                        Self::ENROLL_FILES.map(|f| format!("`{f}`")).join(", ")
+                    )))
+                }
+            }
+            Self::Beneath if parts.is_empty() => Err(denied("the root itself is a folder")),
+            Self::Beneath => Ok(parts),
         }
     }
 }
@@ -171,6 +196,23 @@ mod tests {
             WriteScope::ReadOnly.check(".vault/a.md"),
             Err(StorageError::Denied { .. })
         ));
+    }
+
+    #[test]
+    fn enrollment_reaches_the_three_agent_files_only() {
+        let scope = WriteScope::Enroll;
+        for good in WriteScope::ENROLL_FILES {
+            assert!(scope.check(good).is_ok(), "{good:?} was refused");
+        }
+        for bad in [
+            ".mcp.json/x",
+            ".codex/other.toml",
+            ".vaultspec/x",
+            ".gitignore",
+            ".agents",
+        ] {
+            assert!(scope.check(bad).is_err(), "{bad:?} was accepted");
+        }
     }
 
     #[test]

@@ -1,0 +1,130 @@
+//! `vaultspec spec doctor`: what is wrong with this workspace's setup, read
+//! only. Errors exit 2, warnings 1 (`--gate-errors`: errors only).
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::definitions;
+use super::ownership::{self, Ownership};
+use super::providers;
+use super::status;
+use super::targets::{self, Homes, Scope};
+use crate::cli::exit;
+use crate::display::Escaped;
+
+/// One finding of the diagnosis.
+struct Signal {
+    level: &'static str,
+    message: String,
+}
+
+pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow::Result<u8> {
+    let mut signals = Vec::new();
+    let mut warn = |level, message: String| signals.push(Signal { level, message });
+    let framework = root.join(".vaultspec").is_dir();
+    if !framework {
+        warn(
+            "error",
+            "`.vaultspec/` is missing: run `vaultspec install`".to_owned(),
+        );
+    }
+    let installed = providers::installed(root);
+    if installed.is_empty() {
+        warn(
+            "warning",
+            "no coding agent is set up here (`.vaultspec/providers.json` lists none): \
+             run `vaultspec install` to enroll the MCP server"
+                .to_owned(),
+        );
+    }
+    let (defs, def_warnings) = definitions::collect(root);
+    for w in &def_warnings {
+        warn("error", format!("unreadable MCP definition: {w}"));
+    }
+    let mcp = match Ownership::read(ownership::place(homes, root, Scope::Project)) {
+        Ok(owned) => {
+            let statuses: Vec<_> = providers::with_mcp(root)
+                .into_iter()
+                .filter_map(|p| targets::resolve(p, Scope::Project, root, homes).ok())
+                .map(|t| status::assess(&t, &defs, &owned))
+                .collect();
+            for s in &statuses {
+                match s.status {
+                    "invalid_config" => warn(
+                        "error",
+                        format!(
+                            "{} cannot be parsed: {}",
+                            s.target.path.display(),
+                            s.warnings.join("; ")
+                        ),
+                    ),
+                    "missing_config" | "partial" => warn(
+                        "warning",
+                        format!(
+                            "{}'s MCP file {} is {} (approve with `vaultspec spec mcps trust {}`, then \
+                             `vaultspec spec mcps sync`)",
+                            s.target.provider,
+                            s.target.path.display(),
+                            s.status.replace('_', " "),
+                            s.target.provider
+                        ),
+                    ),
+                    _ => {}
+                }
+            }
+            status::aggregate(&statuses, &defs, &def_warnings)
+        }
+        Err(err) => {
+            warn("error", err.clone());
+            json!({"status": "invalid_target", "warnings": [err]})
+        }
+    };
+    let errors = signals.iter().any(|s| s.level == "error");
+    let warnings = signals.iter().any(|s| s.level == "warning");
+    let code = if errors {
+        exit::USAGE
+    } else if warnings && !gate_errors {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    };
+    let provider_states: serde_json::Map<String, Value> = providers::KNOWN
+        .iter()
+        .map(|p| {
+            (
+                (*p).to_owned(),
+                json!({"tool": p, "installed": installed.iter().any(|i| i == p)}),
+            )
+        })
+        .collect();
+    let data = json!({
+        "framework": if framework { "present" } else { "missing" },
+        "providers": provider_states,
+        "mcp": mcp,
+        "signals": signals.iter().map(|s| json!({"level": s.level, "message": s.message})).collect::<Vec<_>>(),
+    });
+    if json {
+        let status = if errors { "failed" } else { "unchanged" };
+        crate::cli::print_envelope("vaultspec.spec.doctor.v1", status, data)?;
+        return Ok(code);
+    }
+    let mut out = format!(
+        "framework: {}\nagents set up: {}\nMCP enrollment: {}\n",
+        data["framework"].as_str().unwrap_or_default(),
+        if installed.is_empty() {
+            "none".to_owned()
+        } else {
+            installed.join(", ")
+        },
+        data["mcp"]["status"].as_str().unwrap_or_default()
+    );
+    for s in &signals {
+        out.push_str(&format!("{}: {}\n", s.level, Escaped::new(&s.message)));
+    }
+    if signals.is_empty() {
+        out.push_str("No problems found.\n");
+    }
+    crate::cli::write_stdout(&out)?;
+    Ok(code)
+}

@@ -1,0 +1,40 @@
+//! MCP enrollment: writing this workspace's MCP servers into the files
+//! coding agents read (`vaultspec spec mcps …`), and `vaultspec spec doctor`.
+//!
+//! These commands run natively in the host, never as verb components: they
+//! write at the workspace root (`.mcp.json`, `.codex/config.toml`,
+//! `.agents/mcp_config.json`) and in the user's home (`~/.claude.json`,
+//! `$CODEX_HOME/config.toml`, `~/.vaultspec/`), where no verb may write,
+//! and what they write is a command an agent will run as the user. A
+//! component would need a capability naming each of those files, and the
+//! consent step needs the terminal, which no sandbox has; natively, each
+//! write is confined instead by its [`WriteScope`](vaultspec_vault::WriteScope)
+//! (the three agent files in the workspace, one file in a home folder),
+//! never follows a link and replaces its file atomically. None of them is
+//! in the catalog, and the gateway's denylist names those that change
+//! anything, so no tool call reaches them. A launch is approved only by a
+//! person answering at the terminal ([`consent`]).
+//!
+//! The formats are the reference's (spec/mcp-enrollment.md): definitions in
+//! `.vaultspec/mcps/`, ownership and approvals in `~/.vaultspec/`, so
+//! either tool honours what the other recorded.
+
+mod codex_file;
+mod commands;
+mod consent;
+mod definitions;
+mod doctor;
+mod files;
+mod json_file;
+mod native;
+mod ownership;
+pub mod providers;
+mod pyjson;
+mod status;
+mod sync;
+mod targets;
+
+pub use commands::{SpecCommand, run, sync_installed, uninstall_installed};
+pub use definitions::own_command;
+pub use sync::Report;
+pub use targets::Provider;

@@ -1,0 +1,150 @@
+//! How each agent's file stands against the definitions, read only: what
+//! is missing, what drifted, what vaultspec owns and what it does not.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use super::definitions::{self, Definition};
+use super::native::Native;
+use super::ownership::Ownership;
+use super::sync::managed_names;
+use super::targets::Target;
+
+/// The assessment of one target.
+#[derive(Debug, Clone)]
+pub struct TargetStatus {
+    pub target: Target,
+    pub status: &'static str,
+    pub exists: bool,
+    pub configured: BTreeSet<String>,
+    pub managed: BTreeSet<String>,
+    pub missing: BTreeSet<String>,
+    pub drifted: BTreeSet<String>,
+    pub stale_managed: BTreeSet<String>,
+    pub external: BTreeSet<String>,
+    pub warnings: Vec<String>,
+}
+
+impl TargetStatus {
+    pub fn json(&self) -> Value {
+        json!({
+            "status": self.status,
+            "scope": self.target.scope.name(),
+            "config_path": self.target.path.display().to_string(),
+            "config_exists": self.exists,
+            "configured": self.configured,
+            "managed": self.managed,
+            "missing": self.missing,
+            "drifted": self.drifted,
+            "stale_managed": self.stale_managed,
+            "external": self.external,
+            "warnings": self.warnings,
+        })
+    }
+}
+
+/// Assess `target`.
+pub fn assess(target: &Target, defs: &[Definition], ownership: &Ownership) -> TargetStatus {
+    let names: BTreeSet<String> = defs.iter().map(|d| d.name.clone()).collect();
+    let mut status = TargetStatus {
+        target: target.clone(),
+        status: "ok",
+        exists: target.path.is_file(),
+        configured: BTreeSet::new(),
+        managed: BTreeSet::new(),
+        missing: BTreeSet::new(),
+        drifted: BTreeSet::new(),
+        stale_managed: BTreeSet::new(),
+        external: BTreeSet::new(),
+        warnings: Vec::new(),
+    };
+    let native = match Native::load(target) {
+        Ok(native) => native,
+        Err(err) => {
+            status.status = "invalid_config";
+            status.missing = names;
+            status.warnings.push(err);
+            return status;
+        }
+    };
+    let servers = native.servers();
+    status.configured = servers.keys().cloned().collect();
+    status.managed = managed_names(target, &native, &ownership.managed(target));
+    status.missing = names.difference(&status.configured).cloned().collect();
+    for def in defs {
+        match definitions::normalise(def, target.provider) {
+            Ok(launch) => {
+                if status.managed.contains(&def.name)
+                    && servers.get(&def.name) != Some(&launch.entry())
+                {
+                    status.drifted.insert(def.name.clone());
+                }
+            }
+            Err(warning) => status.warnings.push(warning),
+        }
+    }
+    status.stale_managed = status.managed.difference(&names).cloned().collect();
+    status.external = status
+        .configured
+        .difference(&status.managed)
+        .cloned()
+        .collect();
+    status.status = if !status.exists {
+        if names.is_empty() {
+            "no_definitions"
+        } else {
+            "missing_config"
+        }
+    } else if !status.missing.is_empty()
+        || !status.drifted.is_empty()
+        || !status.stale_managed.is_empty()
+    {
+        "partial"
+    } else {
+        "ok"
+    };
+    status
+}
+
+/// The aggregate over `targets`: the data of `spec mcps status`.
+pub fn aggregate(statuses: &[TargetStatus], defs: &[Definition], warnings: &[String]) -> Value {
+    let union = |pick: fn(&TargetStatus) -> &BTreeSet<String>| -> BTreeSet<String> {
+        statuses
+            .iter()
+            .flat_map(|s| pick(s).iter().cloned())
+            .collect()
+    };
+    let status = if statuses.is_empty() {
+        "no_providers"
+    } else if statuses.iter().any(|s| s.status == "invalid_config") {
+        "invalid_config"
+    } else if statuses
+        .iter()
+        .all(|s| matches!(s.status, "ok" | "no_definitions"))
+    {
+        "ok"
+    } else {
+        "partial"
+    };
+    let mut providers = serde_json::Map::new();
+    for s in statuses {
+        providers.insert(s.target.provider.name().to_owned(), s.json());
+    }
+    let mut all_warnings: Vec<String> = warnings.to_vec();
+    all_warnings.extend(statuses.iter().flat_map(|s| s.warnings.iter().cloned()));
+    json!({
+        "status": status,
+        "config_path": (statuses.len() == 1).then(|| statuses[0].target.path.display().to_string()),
+        "config_exists": !statuses.is_empty() && statuses.iter().all(|s| s.exists),
+        "definitions": defs.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
+        "configured": union(|s| &s.configured),
+        "managed": union(|s| &s.managed),
+        "missing": union(|s| &s.missing),
+        "drifted": union(|s| &s.drifted),
+        "stale_managed": union(|s| &s.stale_managed),
+        "external": union(|s| &s.external),
+        "providers": providers,
+        "warnings": all_warnings,
+    })
+}
