@@ -17,6 +17,12 @@ pub fn command(args: &[&str]) -> Command {
             "VAULTSPEC_CACHE_DIR",
             cache_dir().parent().unwrap().join("test-cli-cache"),
         )
+        // A home of the tests' own: `install` records MCP ownership under
+        // `~/.vaultspec`, and no test may write into the real home. A test
+        // that needs a home of its own sets `HOME` again.
+        .env("HOME", cache_dir().parent().unwrap().join("test-home"))
+        .env_remove("CODEX_HOME")
+        .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("VAULTSPEC_TARGET_DIR")
         .env_remove("VAULTSPEC_NO_HINTS")
         .env_remove("GIT_INDEX_FILE");

@@ -22,6 +22,7 @@ mod sentinels; // the reference's lock sentinels, shared with vaultspec-core
 mod cli; // listing, JSON, help and usage errors at a terminal
 mod cli_conventions; // help texts, exit codes, JSON errors, completions, man
 mod discovery; // finding the workspace from any folder inside it
+mod enroll; // MCP enrollment: approve at a terminal, sync, hand edits, uninstall
 mod example_vault; // the README's example workspace stays complete and valid
 mod hints; // next-step hints where the reference gives them
 mod input_files; // --body-file and --manifest from any path or stdin

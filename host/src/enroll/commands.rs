@@ -276,7 +276,7 @@ fn failure(targets: &[Target], err: String) -> Report {
         report.items.push(sync::Item {
             name: target.path.display().to_string(),
             outcome: Outcome::Failed,
-            group: target.provider,
+            group: target.provider.name().to_owned(),
             detail: Some(err.clone()),
         });
     }
@@ -293,7 +293,7 @@ fn sync_report(root: &Path, homes: &Homes, args: &TargetArgs, options: Options) 
             report.items.push(sync::Item {
                 name: args.provider.clone(),
                 outcome: Outcome::Failed,
-                group: Provider::Claude,
+                group: args.provider.clone(),
                 detail: Some(err),
             });
             return (report, exit::FINDINGS);
@@ -453,7 +453,7 @@ fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> anyhow::Resu
             "definitions": defs.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
             "configured": [], "managed": [],
             "missing": defs.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
-            "drifted": [], "stale_managed": [], "external": [], "providers": {},
+            "drifted": [], "stale_managed": [], "external": [], "unapproved": [], "providers": {},
             "warnings": [warning],
         })
     };
@@ -462,10 +462,14 @@ fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> anyhow::Resu
         Ok((targets, scope)) => match Ownership::read(ownership::place(homes, root, scope)) {
             Err(err) => early("invalid_target", err),
             Ok(owned) => {
-                let statuses: Vec<_> = targets
-                    .iter()
-                    .map(|t| status::assess(t, &defs, &owned))
-                    .collect();
+                let ledger = Ledger::read(homes);
+                let cx = status::Context {
+                    root,
+                    defs: &defs,
+                    ownership: &owned,
+                    ledger: &ledger,
+                };
+                let statuses: Vec<_> = targets.iter().map(|t| status::assess(t, &cx)).collect();
                 status::aggregate(&statuses, &defs, &warnings)
             }
         },
@@ -490,7 +494,13 @@ fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> anyhow::Resu
                 p["status"].as_str().unwrap_or_default(),
                 Escaped::new(p["config_path"].as_str().unwrap_or_default())
             ));
-            for list in ["missing", "drifted", "stale_managed", "external"] {
+            for list in [
+                "missing",
+                "drifted",
+                "stale_managed",
+                "external",
+                "unapproved",
+            ] {
                 let names: Vec<&str> = p[list]
                     .as_array()
                     .map(|a| a.iter().filter_map(Value::as_str).collect())
@@ -548,7 +558,9 @@ fn add(root: &Path, args: &AddArgs) -> anyhow::Result<u8> {
         Some(text) => match serde_json::from_str::<Value>(text) {
             Ok(v @ Value::Object(_)) => v,
             Ok(_) => {
-                return Ok(reporter.fail(exit::FINDINGS, "MCP configuration must be a JSON object."));
+                return Ok(
+                    reporter.fail(exit::FINDINGS, "MCP configuration must be a JSON object.")
+                );
             }
             Err(err) => {
                 return Ok(reporter.fail(exit::FINDINGS, &format!("--config is not JSON: {err}")));

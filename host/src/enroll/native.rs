@@ -57,7 +57,7 @@ impl Native {
         let path = target.path.display();
         let original = place(target)
             .read()
-            .map_err(|e| format!("Cannot read {path}: {e:#}"))?;
+            .map_err(|e| format!("Cannot read {path}: {}", e.root_cause()))?;
         let text = original.clone().unwrap_or_default();
         let kind = match &target.format {
             Format::Json { keys } => {

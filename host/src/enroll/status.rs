@@ -5,6 +5,9 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
+use std::path::Path;
+
+use super::consent::{Approval, Ledger};
 use super::definitions::{self, Definition};
 use super::native::Native;
 use super::ownership::Ownership;
@@ -23,6 +26,9 @@ pub struct TargetStatus {
     pub drifted: BTreeSet<String>,
     pub stale_managed: BTreeSet<String>,
     pub external: BTreeSet<String>,
+    /// Definitions whose launch here no person has approved: sync skips
+    /// them. (Not in the reference's report.)
+    pub unapproved: BTreeSet<String>,
     pub warnings: Vec<String>,
 }
 
@@ -39,13 +45,24 @@ impl TargetStatus {
             "drifted": self.drifted,
             "stale_managed": self.stale_managed,
             "external": self.external,
+            "unapproved": self.unapproved,
             "warnings": self.warnings,
         })
     }
 }
 
+/// What `spec mcps status` reads besides the target: the workspace, its
+/// definitions, and the user's records.
+pub struct Context<'a> {
+    pub root: &'a Path,
+    pub defs: &'a [Definition],
+    pub ownership: &'a Ownership,
+    pub ledger: &'a Ledger,
+}
+
 /// Assess `target`.
-pub fn assess(target: &Target, defs: &[Definition], ownership: &Ownership) -> TargetStatus {
+pub fn assess(target: &Target, cx: &Context<'_>) -> TargetStatus {
+    let defs = cx.defs;
     let names: BTreeSet<String> = defs.iter().map(|d| d.name.clone()).collect();
     let mut status = TargetStatus {
         target: target.clone(),
@@ -57,6 +74,7 @@ pub fn assess(target: &Target, defs: &[Definition], ownership: &Ownership) -> Ta
         drifted: BTreeSet::new(),
         stale_managed: BTreeSet::new(),
         external: BTreeSet::new(),
+        unapproved: BTreeSet::new(),
         warnings: Vec::new(),
     };
     let native = match Native::load(target) {
@@ -70,11 +88,17 @@ pub fn assess(target: &Target, defs: &[Definition], ownership: &Ownership) -> Ta
     };
     let servers = native.servers();
     status.configured = servers.keys().cloned().collect();
-    status.managed = managed_names(target, &native, &ownership.managed(target));
+    status.managed = managed_names(target, &native, &cx.ownership.managed(target));
     status.missing = names.difference(&status.configured).cloned().collect();
     for def in defs {
         match definitions::normalise(def, target.provider) {
             Ok(launch) => {
+                if !cx
+                    .ledger
+                    .approves(&Approval::of(cx.root, def, &launch, target))
+                {
+                    status.unapproved.insert(def.name.clone());
+                }
                 if status.managed.contains(&def.name)
                     && servers.get(&def.name) != Some(&launch.entry())
                 {
@@ -144,6 +168,7 @@ pub fn aggregate(statuses: &[TargetStatus], defs: &[Definition], warnings: &[Str
         "drifted": union(|s| &s.drifted),
         "stale_managed": union(|s| &s.stale_managed),
         "external": union(|s| &s.external),
+        "unapproved": union(|s| &s.unapproved),
         "providers": providers,
         "warnings": all_warnings,
     })

@@ -48,7 +48,8 @@ impl Outcome {
 pub struct Item {
     pub name: String,
     pub outcome: Outcome,
-    pub group: Provider,
+    /// The provider's name.
+    pub group: String,
     /// Why, for a skipped or failed item; the old and new launch for a
     /// refreshed one.
     pub detail: Option<String>,
@@ -66,7 +67,7 @@ impl Report {
         self.items.push(Item {
             name: name.to_owned(),
             outcome,
-            group,
+            group: group.name().to_owned(),
             detail,
         });
     }
@@ -94,7 +95,7 @@ impl Report {
             .iter()
             .map(|i| {
                 let mut item =
-                    json!({"name": i.name, "outcome": i.outcome.word(), "group": i.group.name()});
+                    json!({"name": i.name, "outcome": i.outcome.word(), "group": i.group});
                 if let Some(detail) = &i.detail {
                     item["detail"] = json!(detail);
                 }

@@ -150,7 +150,9 @@ fn humantime_now() -> String {
 
 /// Decide what happens to `item`.
 fn plan(storage: &CapStorage, root: &Path, item: Item, args: &InstallArgs) -> anyhow::Result<Step> {
-    let refresh = args.force || (args.upgrade && item.builtin);
+    // The list of agents is vaultspec's record, not the user's: it changes
+    // whenever an agent is added (and is only planned when it does).
+    let refresh = args.force || (args.upgrade && item.builtin) || item.path == providers::FILE;
     let present = std::fs::symlink_metadata(root.join(&item.path)).ok();
     let (change, bytes) = match &item.want {
         Want::Folder => match present {

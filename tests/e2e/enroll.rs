@@ -1,0 +1,511 @@
+//! MCP enrollment at the command line, in a temporary git repository with a
+//! temporary home: `install`, approval at a pseudo-terminal, `spec mcps
+//! sync`, `status`, hand edits, `uninstall`; a workspace the reference
+//! enrolled is adopted byte for byte; and the enrolled command starts an
+//! MCP server.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use vaultspec_test_support::cache_dir;
+
+use crate::user::quote;
+
+/// A git repository and a home folder of its own (with `$CODEX_HOME` in it).
+struct Setup {
+    ws: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new() -> Self {
+        let ws = tempfile::tempdir().unwrap();
+        std::fs::create_dir(ws.path().join(".git")).unwrap();
+        Self {
+            ws,
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// The workspace root, links resolved (as the records name it).
+    fn root(&self) -> PathBuf {
+        self.ws.path().canonicalize().unwrap()
+    }
+
+    fn env(&self) -> Vec<(&'static str, PathBuf)> {
+        vec![
+            ("HOME", self.home.path().to_owned()),
+            ("CODEX_HOME", self.home.path().join(".codex")),
+            (
+                "VAULTSPEC_CACHE_DIR",
+                cache_dir().parent().unwrap().join("test-cli-cache"),
+            ),
+        ]
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_vaultspec"));
+        command
+            .args(args)
+            .current_dir(self.ws.path())
+            .envs(self.env())
+            .env_remove("VAULTSPEC_TARGET_DIR")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CI")
+            .env_remove("VAULTSPEC_NON_INTERACTIVE")
+            .stdin(Stdio::null());
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    /// Run and require exit code `code`.
+    fn expect(&self, code: i32, args: &[&str]) -> Output {
+        let out = self.run(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}\n{}", show(&out));
+        out
+    }
+
+    fn json(&self, code: i32, args: &[&str]) -> Value {
+        let mut args = args.to_vec();
+        args.push("--json");
+        let out = self.expect(code, &args);
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("not JSON: {}", show(&out)))
+    }
+
+    /// `vaultspec ARGS` at a pseudo-terminal, typing `answer`.
+    fn at_terminal(&self, args: &[&str], answer: &str) -> Output {
+        let mut line = vec![quote(env!("CARGO_BIN_EXE_vaultspec"))];
+        line.extend(args.iter().map(|a| quote(a)));
+        let mut child = Command::new("script")
+            .args(["-qec", &line.join(" "), "/dev/null"])
+            .current_dir(self.ws.path())
+            .envs(self.env())
+            .env("SHELL", "/bin/sh")
+            .env_remove("CI")
+            .env_remove("VAULTSPEC_NON_INTERACTIVE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("running vaultspec under script(1)");
+        child
+            .stdin
+            .as_mut()
+            .unwrap()
+            .write_all(answer.as_bytes())
+            .unwrap();
+        drop(child.stdin.take());
+        child.wait_with_output().unwrap()
+    }
+
+    fn read(&self, path: &str) -> String {
+        std::fs::read_to_string(self.ws.path().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        let path = self.ws.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+fn show(out: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn names(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect()
+}
+
+/// Another server and the user's comments, which vaultspec must keep.
+const THEIR_MCP_JSON: &str = "{\n  \"mcpServers\": {\n    \"theirs\": {\"command\": \"their-server\", \"args\": [\"--port\", \"1\"]}\n  },\n  \"note\": \"kept\"\n}\n";
+const THEIR_CODEX: &str = "# my codex settings\nmodel = \"o3\"  # the model I like\n\n[mcp_servers.theirs]\ncommand = \"their-server\"\n";
+
+#[test]
+fn install_approve_sync_edit_and_uninstall_keep_everything_not_ours() {
+    let s = Setup::new();
+    s.write(".mcp.json", THEIR_MCP_JSON);
+    s.write(".codex/config.toml", THEIR_CODEX);
+
+    // Install sets the workspace up and tries to enroll: nothing is
+    // approved, so no agent file changes and status says why.
+    let out = s.expect(0, &["install"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is not approved for claude"),
+        "{}",
+        show(&out)
+    );
+    assert_eq!(s.read(".mcp.json"), THEIR_MCP_JSON);
+    assert_eq!(s.read(".codex/config.toml"), THEIR_CODEX);
+    assert!(!s.ws.path().join(".agents/mcp_config.json").exists());
+    let status = s.json(1, &["spec", "mcps", "status"]);
+    assert_eq!(status["data"]["status"], "partial");
+    assert_eq!(names(&status["data"]["unapproved"]), ["vaultspec-core"]);
+    assert_eq!(names(&status["data"]["missing"]), ["vaultspec-core"]);
+    assert_eq!(names(&status["data"]["external"]), ["theirs"]);
+
+    // Approval only at a terminal: not with --json, not in CI, not piped.
+    let refused = s.json(1, &["spec", "mcps", "trust"]);
+    assert!(
+        refused["data"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("interactive terminal")
+    );
+    let piped = s.expect(1, &["spec", "mcps", "trust"]);
+    assert!(String::from_utf8_lossy(&piped.stderr).contains("interactive terminal"));
+    let ci = s
+        .command(&["spec", "mcps", "trust"])
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    assert_eq!(ci.status.code(), Some(1), "{}", show(&ci));
+    assert!(!s.home.path().join(".vaultspec/mcp-trust.json").exists());
+
+    // A "no" at the terminal grants nothing; a "yes" grants each target.
+    let no = s.at_terminal(&["spec", "mcps", "trust"], "n\n");
+    assert!(
+        String::from_utf8_lossy(&no.stdout).contains("not approved"),
+        "{}",
+        show(&no)
+    );
+    assert!(!s.home.path().join(".vaultspec/mcp-trust.json").exists());
+    let yes = s.at_terminal(&["spec", "mcps", "trust"], "y\n");
+    let shown = String::from_utf8_lossy(&yes.stdout);
+    assert!(
+        shown.contains("Approved 3 MCP enrollment(s)"),
+        "{}",
+        show(&yes)
+    );
+    assert!(
+        shown.contains(env!("CARGO_BIN_EXE_vaultspec")),
+        "the review shows the launch: {shown}"
+    );
+
+    // Sync writes our entry beside theirs, and status is ok.
+    let synced = s.json(0, &["spec", "mcps", "sync"]);
+    assert_eq!(synced["status"], "created", "{synced}");
+    let mcp_json = s.read(".mcp.json");
+    assert!(mcp_json.starts_with("{\n  \"mcpServers\": {\n    \"theirs\": {\"command\": \"their-server\", \"args\": [\"--port\", \"1\"]},\n    \"vaultspec-core\": {"), "{mcp_json}");
+    assert!(
+        mcp_json.ends_with("\n  },\n  \"note\": \"kept\"\n}\n"),
+        "{mcp_json}"
+    );
+    assert!(s.read(".codex/config.toml").starts_with(THEIR_CODEX));
+    assert!(s.read(".agents/mcp_config.json").contains("vaultspec-core"));
+    let status = s.json(0, &["spec", "mcps", "status"]);
+    assert_eq!(status["data"]["status"], "ok", "{status}");
+    assert_eq!(s.json(0, &["spec", "mcps", "sync"])["status"], "unchanged");
+    assert_eq!(s.json(0, &["install"])["status"], "unchanged");
+
+    // A hand edit of our entry is left alone, with a warning; --force puts
+    // ours back.
+    let edited = mcp_json.replace("\"mcp\"", "\"mcp\", \"--read-only\"");
+    s.write(".mcp.json", &edited);
+    let skipped = s.json(0, &["spec", "mcps", "sync", "claude"]);
+    assert_eq!(skipped["status"], "skipped", "{skipped}");
+    assert!(
+        skipped["data"]["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("differs from its definition")
+    );
+    assert_eq!(s.read(".mcp.json"), edited);
+    assert_eq!(
+        s.json(1, &["spec", "mcps", "status", "claude"])["data"]["providers"]["claude"]["drifted"],
+        json!(["vaultspec-core"])
+    );
+    assert_eq!(
+        s.json(0, &["spec", "mcps", "sync", "claude", "--force"])["status"],
+        "updated"
+    );
+    assert_eq!(s.read(".mcp.json"), mcp_json);
+
+    // A revoked approval stops the next sync from writing.
+    let revoked = s.json(0, &["spec", "mcps", "trust", "--revoke"]);
+    assert_eq!(revoked["data"]["revoked"], 3);
+    std::fs::remove_file(s.ws.path().join(".agents/mcp_config.json")).unwrap();
+    assert_eq!(
+        s.json(0, &["spec", "mcps", "sync", "antigravity"])["status"],
+        "skipped"
+    );
+    assert!(!s.ws.path().join(".agents/mcp_config.json").exists());
+
+    // Uninstall takes out only what vaultspec wrote.
+    let out = s.expect(0, &["uninstall", "--force"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("MCP server vaultspec-core (claude)"),
+        "{}",
+        show(&out)
+    );
+    assert_eq!(s.read(".mcp.json"), THEIR_MCP_JSON);
+    assert_eq!(s.read(".codex/config.toml"), THEIR_CODEX);
+    assert!(!s.ws.path().join(".vaultspec").exists());
+    let records = s.home.path().join(".vaultspec/mcp-ownership");
+    let left: Vec<_> = walk(&records)
+        .into_iter()
+        .filter(|p| p.ends_with("mcp-ownership.json"))
+        .collect();
+    assert!(left.is_empty(), "ownership records left: {left:?}");
+}
+
+#[test]
+fn bad_definitions_and_broken_agent_files_lose_nothing() {
+    let s = Setup::new();
+    s.expect(0, &["install", "claude"]);
+    // Not an object, an unsupported key, a non-string command.
+    s.write(".vaultspec/mcps/list.json", "[1, 2]\n");
+    s.write(
+        ".vaultspec/mcps/remote.json",
+        "{\"command\": \"x\", \"url\": \"https://example.com\"}\n",
+    );
+    s.write(".vaultspec/mcps/number.json", "{\"command\": 7}\n");
+    let yes = s.at_terminal(&["spec", "mcps", "trust"], "y\n");
+    assert!(
+        String::from_utf8_lossy(&yes.stdout).contains("Approved 1 MCP"),
+        "{}",
+        show(&yes)
+    );
+    let synced = s.json(0, &["spec", "mcps", "sync"]);
+    let warnings = synced["data"]["warnings"].to_string();
+    assert!(warnings.contains("is not a JSON object"), "{warnings}");
+    assert!(
+        warnings.contains("fields unsupported by claude: ['url']"),
+        "{warnings}"
+    );
+    assert!(warnings.contains("non-string command"), "{warnings}");
+    let written: Value = serde_json::from_str(&s.read(".mcp.json")).unwrap();
+    assert_eq!(
+        written["mcpServers"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["vaultspec-core"]
+    );
+
+    // A file that does not parse is never rewritten; the failure names it.
+    let broken = "{\n  \"mcpServers\": {\n    \"x\": \n";
+    s.write(".mcp.json", broken);
+    let failed = s.json(1, &["spec", "mcps", "sync"]);
+    assert_eq!(failed["status"], "failed");
+    let detail = failed["data"]["items"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains(".mcp.json") && detail.contains("line"),
+        "{detail}"
+    );
+    assert_eq!(s.read(".mcp.json"), broken);
+    assert_eq!(
+        s.json(1, &["spec", "mcps", "status"])["data"]["status"],
+        "invalid_config"
+    );
+    s.write(".codex/config.toml", "model = [\n");
+    s.expect(0, &["install", "codex", "--skip", "mcp"]);
+    let failed = s.json(1, &["spec", "mcps", "sync", "codex"]);
+    assert!(
+        failed["data"]["items"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("line 1"),
+        "{failed}"
+    );
+    assert_eq!(s.read(".codex/config.toml"), "model = [\n");
+
+    // A symlinked agent folder is refused, and nothing is written through it.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::remove_dir_all(s.ws.path().join(".codex")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), s.ws.path().join(".codex")).unwrap();
+    let yes = s.at_terminal(&["spec", "mcps", "trust", "codex"], "y\n");
+    assert!(yes.status.success(), "{}", show(&yes));
+    let failed = s.json(1, &["spec", "mcps", "sync", "codex"]);
+    let detail = failed["data"]["items"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("`.codex/config.toml` leads outside the workspace"),
+        "{failed}"
+    );
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+}
+
+/// Put the fixture the reference enrolled at `s`, its paths rewritten to
+/// this workspace, as the reference would have written them there.
+fn reference_enrolled(s: &Setup) {
+    let fixture =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/reference-enrolled");
+    let root = s.root().display().to_string();
+    let place = |from: &Path, to: &Path| {
+        for file in walk(from) {
+            let text = std::fs::read_to_string(&file)
+                .unwrap()
+                .replace("@@WS@@", &root);
+            let dest = to.join(file.strip_prefix(from).unwrap());
+            std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+            std::fs::write(dest, text).unwrap();
+        }
+    };
+    place(&fixture.join("ws"), s.ws.path());
+    place(&fixture.join("home"), s.home.path());
+    let vs = s.home.path().join(".vaultspec");
+    let dir = vs
+        .join("mcp-ownership")
+        .join(hex::encode(Sha256::digest(root.as_bytes())));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::rename(
+        vs.join("mcp-ownership.json"),
+        dir.join("mcp-ownership.json"),
+    )
+    .unwrap();
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_workspace_the_reference_enrolled_is_adopted_without_a_rewrite() {
+    let s = Setup::new();
+    reference_enrolled(&s);
+    let snapshot = |s: &Setup| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<_> = [".mcp.json", ".codex/config.toml"]
+            .iter()
+            .map(|p| s.ws.path().join(p))
+            .chain(
+                walk(&s.home.path().join(".vaultspec"))
+                    .into_iter()
+                    .filter(|p| p.extension().is_some_and(|e| e == "json")),
+            )
+            .map(|p| {
+                let bytes = std::fs::read(&p).unwrap();
+                (p, bytes)
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let before = snapshot(&s);
+
+    // The reference's grant of `echo` holds here; its grant of its own
+    // launch does not cover ours, so that entry is left as the reference
+    // wrote it.
+    let status = s.json(1, &["spec", "mcps", "status", "claude"]);
+    let claude = &status["data"]["providers"]["claude"];
+    assert_eq!(
+        names(&claude["managed"]),
+        ["echo", "vaultspec-core"],
+        "{status}"
+    );
+    assert_eq!(names(&claude["unapproved"]), ["vaultspec-core"], "{status}");
+    let synced = s.json(0, &["spec", "mcps", "sync"]);
+    let outcome = |name: &str, group: &str| {
+        synced["data"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name && i["group"] == group)
+            .map(|i| i["outcome"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(
+        outcome("echo", "claude").as_deref(),
+        Some("unchanged"),
+        "{synced}"
+    );
+    assert_eq!(
+        outcome("echo", "codex").as_deref(),
+        Some("unchanged"),
+        "{synced}"
+    );
+    assert_eq!(
+        outcome("vaultspec-core", "codex").as_deref(),
+        Some("skipped"),
+        "{synced}"
+    );
+    s.expect(0, &["install"]);
+    assert_eq!(
+        snapshot(&s),
+        before,
+        "nothing the reference wrote was rewritten"
+    );
+}
+
+#[test]
+fn each_enrolled_command_starts_an_mcp_server() {
+    let s = Setup::new();
+    s.expect(0, &["install"]);
+    let yes = s.at_terminal(&["spec", "mcps", "trust"], "y\n");
+    assert!(yes.status.success(), "{}", show(&yes));
+    s.json(0, &["spec", "mcps", "sync"]);
+    let from_json = |path: &str| {
+        let doc: Value = serde_json::from_str(&s.read(path)).unwrap();
+        let entry = &doc["mcpServers"]["vaultspec-core"];
+        (
+            entry["command"].as_str().unwrap().to_owned(),
+            names(&entry["args"])
+                .iter()
+                .map(|a| (*a).to_owned())
+                .collect::<Vec<_>>(),
+        )
+    };
+    let codex: toml::Table = toml::from_str(&s.read(".codex/config.toml")).unwrap();
+    let entry = &codex["mcp_servers"]["vaultspec-core"];
+    let from_toml = (
+        entry["command"].as_str().unwrap().to_owned(),
+        entry["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_owned())
+            .collect::<Vec<_>>(),
+    );
+    for (command, args) in [
+        from_json(".mcp.json"),
+        from_json(".agents/mcp_config.json"),
+        from_toml,
+    ] {
+        let mut child = Command::new(&command)
+            .args(&args)
+            .current_dir(s.ws.path())
+            .envs(s.env())
+            .env("VAULTSPEC_STDIO_WATCHDOG", "0")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting {command} {args:?}: {e}"));
+        let request = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "agent", "version": "1"}}});
+        writeln!(child.stdin.as_mut().unwrap(), "{request}").unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let _ = child.kill();
+        let _ = child.wait();
+        let reply: Value =
+            serde_json::from_str(&line).unwrap_or_else(|_| panic!("{command}: {line}"));
+        assert_eq!(reply["id"], 1);
+        assert!(reply["result"]["serverInfo"]["name"].is_string(), "{reply}");
+    }
+}
