@@ -509,3 +509,93 @@ fn each_enrolled_command_starts_an_mcp_server() {
         assert!(reply["result"]["serverInfo"]["name"].is_string(), "{reply}");
     }
 }
+
+#[test]
+fn an_untouched_entry_converges_and_the_users_own_file_keeps_its_bytes() {
+    let s = Setup::new();
+    s.expect(0, &["install", "claude", "--skip", "mcp"]);
+    let add = |args: &str| {
+        let config = format!("{{\"command\": \"echo\", \"args\": [\"{args}\"]}}");
+        s.json(
+            0,
+            &[
+                "spec", "mcps", "add", "--name", "echo", "--config", &config, "--force",
+            ],
+        );
+    };
+    let approve = |extra: &[&str]| {
+        let mut args = vec!["spec", "mcps", "trust"];
+        args.extend_from_slice(extra);
+        let yes = s.at_terminal(&args, "y\n");
+        assert!(yes.status.success(), "{}", show(&yes));
+    };
+    add("one");
+    approve(&[]);
+    assert_eq!(s.json(0, &["spec", "mcps", "sync"])["status"], "created");
+
+    // A changed definition is a new launch: skipped until approved, then
+    // refreshed in place, saying what changed.
+    add("two");
+    assert_eq!(
+        s.json(0, &["spec", "mcps", "sync", "claude"])["data"]["items"][0]["outcome"],
+        "skipped"
+    );
+    assert!(s.read(".mcp.json").contains("\"one\""));
+    approve(&[]);
+    let refreshed = s.json(0, &["spec", "mcps", "sync", "claude"]);
+    let echo = refreshed["data"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "echo")
+        .unwrap()
+        .clone();
+    assert_eq!(echo["outcome"], "updated", "{refreshed}");
+    assert_eq!(echo["detail"], "echo one -> echo two");
+    assert!(
+        refreshed["data"]["warnings"]
+            .to_string()
+            .contains("launch refreshed"),
+        "{refreshed}"
+    );
+    assert!(s.read(".mcp.json").contains("\"two\""));
+
+    // The local scope edits the user's `~/.claude.json` in place: their keys
+    // and layout stay, and uninstall gives the file back as it was.
+    let root = s.root().display().to_string();
+    let theirs =
+        format!("{{\"numStartups\": 3, \"projects\": {{\"{root}\": {{\"allowedTools\": []}}}}}}\n");
+    let claude_json = s.home.path().join(".claude.json");
+    std::fs::write(&claude_json, &theirs).unwrap();
+    approve(&["--scope", "local"]);
+    assert_eq!(
+        s.json(0, &["spec", "mcps", "sync", "--scope", "local"])["status"],
+        "created"
+    );
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&claude_json).unwrap()).unwrap();
+    assert_eq!(written["numStartups"], 3);
+    assert_eq!(written["projects"][&root]["allowedTools"], json!([]));
+    assert_eq!(
+        written["projects"][&root]["mcpServers"]["echo"]["args"],
+        json!(["two"])
+    );
+    s.json(
+        0,
+        &["spec", "mcps", "uninstall", "--scope", "local", "--force"],
+    );
+    assert_eq!(std::fs::read_to_string(&claude_json).unwrap(), theirs);
+
+    // The doctor agrees: all in line, then an error for a broken file.
+    let doctor = s.json(0, &["spec", "doctor"]);
+    assert_eq!(doctor["data"]["mcp"]["status"], "ok", "{doctor}");
+    s.write(".mcp.json", "{");
+    let doctor = s.json(2, &["spec", "doctor"]);
+    assert_eq!(doctor["status"], "failed");
+    assert!(
+        doctor["data"]["signals"]
+            .to_string()
+            .contains("cannot be parsed"),
+        "{doctor}"
+    );
+}
