@@ -462,14 +462,7 @@ fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> anyhow::Resu
         Ok((targets, scope)) => match Ownership::read(ownership::place(homes, root, scope)) {
             Err(err) => early("invalid_target", err),
             Ok(owned) => {
-                let ledger = Ledger::read(homes);
-                let cx = status::Context {
-                    root,
-                    defs: &defs,
-                    ownership: &owned,
-                    ledger: &ledger,
-                };
-                let statuses: Vec<_> = targets.iter().map(|t| status::assess(t, &cx)).collect();
+                let statuses = status::assess_all(root, homes, &targets, &defs, &owned);
                 status::aggregate(&statuses, &defs, &warnings)
             }
         },

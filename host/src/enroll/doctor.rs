@@ -5,7 +5,6 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::consent::Ledger;
 use super::definitions;
 use super::ownership::{self, Ownership};
 use super::providers;
@@ -45,18 +44,11 @@ pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow:
     }
     let mcp = match Ownership::read(ownership::place(homes, root, Scope::Project)) {
         Ok(owned) => {
-            let ledger = Ledger::read(homes);
-            let cx = status::Context {
-                root,
-                defs: &defs,
-                ownership: &owned,
-                ledger: &ledger,
-            };
-            let statuses: Vec<_> = providers::with_mcp(root)
+            let targets: Vec<_> = providers::with_mcp(root)
                 .into_iter()
                 .filter_map(|p| targets::resolve(p, Scope::Project, root, homes).ok())
-                .map(|t| status::assess(&t, &cx))
                 .collect();
+            let statuses = status::assess_all(root, homes, &targets, &defs, &owned);
             for s in &statuses {
                 match s.status {
                     "invalid_config" => warn(

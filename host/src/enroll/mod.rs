@@ -36,5 +36,6 @@ mod targets;
 
 pub use commands::{SpecCommand, run, sync_installed, uninstall_installed};
 pub use definitions::own_command;
+pub use files::Lock;
 pub use sync::Report;
 pub use targets::Provider;

@@ -131,6 +131,24 @@ pub fn assess(target: &Target, cx: &Context<'_>) -> TargetStatus {
     status
 }
 
+/// Assess each of `targets` against the workspace at `root`.
+pub fn assess_all(
+    root: &Path,
+    homes: &super::targets::Homes,
+    targets: &[Target],
+    defs: &[Definition],
+    ownership: &Ownership,
+) -> Vec<TargetStatus> {
+    let ledger = Ledger::read(homes);
+    let cx = Context {
+        root,
+        defs,
+        ownership,
+        ledger: &ledger,
+    };
+    targets.iter().map(|t| assess(t, &cx)).collect()
+}
+
 /// The aggregate over `targets`: the data of `spec mcps status`.
 pub fn aggregate(statuses: &[TargetStatus], defs: &[Definition], warnings: &[String]) -> Value {
     let union = |pick: fn(&TargetStatus) -> &BTreeSet<String>| -> BTreeSet<String> {

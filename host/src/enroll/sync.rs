@@ -150,20 +150,9 @@ pub fn sync(
     options: Options,
 ) -> Report {
     let mut report = Report::default();
-    let _lock = match (!options.dry_run).then(|| Lock::take(&ownership.path())) {
-        Some(Err(err)) => {
-            for target in targets {
-                report.item(
-                    &target.path.display().to_string(),
-                    Outcome::Failed,
-                    target.provider,
-                    Some(format!("{err:#}")),
-                );
-            }
-            return report;
-        }
-        Some(Ok(lock)) => Some(lock),
-        None => None,
+    let _lock = match lock(ownership, targets, options.dry_run) {
+        Ok(lock) => lock,
+        Err(failed) => return failed,
     };
     for target in targets {
         sync_target(ws, target, ownership, options, &mut report);
@@ -327,6 +316,27 @@ fn sync_target(
     ownership.set(target, new_records);
 }
 
+/// The ownership file's lock for a run that writes (none for a dry run,
+/// which writes nothing); when it cannot be taken, a report failing every
+/// target.
+fn lock(ownership: &Ownership, targets: &[Target], dry_run: bool) -> Result<Option<Lock>, Report> {
+    if dry_run {
+        return Ok(None);
+    }
+    Lock::take(&ownership.path()).map(Some).map_err(|err| {
+        let mut report = Report::default();
+        for target in targets {
+            report.item(
+                &target.path.display().to_string(),
+                Outcome::Failed,
+                target.provider,
+                Some(format!("{err:#}")),
+            );
+        }
+        report
+    })
+}
+
 /// Whether a definition file named `name` is in the folder, parsed or not:
 /// only a file that is gone lets `--prune` remove an entry.
 fn definition_file_exists(root: &Path, name: &str) -> bool {
@@ -357,20 +367,9 @@ fn launch_line(entry: &Value) -> String {
 /// Remove vaultspec's entries from every target, and their records.
 pub fn uninstall(targets: &[Target], ownership: &mut Ownership, dry_run: bool) -> Report {
     let mut report = Report::default();
-    let _lock = match (!dry_run).then(|| Lock::take(&ownership.path())) {
-        Some(Err(err)) => {
-            for target in targets {
-                report.item(
-                    &target.path.display().to_string(),
-                    Outcome::Failed,
-                    target.provider,
-                    Some(format!("{err:#}")),
-                );
-            }
-            return report;
-        }
-        Some(Ok(lock)) => Some(lock),
-        None => None,
+    let _lock = match lock(ownership, targets, dry_run) {
+        Ok(lock) => lock,
+        Err(failed) => return failed,
     };
     for target in targets {
         let shown = target.path.display().to_string();

@@ -78,15 +78,7 @@ impl TrustStore {
         let path = Self::path_in(home);
         let dir = path.parent().expect("the trust file lives in a folder");
         std::fs::create_dir_all(dir).with_context(|| format!("creating `{}`", dir.display()))?;
-        let lock_path = path.with_extension("json.lock");
-        let lock = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .with_context(|| format!("opening `{}`", lock_path.display()))?;
-        lock.lock()
-            .with_context(|| format!("locking `{}`", lock_path.display()))?;
+        let _lock = crate::enroll::Lock::take(&path)?;
 
         let mut file = read_file(&path)?;
         change(&mut file.grants);
