@@ -325,7 +325,17 @@ fn sync_report(root: &Path, homes: &Homes, args: &TargetArgs, options: Options) 
 
 /// `install`'s enrollment: sync every installed provider at project scope.
 pub fn sync_installed(root: &Path, dry_run: bool) -> anyhow::Result<Report> {
-    let homes = Homes::from_env().context("no home folder: set HOME")?;
+    let Some(homes) = Homes::from_env() else {
+        // Approvals and ownership live in the home folder: without one,
+        // nothing can be approved, so nothing is enrolled.
+        let mut report = Report::default();
+        report.warnings.push(
+            "no home folder (HOME is not set): the MCP server is not enrolled; set HOME and run \
+             `vaultspec spec mcps trust`, then `vaultspec spec mcps sync`"
+                .to_owned(),
+        );
+        return Ok(report);
+    };
     let root = root
         .canonicalize()
         .with_context(|| format!("resolving `{}`", root.display()))?;

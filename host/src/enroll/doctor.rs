@@ -38,6 +38,32 @@ pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow:
                 .to_owned(),
         );
     }
+    let migrations = vaultspec_vault::CapStorage::open(root)
+        .map_err(|e| e.to_string())
+        .and_then(|storage| vaultspec_vault::migrations::state(&storage));
+    let (migration_status, pending): (&str, Vec<&str>) = match &migrations {
+        Ok(state) => (
+            state.status_word(),
+            state.pending.iter().map(|(name, _)| *name).collect(),
+        ),
+        Err(err) => {
+            warn(
+                "error",
+                format!("the migration state cannot be read: {err}"),
+            );
+            ("unreadable", Vec::new())
+        }
+    };
+    if !pending.is_empty() {
+        warn(
+            "warning",
+            format!(
+                "{} migration(s) pending ({}): run `vaultspec migrations run`",
+                pending.len(),
+                pending.join(", ")
+            ),
+        );
+    }
     let (defs, def_warnings) = definitions::collect(root);
     for w in &def_warnings {
         warn("error", format!("unreadable MCP definition: {w}"));
@@ -102,6 +128,8 @@ pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow:
         "framework": if framework { "present" } else { "missing" },
         "providers": provider_states,
         "mcp": mcp,
+        "migration_status": migration_status,
+        "pending_migrations": pending,
         "signals": signals.iter().map(|s| json!({"level": s.level, "message": s.message})).collect::<Vec<_>>(),
     });
     if json {

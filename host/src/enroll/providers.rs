@@ -47,7 +47,13 @@ pub fn updated(root: &Path, add: &[&str], remove: &[&str], now: &str) -> Option<
     let mut doc = old.clone().unwrap_or_else(|| {
         let mut doc = Map::new();
         doc.insert("version".into(), json!("2.0"));
-        doc.insert("vaultspec_version".into(), json!(env!("CARGO_PKG_VERSION")));
+        // The reference version whose formats this workspace follows: the
+        // migrations run against it, so an older one would leave every one
+        // of them pending.
+        doc.insert(
+            "vaultspec_version".into(),
+            json!(vaultspec_vault::migrations::CURRENT_VERSION),
+        );
         doc.insert("installed_at".into(), json!(now));
         doc.insert("serial".into(), json!(0));
         doc

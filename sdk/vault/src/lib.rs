@@ -18,6 +18,7 @@ pub mod graph;
 pub mod hash;
 pub mod index;
 pub mod ledger;
+pub mod migrations;
 pub mod ops;
 mod parallel;
 pub mod pattern;
