@@ -19,11 +19,14 @@
 //! `.vaultspec/mcps/`, ownership and approvals in `~/.vaultspec/`, so
 //! either tool honours what the other recorded.
 
+mod approve;
+mod args;
 mod codex_file;
 mod commands;
 mod consent;
 mod definitions;
 mod doctor;
+mod edit;
 mod files;
 mod json_file;
 mod native;
@@ -34,7 +37,8 @@ mod status;
 mod sync;
 mod targets;
 
-pub use commands::{SpecCommand, run, sync_installed, uninstall_installed};
+pub use args::SpecCommand;
+pub use commands::{run, sync_installed, uninstall_installed};
 pub use definitions::own_command;
 pub use files::Lock;
 pub use sync::Report;
