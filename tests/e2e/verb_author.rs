@@ -117,6 +117,25 @@ fn a_scaffolded_kebab_case_verb_builds_offline_installs_trusts_and_runs() -> any
     // Each `-` of an interface name nests a group: `my-notes` gives `my notes`.
     assert_eq!(inspection["data"]["verbs"][0]["verb"], "my notes count");
     assert_eq!(created["data"]["verb"], "my notes count");
+    // The scaffold's `Use it to:` list is read as the verb's intents, which
+    // discover ranks on, and inspect shows them.
+    assert_eq!(
+        inspection["data"]["verbs"][0]["intents"],
+        serde_json::json!([
+            "see how many notes the vault holds",
+            "count the ADRs written so far"
+        ]),
+        "{inspection}"
+    );
+    let shown = text(
+        &user
+            .run(&vault, &["verbs", "inspect", wasm.to_str().unwrap()])
+            .stdout,
+    );
+    assert!(
+        shown.contains("      - count the ADRs written so far\n"),
+        "{shown}"
+    );
 
     // Install, as the scaffold's README says.
     let installed = vault.root().join(".vaultspec/verbs/my-notes.wasm");
