@@ -29,64 +29,47 @@ pub fn run(command: &SpecCommand, target: Option<&Path>) -> anyhow::Result<u8> {
     let homes = Homes::from_env().context("no home folder: set HOME")?;
     match command {
         SpecCommand::Doctor(args) => doctor::run(&root, &homes, args.json, args.gate_errors),
-        SpecCommand::Mcps(command) => {
-            match command {
-                McpsCommand::List(args) => list(&root, args.json),
-                McpsCommand::Status(args) => status_command(&root, &homes, args),
-                McpsCommand::Add(args) => edit::add(&root, args),
-                McpsCommand::Remove(args) => edit::remove(&root, args),
-                McpsCommand::Sync(args) => {
-                    let options = Options {
-                        dry_run: args.dry_run,
-                        force: args.force,
-                        prune: args.prune,
-                    };
-                    let (report, code) = sync_report(&root, &homes, &args.target, options);
-                    print_report("spec.mcps.sync", &report, args.target.json, args.dry_run)?;
-                    Ok(code)
-                }
-                McpsCommand::Trust(args) => approve::trust(&root, &homes, args),
-                McpsCommand::Uninstall(args) => {
-                    if !args.force && !args.dry_run {
-                        return Ok(crate::cli::Reporter { json: args.target.json }.fail(
-                        exit::FINDINGS,
-                        "MCP uninstall is destructive: pass --force to remove vaultspec's entries, \
-                         or --dry-run to list them",
-                    ));
-                    }
-                    let (report, code) = match selected(&root, &homes, &args.target) {
-                        Ok((targets, scope)) => {
-                            match Ownership::read(ownership::place(&homes, &root, scope)) {
-                                Ok(mut owned) => {
-                                    let report =
-                                        sync::uninstall(&targets, &mut owned, args.dry_run);
-                                    let code = if report.failed() {
-                                        exit::FINDINGS
-                                    } else {
-                                        exit::OK
-                                    };
-                                    (report, code)
-                                }
-                                Err(err) => (failure(&targets, err), exit::FINDINGS),
-                            }
-                        }
-                        Err(err) => {
-                            return Ok(crate::cli::Reporter {
-                                json: args.target.json,
-                            }
-                            .fail(exit::FINDINGS, &err));
-                        }
-                    };
-                    print_report(
-                        "spec.mcps.uninstall",
-                        &report,
-                        args.target.json,
-                        args.dry_run,
-                    )?;
-                    Ok(code)
-                }
+        SpecCommand::Mcps(command) => match command {
+            McpsCommand::List(args) => list(&root, args.json),
+            McpsCommand::Status(args) => status_command(&root, &homes, args),
+            McpsCommand::Add(args) => edit::add(&root, args),
+            McpsCommand::Remove(args) => edit::remove(&root, args),
+            McpsCommand::Sync(args) => {
+                let options = Options {
+                    dry_run: args.dry_run,
+                    force: args.force,
+                    prune: args.prune,
+                };
+                let (report, code) = sync_report(&root, &homes, &args.target, options);
+                print_report("spec.mcps.sync", &report, args.target.json, args.dry_run)?;
+                Ok(code)
             }
-        }
+            McpsCommand::Trust(args) => approve::trust(&root, &homes, args),
+            McpsCommand::Uninstall(args) => {
+                let reporter = crate::cli::Reporter {
+                    json: args.target.json,
+                };
+                if !args.force && !args.dry_run {
+                    return Ok(reporter.fail(
+                        exit::FINDINGS,
+                        "MCP uninstall is destructive: pass --force to remove vaultspec's \
+                             entries, or --dry-run to list them",
+                    ));
+                }
+                let (targets, scope) = match selected(&root, &homes, &args.target) {
+                    Ok(found) => found,
+                    Err(err) => return Ok(reporter.fail(exit::FINDINGS, &err)),
+                };
+                let report = uninstall_report(&root, &homes, &targets, scope, args.dry_run);
+                print_report(
+                    "spec.mcps.uninstall",
+                    &report,
+                    args.target.json,
+                    args.dry_run,
+                )?;
+                Ok(report.exit_code())
+            }
+        },
     }
 }
 
@@ -145,19 +128,6 @@ fn resolved_homes(homes: &Homes) -> Homes {
     }
 }
 
-fn failure(targets: &[Target], err: String) -> Report {
-    let mut report = Report::default();
-    for target in targets {
-        report.items.push(sync::Item {
-            name: target.path.display().to_string(),
-            outcome: Outcome::Failed,
-            group: target.provider.name().to_owned(),
-            detail: Some(err.clone()),
-        });
-    }
-    report
-}
-
 /// Sync the targets `args` select; the report and the exit code.
 fn sync_report(root: &Path, homes: &Homes, args: &TargetArgs, options: Options) -> (Report, u8) {
     let (targets, scope) = match selected(root, homes, args) {
@@ -188,13 +158,9 @@ fn sync_report(root: &Path, homes: &Homes, args: &TargetArgs, options: Options) 
             report.warnings = warnings;
             report
         }
-        Err(err) => failure(&targets, err),
+        Err(err) => Report::fail_all(&targets, &err),
     };
-    let code = if report.failed() {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    };
+    let code = report.exit_code();
     (report, code)
 }
 
@@ -242,9 +208,27 @@ pub fn uninstall_installed(
         .iter()
         .filter_map(|p| targets::resolve(*p, Scope::Project, &root, &homes).ok())
         .collect();
-    let mut owned = Ownership::read(ownership::place(&homes, &root, Scope::Project))
-        .map_err(anyhow::Error::msg)?;
-    Ok(sync::uninstall(&targets, &mut owned, dry_run))
+    Ok(uninstall_report(
+        &root,
+        &homes,
+        &targets,
+        Scope::Project,
+        dry_run,
+    ))
+}
+
+/// Remove vaultspec's entries from `targets`, under the records of `scope`.
+fn uninstall_report(
+    root: &Path,
+    homes: &Homes,
+    targets: &[Target],
+    scope: Scope,
+    dry_run: bool,
+) -> Report {
+    match Ownership::read(ownership::place(homes, root, scope)) {
+        Ok(mut owned) => sync::uninstall(targets, &mut owned, dry_run),
+        Err(err) => Report::fail_all(targets, &err),
+    }
 }
 
 /// Print a sync-style report as JSON or as one line per item.
@@ -293,7 +277,8 @@ pub fn print_report(
     Ok(())
 }
 
-fn print_warnings(warnings: &[String]) {
+/// Each warning on stderr, on a line of its own.
+pub fn print_warnings(warnings: &[String]) {
     for warning in warnings {
         eprintln!("warning: {}", Escaped::new(warning));
     }

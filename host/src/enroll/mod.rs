@@ -38,8 +38,7 @@ mod sync;
 mod targets;
 
 pub use args::SpecCommand;
-pub use commands::{run, sync_installed, uninstall_installed};
-pub use definitions::own_command;
+pub use commands::{print_warnings, run, sync_installed, uninstall_installed};
 pub use files::Lock;
 pub use sync::Report;
 pub use targets::Provider;

@@ -88,6 +88,29 @@ impl Report {
         self.items.iter().any(|i| i.outcome == Outcome::Failed)
     }
 
+    /// The exit code: 1 when any item failed, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.failed() {
+            crate::cli::exit::FINDINGS
+        } else {
+            crate::cli::exit::OK
+        }
+    }
+
+    /// A report failing every target with `why`: the run could not start.
+    pub fn fail_all(targets: &[Target], why: &str) -> Report {
+        let mut report = Report::default();
+        for target in targets {
+            report.item(
+                &target.path.display().to_string(),
+                Outcome::Failed,
+                target.provider,
+                Some(why.to_owned()),
+            );
+        }
+        report
+    }
+
     /// The `data` of the envelope.
     pub fn data(&self) -> Value {
         let items: Vec<Value> = self
@@ -323,18 +346,9 @@ fn lock(ownership: &Ownership, targets: &[Target], dry_run: bool) -> Result<Opti
     if dry_run {
         return Ok(None);
     }
-    Lock::take(&ownership.path()).map(Some).map_err(|err| {
-        let mut report = Report::default();
-        for target in targets {
-            report.item(
-                &target.path.display().to_string(),
-                Outcome::Failed,
-                target.provider,
-                Some(format!("{err:#}")),
-            );
-        }
-        report
-    })
+    Lock::take(&ownership.path())
+        .map(Some)
+        .map_err(|err| Report::fail_all(targets, &format!("{err:#}")))
 }
 
 /// Whether a definition file named `name` is in the folder, parsed or not:

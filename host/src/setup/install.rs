@@ -85,7 +85,7 @@ pub fn run(args: &InstallArgs, target: Option<&Path>, no_hints: bool) -> anyhow:
     let agents: Vec<&str> = agents.into_iter().filter(|a| !skipped(a)).collect();
     if !agents.is_empty() {
         if !skipped("core") || root.join(".vaultspec").is_dir() {
-            let now = humantime_now();
+            let now = utc_timestamp();
             if let Some(text) = providers::updated(&root, &agents, &[], &now) {
                 items.push(Item {
                     path: providers::FILE.to_owned(),
@@ -117,7 +117,7 @@ pub fn run(args: &InstallArgs, target: Option<&Path>, no_hints: bool) -> anyhow:
             })?;
         }
     }
-    let enrollment = if skipped("mcp") || agents.is_empty() && args.provider == "core" {
+    let enrollment = if skipped("mcp") || args.provider == "core" {
         None
     } else {
         Some(crate::enroll::sync_installed(&root, args.dry_run)?)
@@ -133,7 +133,7 @@ pub fn run(args: &InstallArgs, target: Option<&Path>, no_hints: bool) -> anyhow:
 
 /// The time now in UTC, as the reference stamps `providers.json`
 /// (`2026-12-03T11:55:13+00:00`).
-fn humantime_now() -> String {
+fn utc_timestamp() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -258,9 +258,7 @@ fn report(
         });
         if let Some(enrollment) = enrollment {
             data["mcp"] = enrollment.data();
-            if let Some(warnings) = enrollment.data().get("warnings") {
-                data["warnings"] = warnings.clone();
-            }
+            data["warnings"] = json!(enrollment.warnings);
         }
         let status = if args.dry_run { "unchanged" } else { status };
         return super::print_envelope("install", status, data);
@@ -292,6 +290,7 @@ fn report(
         out.push_str(&format!("  {mark} {}  {what}\n", step.item.path));
     }
     if let Some(enrollment) = enrollment {
+        crate::enroll::print_warnings(&enrollment.warnings);
         out.push_str(&enrollment_text(enrollment));
     }
     let same = changed(Change::Same).count();
@@ -325,9 +324,6 @@ fn enrollment_text(report: &Report) -> String {
             Escaped::new(&item.name),
             item.group
         ));
-    }
-    for warning in &report.warnings {
-        eprintln!("warning: {}", Escaped::new(warning));
     }
     if unapproved {
         out.push_str(

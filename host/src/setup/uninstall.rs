@@ -72,9 +72,8 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
             .filter(|p| p.name() == args.provider)
             .collect()
     };
-    if !args.dry_run && !args.force {
-        // Refused below; nothing to enroll out of yet.
-    } else if !agents.is_empty() {
+    // Without --force or --dry-run the run is refused below, before any change.
+    if (args.dry_run || args.force) && !agents.is_empty() {
         let report = crate::enroll::uninstall_installed(&root, &agents, args.dry_run)?;
         for item in &report.items {
             found_mcp.push(format!("{} ({})", item.name, item.group));
