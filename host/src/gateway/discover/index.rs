@@ -9,9 +9,10 @@
 //! words the query names, is the verb's score; ties go to the verb path in
 //! byte order, so results never depend on the order verbs were added.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use super::words::{mood, query_words, stem, synonyms, words};
+use super::values::compounds;
+use super::words::{mood, stem, synonyms, text_words};
 use vaultspec_vault::search::idf;
 
 use crate::catalog::{Catalog, Entry, VerbSpec};
@@ -104,6 +105,8 @@ pub struct Index {
     path_stems: Vec<BTreeSet<String>>,
     /// Each verb's [`mood`], from its summary.
     moods: Vec<Option<bool>>,
+    /// The kebab-case words of the catalog (see [`super::values`]).
+    compounds: HashSet<String>,
 }
 
 impl Index {
@@ -115,15 +118,18 @@ impl Index {
             .filter(|s| !crate::catalog::is_denied(&s.path_string()))
             .collect();
         let mut index = Index::default();
+        let texts: Vec<[String; 5]> = specs.iter().map(|s| field_texts(s)).collect();
+        for text in texts.iter().flatten() {
+            compounds(text, &mut index.compounds);
+        }
         // Per verb, per field: stem counts and the field's length.
         let mut counts: Vec<[(HashMap<String, f64>, f64); 5]> = Vec::new();
-        for spec in &specs {
+        for (spec, texts) in specs.iter().zip(&texts) {
             index.paths.push(spec.path_string());
             index.moods.push(mood(&spec.summary()));
-            let texts = field_texts(spec);
             let fields: [(HashMap<String, f64>, f64); 5] = std::array::from_fn(|f| {
                 let mut tf = HashMap::new();
-                let found = words(&texts[f]);
+                let found = text_words(&texts[f], &index.compounds);
                 for (word, stem) in &found {
                     index.vocabulary.insert(word.clone(), stem.clone());
                     *tf.entry(stem.clone()).or_insert(0.0) += 1.0;
@@ -215,7 +221,7 @@ impl Index {
     /// The verbs of `catalog` (the one this index was built from) that match
     /// `query`, best first, at most `limit`.
     pub fn rank<'c>(&self, catalog: &'c Catalog, query: &str, limit: usize) -> Vec<Ranked<'c>> {
-        let query_words = query_words(query);
+        let query_words = text_words(query, &self.compounds);
         let mut scores = vec![0.0; self.paths.len()];
         let mut matched: Vec<Vec<String>> = vec![Vec::new(); self.paths.len()];
         let mut query_stems = BTreeSet::new();

@@ -9,6 +9,7 @@
 //! tolerance. Each result says which query words matched it, and how.
 
 mod index;
+mod values;
 mod words;
 
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! the vault's own synonyms, so "delete a step" finds `vault plan step
 //! remove` and "scaffold a note" finds `vault add`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
@@ -187,7 +187,8 @@ fn plan_id(word: &str) -> &'static [&'static str] {
 const FILLER: &[&str] = &[
     "me", "my", "i", "we", "our", "us", "you", "your", "s", "there", "please", "want", "need",
     "let", "could", "should", "would", "some", "its", "them", "they", "thing", "things", "just",
-    "give", "get", "go", "got",
+    "give", "get", "go", "got", "have", "has", "had", "t", "d", "ll", "re", "ve", "m", "am",
+    "been", "being", "yet", "actually", "really", "also", "still", "now", "maybe",
 ];
 
 /// Phrases whose meaning the stopwords would lose ("not done" is not
@@ -201,16 +202,72 @@ const PHRASES: &[(&str, &str)] = &[
     ("no longer", "obsolete"),
 ];
 
-/// The words of a query in order, as [`words`] gives them, with
-/// [`PHRASES`] read as their word and filler left out.
-pub fn query_words(text: &str) -> Vec<(String, String)> {
+/// Words after which the next word names what a change must leave as it
+/// is: "keeping its frontmatter", "without touching the body".
+const KEEPERS: &[&str] = &[
+    "without",
+    "keep",
+    "keeping",
+    "keeps",
+    "leave",
+    "leaving",
+    "leaves",
+    "preserve",
+    "preserving",
+];
+
+/// Words between a keeper and what it keeps ("without *touching* the body").
+const KEPT_VERBS: &[&str] = &["touching", "changing", "modifying", "editing", "altering"];
+
+/// A plan address (`P02.S03`, `W01.P02.S04`) names its last part: the step.
+fn address_tail(chunk: &str) -> Option<&str> {
+    let parts: Vec<&str> = chunk.split('.').collect();
+    let is_id = |p: &&str| {
+        let mut chars = p.chars();
+        matches!(chars.next(), Some('p' | 's' | 'w'))
+            && chars.as_str().starts_with(|c: char| c.is_ascii_digit())
+            && chars.as_str().chars().all(|c| c.is_ascii_alphanumeric())
+    };
+    (parts.len() >= 2 && parts.iter().all(is_id)).then(|| parts[parts.len() - 1])
+}
+
+/// The words of a request or of a verb's text, in order, as [`words`] gives
+/// them, after: [`PHRASES`] read as their word, a plan address as its last
+/// id, values taken out (names, given the catalog's `compounds`; see
+/// [`super::values`]), filler left out, and a word a change keeps as it is
+/// marked so (`without body`, stem `~bodi`), so that it matches only what
+/// keeps the same thing, not what changes it. Queries and the catalog go
+/// through the same steps.
+pub fn text_words(text: &str, compounds: &HashSet<String>) -> Vec<(String, String)> {
     let mut text = text.to_lowercase();
     for (phrase, word) in PHRASES {
         text = text.replace(phrase, word);
     }
-    let mut found = words(&text);
-    found.retain(|(word, _)| !FILLER.contains(&word.as_str()));
-    found
+    let text: Vec<&str> = text
+        .split(' ')
+        .map(|chunk| {
+            let bare = chunk.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '.');
+            address_tail(bare.trim_end_matches('.')).unwrap_or(chunk)
+        })
+        .collect();
+    let found = words(&super::values::without_values(&text.join(" "), compounds));
+    let mut out = Vec::with_capacity(found.len());
+    let mut keeper: Option<String> = None;
+    for (word, stem) in found {
+        if FILLER.contains(&word.as_str()) {
+            continue;
+        }
+        if KEEPERS.contains(&word.as_str()) {
+            keeper = Some(word);
+            continue;
+        }
+        match keeper.take() {
+            Some(k) if KEPT_VERBS.contains(&word.as_str()) => keeper = Some(k),
+            Some(k) => out.push((format!("{k} {word}"), format!("~{stem}"))),
+            None => out.push((word, stem)),
+        }
+    }
+    out
 }
 
 /// Whether a text reads as asking for information (`Some(true)`: "what…",
