@@ -11,8 +11,8 @@ use vaultspec_host::gateway::discover::rank;
 /// Floors the held-out half must stay above. The targets of the ranking
 /// are higher (top-3 96 %, top-1 85 %); these hold what it reaches today,
 /// so a change that makes it worse fails here.
-const TOP3_FLOOR: f64 = 0.90;
-const TOP1_FLOOR: f64 = 0.70;
+const TOP3_FLOOR: f64 = 0.92;
+const TOP1_FLOOR: f64 = 0.78;
 
 const INTENTS: &str = include_str!("../fixtures/discover/intents.tsv");
 
@@ -75,7 +75,7 @@ fn the_held_out_intents_find_their_verb() -> anyhow::Result<()> {
         );
         rates.insert(half, (first as f64 / n, top3 as f64 / n));
     }
-    assert!(rows().iter().filter(|(h, _, _)| *h == "test").count() >= 75);
+    assert!(rows().iter().filter(|(h, _, _)| *h == "test").count() >= 200);
     let (top1, top3) = rates["test"];
     assert!(top3 >= TOP3_FLOOR, "held-out top-3 fell to {top3:.3}");
     assert!(top1 >= TOP1_FLOOR, "held-out top-1 fell to {top1:.3}");

@@ -4,15 +4,17 @@
 //!
 //! A query word scores a verb by the best of its readings: the word's own
 //! stem, a synonym's (weighted down), or, when neither is a word of the
-//! catalog, the catalog word it is a typo of (weighted down more). The sum
-//! over the query's words, plus a small share for how many of the path's
-//! words the query names, is the verb's score; ties go to the verb path in
-//! byte order, so results never depend on the order verbs were added.
+//! catalog, the catalog word it is a typo of (weighted down more); a word
+//! that means two things ("unlink") counts once for each. The sum over the
+//! query's words, raised by the share of the verb's path the query names
+//! and when the query's mood is the verb's, is the verb's score; ties go to
+//! the verb path in byte order, so results never depend on the order verbs
+//! were added.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::values::compounds;
-use super::words::{mood, stem, synonyms, text_words};
+use super::words::{compound, mood, stem, synonyms, text_words};
 use vaultspec_vault::search::idf;
 
 use crate::catalog::{Catalog, Entry, VerbSpec};
@@ -30,9 +32,10 @@ const TYPO: f64 = 0.7;
 const TYPO_SIMILARITY: f64 = 0.88;
 const TYPO_MIN_LEN: usize = 4;
 
-/// The share of the score for naming every word of the verb's path: enough
-/// to put `vault list` before `vault link list` for "list", too little to
-/// outweigh a word that matched.
+/// How much more a verb scores when the query names every word of its path
+/// (in its own words or through a synonym), in proportion to how many it
+/// names: "add a new phase" names all of `vault plan phase add` and only
+/// part of `vault plan step add`.
 const COVERAGE: f64 = 0.25;
 
 /// The factor for a verb whose summary has the query's mood (both ask, or
@@ -174,6 +177,14 @@ impl Index {
         index
     }
 
+    /// The catalog's own copy of `stem` (one of its postings' keys), so the
+    /// stems a query was read as can be kept without copying them.
+    fn stem_ref(&self, stem: &str) -> &str {
+        self.postings
+            .get_key_value(stem)
+            .map_or("", |(k, _)| k.as_str())
+    }
+
     /// The readings of one query word, best first.
     fn readings(&self, word: &str, own: &str) -> Vec<Reading> {
         let mut readings = Vec::new();
@@ -225,26 +236,50 @@ impl Index {
         let mut scores = vec![0.0; self.paths.len()];
         let mut matched: Vec<Vec<String>> = vec![Vec::new(); self.paths.len()];
         let mut query_stems = BTreeSet::new();
+        // Every stem the query was read as, synonyms and typos included.
+        let mut read_stems: BTreeSet<&str> = BTreeSet::new();
         let query_mood = mood(query);
         for (word, own) in &query_words {
-            query_stems.insert(own.clone());
-            // Each verb takes the best reading of this word.
-            let mut best: BTreeMap<usize, (f64, &Reading)> = BTreeMap::new();
-            let readings = self.readings(word, own);
-            for reading in &readings {
-                for &(verb, score) in &self.postings[&reading.stem] {
-                    let score = score * reading.weight;
-                    if best.get(&verb).is_none_or(|(s, _)| score > *s) {
-                        best.insert(verb, (score, reading));
-                    }
+            // A word said twice counts once.
+            if !query_stems.insert(own.clone()) {
+                continue;
+            }
+            // The word counts once for each thing it means ("unlink": link
+            // and remove), and each verb takes the best reading of each.
+            let parts = compound(word);
+            let mut meanings: Vec<Vec<Reading>> = vec![self.readings(word, own)];
+            for (i, part) in parts.iter().enumerate() {
+                let reading = Reading {
+                    stem: stem(part),
+                    weight: SYNONYM,
+                    as_word: Some((*part).to_owned()),
+                };
+                if !self.postings.contains_key(&reading.stem) {
+                    continue;
+                }
+                match i {
+                    0 => meanings[0].push(reading),
+                    _ => meanings.push(vec![reading]),
                 }
             }
-            for (verb, (score, reading)) in best {
-                scores[verb] += score;
-                matched[verb].push(match &reading.as_word {
-                    None => word.clone(),
-                    Some(other) => format!("{word} (as {other})"),
-                });
+            for readings in &meanings {
+                read_stems.extend(readings.iter().map(|r| self.stem_ref(&r.stem)));
+                let mut best: BTreeMap<usize, (f64, &Reading)> = BTreeMap::new();
+                for reading in readings {
+                    for &(verb, score) in &self.postings[&reading.stem] {
+                        let score = score * reading.weight;
+                        if best.get(&verb).is_none_or(|(s, _)| score > *s) {
+                            best.insert(verb, (score, reading));
+                        }
+                    }
+                }
+                for (verb, (score, reading)) in best {
+                    scores[verb] += score;
+                    matched[verb].push(match &reading.as_word {
+                        None => word.clone(),
+                        Some(other) => format!("{word} (as {other})"),
+                    });
+                }
             }
         }
         let mut ranked: Vec<(usize, f64)> = scores
@@ -253,8 +288,11 @@ impl Index {
             .filter(|(_, s)| **s > 0.0)
             .map(|(verb, s)| {
                 let path = &self.path_stems[verb];
-                let covered = path.iter().filter(|p| query_stems.contains(*p)).count();
-                let s = s + COVERAGE * covered as f64 / path.len().max(1) as f64;
+                let covered = path
+                    .iter()
+                    .filter(|p| read_stems.contains(p.as_str()))
+                    .count();
+                let s = s * (1.0 + COVERAGE * covered as f64 / path.len().max(1) as f64);
                 let same_mood = query_mood.is_some() && query_mood == self.moods[verb];
                 (verb, if same_mood { s * SAME_MOOD } else { s })
             })

@@ -37,8 +37,10 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("erase", &["remove"]),
     ("discard", &["remove"]),
     ("rid", &["remove"]),
-    ("unlink", &["link", "remove"]),
-    ("disconnect", &["link", "remove"]),
+    ("nuke", &["remove"]),
+    ("kill", &["remove"]),
+    ("trash", &["remove"]),
+    ("axe", &["remove"]),
     // Changing things.
     ("update", &["edit", "set", "change"]),
     ("modify", &["edit", "change"]),
@@ -51,7 +53,6 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("create", &["add", "new"]),
     ("new", &["add"]),
     ("scaffold", &["add", "template"]),
-    ("make", &["add"]),
     ("start", &["add", "new"]),
     ("append", &["add"]),
     // A Step's checkbox.
@@ -78,6 +79,9 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("health", &["doctor", "check"]),
     ("healthy", &["doctor", "health"]),
     ("diagnose", &["doctor"]),
+    ("checkup", &["doctor", "health"]),
+    ("shape", &["health"]),
+    ("outstanding", &["pending", "open"]),
     ("diagnosis", &["doctor"]),
     ("wrong", &["doctor", "problem"]),
     ("setup", &["workspace"]),
@@ -135,6 +139,9 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("flatten", &["demote"]),
     ("simplify", &["demote"]),
     ("stray", &["foreign"]),
+    ("timestamp", &["stamp", "date"]),
+    ("timestamps", &["stamp", "date"]),
+    ("filename", &["rename", "name"]),
     ("decode", &["encoding", "utf"]),
     ("unreadable", &["encoding", "read"]),
     ("deleted", &["missing"]),
@@ -142,10 +149,11 @@ const SYNONYMS: &[(&str, &[&str])] = &[
 ];
 
 /// The words `word` stands for besides itself: its entry in [`SYNONYMS`],
-/// else the entry of a word with the same stem (`decoded` takes `decode`'s),
-/// else, for a plan id, what it names (`s03` a step, `p02a` a phase, `w01`
-/// a wave, `l3` a tier).
+/// else the entry of a word with the same stem (`decoded` takes `decode`'s).
 pub fn synonyms(word: &str) -> &'static [&'static str] {
+    if !compound(word).is_empty() {
+        return &[];
+    }
     static BY_STEM: OnceLock<HashMap<String, &'static [&'static str]>> = OnceLock::new();
     if let Some((_, alts)) = SYNONYMS.iter().find(|(w, _)| *w == word) {
         return alts;
@@ -157,29 +165,43 @@ pub fn synonyms(word: &str) -> &'static [&'static str] {
         }
         map
     });
-    if let Some(alts) = by_stem.get(&stem(word)) {
-        return alts;
-    }
-    plan_id(word)
+    by_stem.get(&stem(word)).copied().unwrap_or(&[])
+}
+
+/// Words a person uses for two things at once, each read as every one of
+/// them: "unlink" is removing a link, so it counts for both words.
+const COMPOUNDS: &[(&str, &[&str])] = &[
+    ("unlink", &["link", "remove"]),
+    ("disconnect", &["link", "remove"]),
+    ("relink", &["link", "repair"]),
+];
+
+/// The words `word` reads as all together, if it is a [`COMPOUNDS`] word.
+pub fn compound(word: &str) -> &'static [&'static str] {
+    COMPOUNDS
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map_or(&[], |(_, parts)| parts)
 }
 
 /// What a plan id names: `s03` → step, `p02a` → phase, `w01` → wave,
-/// `l2` → tier; nothing for any other word.
-fn plan_id(word: &str) -> &'static [&'static str] {
+/// `l2` → tier; nothing for any other word. An id is read as what it names
+/// on both sides, so the ids in one verb's examples match no query's ids.
+fn plan_id(word: &str) -> Option<&'static str> {
     let mut chars = word.chars();
-    let kind: &'static [&'static str] = match chars.next() {
-        Some('s') => &["step"],
-        Some('p') => &["phase"],
-        Some('w') => &["wave"],
-        Some('l') if matches!(word, "l1" | "l2" | "l3" | "l4") => return &["tier"],
-        _ => return &[],
+    let kind = match chars.next() {
+        Some('s') => "step",
+        Some('p') => "phase",
+        Some('w') => "wave",
+        Some('l') if matches!(word, "l1" | "l2" | "l3" | "l4") => return Some("tier"),
+        _ => return None,
     };
     let rest = chars.as_str();
     let digits = rest.trim_end_matches(|c: char| c.is_ascii_lowercase());
     let is_id = !digits.is_empty()
         && digits.chars().all(|c| c.is_ascii_digit())
         && rest.len() - digits.len() <= 1;
-    if is_id { kind } else { &[] }
+    is_id.then_some(kind)
 }
 
 /// Words of a request that say nothing about which verb it wants ("show
@@ -200,6 +222,12 @@ const PHRASES: &[(&str, &str)] = &[
     ("how far", "progress"),
     ("up to date", "current"),
     ("no longer", "obsolete"),
+    ("do we have", "list"),
+    ("check the box", "tick"),
+    ("check off", "tick"),
+    ("take it off", "remove"),
+    ("take off", "remove"),
+    ("bring back", "restore"),
 ];
 
 /// Words after which the next word names what a change must leave as it
@@ -254,6 +282,10 @@ pub fn text_words(text: &str, compounds: &HashSet<String>) -> Vec<(String, Strin
     let mut out = Vec::with_capacity(found.len());
     let mut keeper: Option<String> = None;
     for (word, stem) in found {
+        let (word, stem) = match plan_id(&word) {
+            Some(kind) => (kind.to_owned(), super::words::stem(kind)),
+            None => (word, stem),
+        };
         if FILLER.contains(&word.as_str()) {
             continue;
         }
@@ -336,12 +368,17 @@ mod tests {
 
     #[test]
     fn plan_ids_name_what_they_are() {
-        assert_eq!(synonyms("s03"), ["step"]);
-        assert_eq!(synonyms("p02a"), ["phase"]);
-        assert_eq!(synonyms("w1"), ["wave"]);
-        assert_eq!(synonyms("l3"), ["tier"]);
+        assert_eq!(plan_id("s03"), Some("step"));
+        assert_eq!(plan_id("p02a"), Some("phase"));
+        assert_eq!(plan_id("w1"), Some("wave"));
+        assert_eq!(plan_id("l3"), Some("tier"));
         for word in ["step", "s", "sab", "p1ab", "l5", "plan"] {
-            assert!(plan_id(word).is_empty(), "{word}");
+            assert_eq!(plan_id(word), None, "{word}");
         }
+        let read: Vec<String> = text_words("tick P02.S03 off, then W01", &HashSet::new())
+            .into_iter()
+            .map(|(w, _)| w)
+            .collect();
+        assert_eq!(read, ["tick", "step", "off", "then", "wave"]);
     }
 }
