@@ -13,6 +13,7 @@
 //! (naming it) and read afresh on every use.
 
 mod fingerprint;
+mod replies;
 #[cfg(target_os = "linux")]
 mod watch;
 
@@ -20,6 +21,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use fingerprint::fingerprint;
+pub use replies::Replies;
 
 use super::context::Context;
 use vaultspec_vault::Storage;
@@ -34,6 +36,8 @@ pub struct Loaded {
     pub graph: Graph,
     index: OnceLock<SearchIndex>,
     plans: OnceLock<PlanStatuses>,
+    /// The replies of read-only tools made from this load.
+    pub replies: Replies,
 }
 
 impl Loaded {
@@ -118,6 +122,7 @@ impl VaultCache {
                 graph: load()?,
                 index: OnceLock::new(),
                 plans: OnceLock::new(),
+                replies: Replies::default(),
             }));
         }
         let watch = state.watch.take().or_else(watch::Watch::new);
@@ -132,6 +137,7 @@ impl VaultCache {
                 graph: load()?,
                 index: OnceLock::new(),
                 plans: OnceLock::new(),
+                replies: Replies::default(),
             }),
         };
         state.last = Some((print, loaded.clone()));

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 use vaultspec_vault::checks::{self, CheckResult, Finding, Options, Severity, total};
+use vaultspec_vault::{CapStorage, graph};
 
 use super::parse;
 use crate::mcp::context::Context;
@@ -17,21 +18,32 @@ struct Args {
 }
 
 /// Run `check all` over the workspace, fixing under the write lock if asked.
+/// Without `fix`, the reply is kept until a file it read changes.
 pub fn call(context: &Context, args: Value) -> ToolResult {
+    let raw = args.clone();
     let args: Args = parse(args)?;
     let storage = context.storage()?;
-    let mut options = Options::check(context.today()).with_feature(args.feature.as_deref());
-    options.fix = args.fix;
-    let results = if args.fix {
-        let _lock = context.lock_writes()?;
-        let _sentinel = context.lock_docs_domain()?;
-        checks::run_all(&storage, &options)?
-    } else {
-        checks::run_all(&storage, &options)?
-    };
+    let today = context.today();
+    let mut options = Options::check(today).with_feature(args.feature.as_deref());
+    if !args.fix {
+        let root = context.workspace.root();
+        let loaded = context.vault.get(root, || graph::load_graph(&storage))?;
+        return loaded
+            .replies
+            .get_or(root, today, "check", &raw, || run(&storage, &options));
+    }
+    options.fix = true;
+    let _lock = context.lock_writes()?;
+    let _sentinel = context.lock_docs_domain()?;
+    run(&storage, &options)
+}
+
+/// Run every check with `options` and shape the reply.
+fn run(storage: &CapStorage, options: &Options) -> ToolResult {
+    let results = checks::run_all(storage, options)?;
     Ok(Reply {
         summary: summary(&results),
-        structured: result(&results, args.fix),
+        structured: result(&results, options.fix),
     })
 }
 

@@ -3,10 +3,11 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use vaultspec_vault::graph;
 use vaultspec_vault::status::{self, DEFAULT_FEATURE_LIMIT};
+use vaultspec_vault::{CapStorage, graph};
 
 use super::parse;
+use crate::mcp::cache::Loaded;
 use crate::mcp::context::Context;
 use crate::mcp::instructions::TOOL_SCHEMA_VERSION;
 use crate::mcp::reply::{Refusal, Reply, ToolResult};
@@ -18,15 +19,24 @@ struct Args {
 
 /// Answer with the rollup, or the trace of `target`.
 pub fn call(context: &Context, args: Value) -> ToolResult {
+    let raw = args.clone();
     let args: Args = parse(args)?;
     let storage = context.storage()?;
-    let loaded = context
-        .vault
-        .get(context.workspace.root(), || graph::load_graph(&storage))?;
+    let root = context.workspace.root();
+    let loaded = context.vault.get(root, || graph::load_graph(&storage))?;
+    loaded
+        .replies
+        .get_or(root, context.today(), "status", &raw, || {
+            reply(&storage, &loaded, args.target)
+        })
+}
+
+/// The rollup, or the trace of `target`, from the loaded vault.
+fn reply(storage: &CapStorage, loaded: &Loaded, target: Option<String>) -> ToolResult {
     let graph = &loaded.graph;
-    match args.target.filter(|t| !t.trim().is_empty()) {
+    match target.filter(|t| !t.trim().is_empty()) {
         None => {
-            let rollup = loaded.plans(&storage).rollup(graph, DEFAULT_FEATURE_LIMIT);
+            let rollup = loaded.plans(storage).rollup(graph, DEFAULT_FEATURE_LIMIT);
             let summary = if rollup.features.is_empty() && rollup.plans_in_flight.is_empty() {
                 "grounding trace".to_owned()
             } else {
@@ -57,8 +67,8 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
             })
         }
         Some(target) => {
-            let trace = status::trace(&storage, graph, &target)
-                .map_err(|e| Refusal::tool(e.to_string()))?;
+            let trace =
+                status::trace(storage, graph, &target).map_err(|e| Refusal::tool(e.to_string()))?;
             let value = json!({
                 "tool_schema_version": TOOL_SCHEMA_VERSION,
                 "kind": "trace",

@@ -1,0 +1,116 @@
+//! Replies of the read-only tools, kept with the loaded vault they were
+//! made from, so asking again while nothing changed costs a lookup.
+//!
+//! A reply depends on the files under `.vault/` (the [`Loaded`](super::Loaded)
+//! it is kept in is dropped when any changes), on the framework files under
+//! `.vaultspec/` (config, the body-schema baseline, rename manifests: their
+//! [`fingerprint`](super::fingerprint) is part of the key), on today's date
+//! (stamps and ages) and on the call's arguments; the key holds all four.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+
+use serde_json::Value;
+use vaultspec_vault::Date;
+
+use super::fingerprint;
+use crate::mcp::reply::{Reply, ToolResult};
+
+/// The most replies kept for one loaded vault; past it the oldest are
+/// forgotten all at once (a client asking about many features).
+const KEPT: usize = 64;
+
+/// The replies made from one loaded vault.
+#[derive(Default)]
+pub struct Replies {
+    kept: Mutex<HashMap<String, Reply>>,
+}
+
+impl Replies {
+    /// The reply of `tool` for `args` in the workspace at `root` today: the
+    /// kept one, else `make()`'s, kept when it succeeds.
+    pub fn get_or(
+        &self,
+        root: &Path,
+        today: Date,
+        tool: &str,
+        args: &Value,
+        make: impl FnOnce() -> ToolResult,
+    ) -> ToolResult {
+        let framework = fingerprint(&root.join(".vaultspec"));
+        let key = format!(
+            "{tool}\n{args}\n{today}\n{}",
+            framework
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        );
+        if let Some(reply) = self.kept.lock().expect("replies lock poisoned").get(&key) {
+            return Ok(reply.clone());
+        }
+        let reply = make()?;
+        let mut kept = self.kept.lock().expect("replies lock poisoned");
+        if kept.len() >= KEPT {
+            kept.clear();
+        }
+        kept.insert(key, reply.clone());
+        Ok(reply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::cell::Cell;
+
+    #[test]
+    fn a_reply_is_made_once_per_arguments_day_and_framework_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".vaultspec")).unwrap();
+        let replies = Replies::default();
+        let made = Cell::new(0);
+        let ask = |args: Value, today: &str| {
+            replies
+                .get_or(dir.path(), today.parse().unwrap(), "check", &args, || {
+                    made.set(made.get() + 1);
+                    Ok(Reply {
+                        summary: format!("reply {}", made.get()),
+                        structured: json!({}),
+                    })
+                })
+                .unwrap()
+                .summary
+        };
+        assert_eq!(ask(json!({}), "2026-12-03"), "reply 1");
+        assert_eq!(ask(json!({}), "2026-12-03"), "reply 1", "asked again: kept");
+        assert_eq!(ask(json!({"feature": "a"}), "2026-12-03"), "reply 2");
+        assert_eq!(ask(json!({}), "2026-12-04"), "reply 3", "a new day");
+        std::fs::write(dir.path().join(".vaultspec/config.toml"), "x = 1").unwrap();
+        assert_eq!(
+            ask(json!({}), "2026-12-04"),
+            "reply 4",
+            "a framework file changed"
+        );
+        assert_eq!(ask(json!({}), "2026-12-04"), "reply 4");
+    }
+
+    #[test]
+    fn a_failure_is_not_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let replies = Replies::default();
+        let today: Date = "2026-12-03".parse().unwrap();
+        let failed = replies.get_or(dir.path(), today, "status", &json!({}), || {
+            Err(crate::mcp::reply::Refusal::tool("no"))
+        });
+        assert!(failed.is_err());
+        let again = replies.get_or(dir.path(), today, "status", &json!({}), || {
+            Ok(Reply {
+                summary: "made".into(),
+                structured: json!({}),
+            })
+        });
+        assert_eq!(again.unwrap().summary, "made");
+    }
+}

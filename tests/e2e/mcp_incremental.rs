@@ -1,0 +1,133 @@
+//! A warm server answers as a fresh one would: after each of a random
+//! sequence of edits, renames, deletes and creations made behind its back,
+//! its `check`, `status` and `find` equal a new server's, field for field.
+
+use serde_json::{Value, json};
+use vaultspec_test_support::TestVault;
+
+use crate::mcp::Session;
+
+/// A deterministic stream of numbers (xorshift).
+struct Numbers(u64);
+
+impl Numbers {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// The answers a client relies on: each tool's structured result.
+fn answers(session: &Session) -> anyhow::Result<Vec<Value>> {
+    let mut out = Vec::new();
+    for (tool, args) in [
+        ("check", json!({})),
+        ("check", json!({"feature": "alpha"})),
+        ("status", json!({})),
+        ("find", json!({})),
+    ] {
+        let result = session.call(tool, args)?;
+        out.push(
+            json!({"tool": tool, "error": result.is_error, "result": result.structured_content}),
+        );
+    }
+    Ok(out)
+}
+
+/// One change to the workspace, made straight on the files.
+fn change(vault: &TestVault, numbers: &mut Numbers, step: usize) -> String {
+    let docs: Vec<String> = walk(vault);
+    let features = ["alpha", "beta"];
+    let pick = |numbers: &mut Numbers| docs[numbers.below(docs.len())].clone();
+    match numbers.below(6) {
+        0 | 1 if !docs.is_empty() => {
+            // The same size, within the same second: only the bytes differ.
+            let path = pick(numbers);
+            let text = vault.read(&path).unwrap();
+            let flipped = if text.contains("Some") {
+                text.replacen("Some", "Mome", 1)
+            } else {
+                text.replacen("Mome", "Some", 1)
+            };
+            vault.write(&path, &flipped);
+            format!("edited {path} in place")
+        }
+        2 if !docs.is_empty() => {
+            let path = pick(numbers);
+            std::fs::remove_file(vault.root().join(&path)).unwrap();
+            format!("deleted {path}")
+        }
+        3 if !docs.is_empty() => {
+            let path = pick(numbers);
+            let to = path.replace(".md", &format!("-{step}.md"));
+            std::fs::rename(vault.root().join(&path), vault.root().join(&to)).unwrap();
+            format!("renamed {path} to {to}")
+        }
+        4 => {
+            vault.write(&format!(".vaultspec/stray-{step}.txt"), "x");
+            "a stray framework file".to_owned()
+        }
+        _ => {
+            let feature = features[numbers.below(2)];
+            let kind = ["adr", "research", "plan"][numbers.below(3)];
+            let path = vault.doc(
+                kind,
+                &format!("2026-01-{:02}", 1 + step % 28),
+                feature,
+                Some(&format!("t{step}")),
+            );
+            if let Some(other) = docs.first() {
+                let stem = other.rsplit('/').next().unwrap().trim_end_matches(".md");
+                let text = vault.read(&path).unwrap();
+                vault.write(
+                    &path,
+                    &text.replace("related: []", &format!("related:\n  - '[[{stem}]]'")),
+                );
+            }
+            format!("created {path}")
+        }
+    }
+}
+
+/// The documents under `.vault/`, in order.
+fn walk(vault: &TestVault) -> Vec<String> {
+    let mut out = Vec::new();
+    let root = vault.root().join(".vault");
+    for dir in std::fs::read_dir(&root).unwrap().flatten() {
+        if !dir.path().is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(dir.path()).unwrap().flatten() {
+            let rel = file
+                .path()
+                .strip_prefix(vault.root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            out.push(rel);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_warm_server_answers_as_a_fresh_one_after_every_change() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    vault.doc("adr", "2026-01-01", "alpha", None);
+    vault.doc("research", "2026-01-02", "beta", None);
+    let warm = Session::start(&vault, &[])?;
+    let mut numbers = Numbers(0x5eed);
+    answers(&warm)?;
+    for step in 0..12 {
+        let what = change(&vault, &mut numbers, step);
+        let fresh = Session::start(&vault, &[])?;
+        let expected = answers(&fresh)?;
+        assert_eq!(answers(&warm)?, expected, "after step {step}: {what}");
+        // Asked again with nothing changed, the kept replies are the same.
+        assert_eq!(answers(&warm)?, expected, "asked again after step {step}");
+    }
+    Ok(())
+}
