@@ -148,7 +148,9 @@ fn replies(queries: &[String], rounds: usize) -> anyhow::Result<()> {
         sandbox: std::sync::Arc::new(Sandbox::new(CompileCache::new(None))?),
         vault: VaultCache::default(),
     });
-    let runtime = tokio::runtime::Builder::new_multi_thread().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     let (mut samples, mut bytes) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         for query in queries {
