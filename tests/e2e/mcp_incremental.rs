@@ -4,20 +4,9 @@
 
 use serde_json::{Value, json};
 use vaultspec_test_support::TestVault;
+use vaultspec_vault::testgen::XorShift as Numbers;
 
 use crate::mcp::Session;
-
-/// A deterministic stream of numbers (xorshift).
-struct Numbers(u64);
-
-impl Numbers {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// The answers a client relies on: each tool's structured result.
 fn answers(session: &Session) -> anyhow::Result<Vec<Value>> {
@@ -119,7 +108,7 @@ fn a_warm_server_answers_as_a_fresh_one_after_every_change() -> anyhow::Result<(
     vault.doc("adr", "2026-01-01", "alpha", None);
     vault.doc("research", "2026-01-02", "beta", None);
     let warm = Session::start(&vault, &[])?;
-    let mut numbers = Numbers(0x5eed);
+    let mut numbers = Numbers::new(0x5eed);
     answers(&warm)?;
     for step in 0..12 {
         let what = change(&vault, &mut numbers, step);
