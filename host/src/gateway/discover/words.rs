@@ -281,10 +281,10 @@ pub fn text_words(text: &str, compounds: &HashSet<String>) -> Vec<(String, Strin
     let found = words(&super::values::without_values(&text.join(" "), compounds));
     let mut out = Vec::with_capacity(found.len());
     let mut keeper: Option<String> = None;
-    for (word, stem) in found {
-        let (word, stem) = match plan_id(&word) {
-            Some(kind) => (kind.to_owned(), super::words::stem(kind)),
-            None => (word, stem),
+    for (word, own) in found {
+        let (word, own) = match plan_id(&word) {
+            Some(kind) => (kind.to_owned(), stem(kind)),
+            None => (word, own),
         };
         if FILLER.contains(&word.as_str()) {
             continue;
@@ -295,8 +295,8 @@ pub fn text_words(text: &str, compounds: &HashSet<String>) -> Vec<(String, Strin
         }
         match keeper.take() {
             Some(k) if KEPT_VERBS.contains(&word.as_str()) => keeper = Some(k),
-            Some(k) => out.push((format!("{k} {word}"), format!("~{stem}"))),
-            None => out.push((word, stem)),
+            Some(k) => out.push((format!("{k} {word}"), format!("~{own}"))),
+            None => out.push((word, own)),
         }
     }
     out
@@ -380,5 +380,19 @@ mod tests {
             .map(|(w, _)| w)
             .collect();
         assert_eq!(read, ["tick", "step", "off", "then", "wave"]);
+    }
+
+    #[test]
+    fn what_a_change_keeps_is_marked_kept() {
+        let read = text_words(
+            "Replace the body, keeping its frontmatter, without touching the date",
+            &HashSet::new(),
+        );
+        let words: Vec<&str> = read.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(
+            words,
+            ["replace", "body", "keeping frontmatter", "without date"]
+        );
+        assert_eq!(read[2].1, format!("~{}", stem("frontmatter")));
     }
 }
