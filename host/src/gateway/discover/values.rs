@@ -12,6 +12,8 @@
 
 use std::collections::HashSet;
 
+use vaultspec_vault::date::is_ymd_dashed_shape;
+
 /// File endings that make a chunk a file name.
 const FILE_ENDINGS: [&str; 7] = [".md", ".txt", ".json", ".toml", ".yaml", ".yml", ".tsv"];
 
@@ -31,12 +33,9 @@ fn is_slug(chunk: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
-/// Whether `text` holds a date, `dddd-dd-dd`.
+/// Whether `text` holds a date, `dddd-dd-dd`, anywhere.
 fn has_date(text: &str) -> bool {
-    text.as_bytes().windows(10).any(|w| {
-        let digits = |r: std::ops::Range<usize>| w[r].iter().all(u8::is_ascii_digit);
-        digits(0..4) && w[4] == b'-' && digits(5..7) && w[7] == b'-' && digits(8..10)
-    })
+    (0..text.len().saturating_sub(9)).any(|i| text.get(i..i + 10).is_some_and(is_ymd_dashed_shape))
 }
 
 /// Whether one chunk of text (between spaces) is a value, given the

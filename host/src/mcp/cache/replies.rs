@@ -39,13 +39,7 @@ impl Replies {
         make: impl FnOnce() -> ToolResult,
     ) -> ToolResult {
         let framework = fingerprint(&root.join(".vaultspec"));
-        let key = format!(
-            "{tool}\n{args}\n{today}\n{}",
-            framework
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-        );
+        let key = format!("{tool}\n{args}\n{today}\n{}", hex::encode(framework));
         if let Some(reply) = self.kept.lock().expect("replies lock poisoned").get(&key) {
             return Ok(reply.clone());
         }
