@@ -6,10 +6,16 @@
 //! once; past that, `read-ahead` reads the batch before it returns, so a
 //! verb cannot make the host start threads without bound. Dropping a handle
 //! stops its thread after the file it is reading.
+//!
+//! The threads are the runtime's blocking pool where there is a runtime: a
+//! thread that finished a batch waits there for the next one, where a thread
+//! of its own per batch cost a start and an exit on every call. The pool
+//! starts a thread whenever none is idle, so one call's batches never queue
+//! behind another's.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
+use std::sync::mpsc::{Receiver, sync_channel};
 
 use vaultspec_vault::{CapStorage, Storage, StorageError};
 
@@ -25,7 +31,7 @@ pub struct PendingReads {
 
 enum State {
     Reading {
-        thread: JoinHandle<Reads>,
+        done: Receiver<Reads>,
         paths: Arc<Vec<String>>,
         stop: Arc<AtomicBool>,
     },
@@ -39,21 +45,29 @@ impl PendingReads {
         let paths = Arc::new(paths);
         let stop = Arc::new(AtomicBool::new(false));
         let (shared, list, flag) = (storage.clone(), paths.clone(), stop.clone());
-        let spawned = std::thread::Builder::new()
-            .name("vaultspec-read-ahead".to_owned())
-            .spawn(move || {
-                list.iter()
-                    .take_while(|_| !flag.load(Ordering::Relaxed))
-                    .map(|path| shared.read(path))
-                    .collect()
-            });
-        match spawned {
-            Ok(thread) => Self {
-                state: State::Reading {
-                    thread,
-                    paths,
-                    stop,
-                },
+        let (sender, done) = sync_channel(1);
+        let read = move || {
+            let reads: Reads = list
+                .iter()
+                .take_while(|_| !flag.load(Ordering::Relaxed))
+                .map(|path| shared.read(path))
+                .collect();
+            // The handle may be gone already: nobody is left to tell.
+            let _ = sender.send(reads);
+        };
+        let started = match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn_blocking(read);
+                Ok(())
+            }
+            Err(_) => std::thread::Builder::new()
+                .name("vaultspec-read-ahead".to_owned())
+                .spawn(read)
+                .map(drop),
+        };
+        match started {
+            Ok(()) => Self {
+                state: State::Reading { done, paths, stop },
             },
             Err(e) => {
                 tracing::warn!("cannot start a read-ahead thread, reading in place: {e}");
@@ -79,7 +93,7 @@ impl PendingReads {
     pub fn finish(mut self) -> Reads {
         match std::mem::replace(&mut self.state, State::Read(Vec::new())) {
             State::Read(reads) => reads,
-            State::Reading { thread, paths, .. } => thread.join().unwrap_or_else(|_| {
+            State::Reading { done, paths, .. } => done.recv().unwrap_or_else(|_| {
                 let failed = |path: &String| StorageError::Io {
                     op: "reading",
                     path: path.clone(),
