@@ -1,16 +1,23 @@
 //! The fingerprint of every file under `.vault/`: its path, size,
-//! modification and change times (nanoseconds) and inode, hashed.
+//! modification and change times (nanoseconds) and inode, hashed; and the
+//! same facts kept per file (a [`Survey`]), so a reload reads only the files
+//! whose facts moved.
 //!
 //! Our own writes replace files by rename (a new inode); an edit in place
-//! changes the change time, which no tool can set back.
+//! changes the change time, which no tool can set back. Two edits of the
+//! same size within one tick of the file system's clock leave the same
+//! times, so a file changed shortly before the survey is *racy*: what was
+//! read of it may already be stale, and it is read again next time.
 //!
 //! The walk never follows a symlink: not `.vault` itself (a linked `.vault`
 //! has the fingerprint of an empty one; [`super::VaultCache`] refuses to
 //! cache it) and not a link inside it, which counts as one entry (its own
 //! times and inode), so a link to a large tree elsewhere costs one `lstat`.
 
+use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
@@ -50,22 +57,99 @@ fn walk_vault(vault: &Path, visit: &mut dyn FnMut(&[u8], &std::fs::Metadata)) {
     }
 }
 
-/// The fingerprint of every file under `vault` (the `.vault` folder).
-pub fn fingerprint(vault: &Path) -> [u8; 32] {
+/// How long after a file changed its times still cannot tell a second
+/// change of the same size from the first: far past a clock tick of any
+/// file system we run on (a few milliseconds; two seconds on FAT).
+const RACY: Duration = Duration::from_secs(3);
+
+/// What identifies one version of a file: size, modification and change
+/// times (seconds, nanoseconds) and inode.
+pub type Stamp = [i64; 6];
+
+fn stamp(meta: &std::fs::Metadata) -> Stamp {
+    [
+        meta.len() as i64,
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+        meta.ino() as i64,
+    ]
+}
+
+/// Every file under `.vault/` as one walk saw it.
+#[derive(Debug, Default, Clone)]
+pub struct Survey {
+    /// The hash of every file's path and stamp.
+    pub print: [u8; 32],
+    /// Each regular file's stamp, by workspace-relative path
+    /// (`.vault/adr/x.md`).
+    pub stamps: HashMap<String, Stamp>,
+    /// The files that changed within [`RACY`] of the walk (or in its
+    /// future: a clock set back): what is read of them now may be stale.
+    pub racy: HashSet<String>,
+}
+
+impl Survey {
+    /// Whether the file at `path` is the same in `self` as in `earlier`, and
+    /// was not racy then, so what was read of it after `earlier` still holds.
+    pub fn unchanged_since(&self, earlier: &Survey, path: &str) -> bool {
+        !earlier.racy.contains(path)
+            && self.stamps.contains_key(path)
+            && self.stamps.get(path) == earlier.stamps.get(path)
+    }
+}
+
+/// Survey `vault` (the `.vault` folder of a workspace): the fingerprint,
+/// and the stamp of every regular file under it.
+pub fn survey(vault: &Path) -> Survey {
+    let started = SystemTime::now();
+    let racy_after = started
+        .checked_sub(RACY)
+        .unwrap_or(UNIX_EPOCH)
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
     let mut hasher = Sha256::new();
+    let mut survey = Survey::default();
     walk_vault(vault, &mut |relative, meta| {
         if meta.is_dir() {
             return;
         }
+        let stamp = stamp(meta);
         hasher.update(relative);
-        for n in [
-            meta.len() as i64,
-            meta.mtime(),
-            meta.mtime_nsec(),
-            meta.ctime(),
-            meta.ctime_nsec(),
-            meta.ino() as i64,
-        ] {
+        for n in stamp {
+            hasher.update(n.to_le_bytes());
+        }
+        if !meta.is_file() {
+            return;
+        }
+        let path = format!(".vault{}", String::from_utf8_lossy(relative));
+        let changed = Duration::new(
+            u64::try_from(meta.ctime()).unwrap_or(0),
+            u32::try_from(meta.ctime_nsec()).unwrap_or(0),
+        )
+        .max(Duration::new(
+            u64::try_from(meta.mtime()).unwrap_or(0),
+            u32::try_from(meta.mtime_nsec()).unwrap_or(0),
+        ));
+        if changed >= racy_after {
+            survey.racy.insert(path.clone());
+        }
+        survey.stamps.insert(path, stamp);
+    });
+    survey.print = hasher.finalize().into();
+    survey
+}
+
+/// The fingerprint of every file under `dir` (`.vault/`, `.vaultspec/`).
+pub fn fingerprint(dir: &Path) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    walk_vault(dir, &mut |relative, meta| {
+        if meta.is_dir() {
+            return;
+        }
+        hasher.update(relative);
+        for n in stamp(meta) {
             hasher.update(n.to_le_bytes());
         }
     });
@@ -88,6 +172,50 @@ mod tests {
         let second = fingerprint(dir.path());
         std::fs::write(dir.path().join("adr/b.md"), "").unwrap();
         assert_ne!(second, fingerprint(dir.path()));
+    }
+
+    #[test]
+    fn a_file_is_unchanged_only_when_its_stamp_held_and_it_was_not_racy() {
+        let dir = tempfile::tempdir().unwrap();
+        let vault = dir.path().join(".vault");
+        std::fs::create_dir_all(vault.join("adr")).unwrap();
+        std::fs::write(vault.join("adr/old.md"), "old").unwrap();
+        std::fs::write(vault.join("adr/new.md"), "new").unwrap();
+        let past = SystemTime::now() - Duration::from_secs(60);
+        for name in ["adr/old.md", "adr/new.md"] {
+            let file = std::fs::File::options()
+                .write(true)
+                .open(vault.join(name))
+                .unwrap();
+            file.set_modified(past).unwrap();
+        }
+        // Setting the time changes the change time to now: both are racy.
+        let first = survey(&vault);
+        assert_eq!(first.stamps.len(), 2);
+        assert_eq!(first.racy.len(), 2, "{:?}", first.racy);
+        let second = survey(&vault);
+        assert!(
+            !second.unchanged_since(&first, ".vault/adr/old.md"),
+            "racy then"
+        );
+        assert_eq!(first.print, second.print);
+
+        // A survey whose files all settled vouches for them.
+        let mut settled = survey(&vault);
+        settled.racy.clear();
+        let third = survey(&vault);
+        assert!(third.unchanged_since(&settled, ".vault/adr/old.md"));
+        std::fs::write(vault.join("adr/new.md"), "NEW").unwrap();
+        let fourth = survey(&vault);
+        assert!(
+            !fourth.unchanged_since(&settled, ".vault/adr/new.md"),
+            "rewritten"
+        );
+        std::fs::remove_file(vault.join("adr/old.md")).unwrap();
+        assert!(
+            !survey(&vault).unchanged_since(&settled, ".vault/adr/old.md"),
+            "gone"
+        );
     }
 
     fn visited(vault: &Path) -> Vec<String> {

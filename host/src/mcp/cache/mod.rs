@@ -1,14 +1,17 @@
 //! An in-memory cache of the loaded vault (graph, search index, plan
 //! statuses) for one server, so repeated reads do not re-parse an unchanged
-//! vault.
+//! vault, and a vault that changed is read again only where it changed.
 //!
 //! The cache lives in memory only (nothing is written to the workspace). It
 //! is valid while no file under `.vault/` changed: a [`watch::Watch`] on the
 //! tree answers that without touching a file; when it saw anything (or
-//! cannot watch), the [`fingerprint`] of every file decides, and a
-//! fingerprint that differs reloads everything.
+//! cannot watch), a [`Survey`] of every file's stamp decides. An unchanged
+//! survey keeps the load; otherwise the vault is listed again and only the
+//! files whose stamp moved (or that were racy when last read, see
+//! [`fingerprint`](fingerprint::Survey)) are read; the rest keep the
+//! documents parsed before, and the graph is built anew over them all.
 //!
-//! Neither the watch nor the fingerprint follows a symlink. A `.vault` that
+//! Neither the watch nor the survey follows a symlink. A `.vault` that
 //! is itself a symlink is not watched, walked or cached: it is reported once
 //! (naming it) and read afresh on every use.
 
@@ -21,19 +24,23 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use fingerprint::fingerprint;
+use fingerprint::{Survey, survey};
 pub use replies::Replies;
 
 use super::context::Context;
 use vaultspec_vault::Storage;
-use vaultspec_vault::graph::{self, Graph};
+use vaultspec_vault::graph::{self, Graph, GraphDoc, LoadError, VaultRead, default_threads};
 use vaultspec_vault::search::SearchIndex;
 use vaultspec_vault::status::PlanStatuses;
+use vaultspec_vault::storage::FileEntry;
 
 /// A loaded vault: the graph, and what is derived from the same files on
 /// first use.
 pub struct Loaded {
     /// The document graph.
     pub graph: Graph,
+    /// Every file under `.vault/` as listed for this load.
+    pub listing: Vec<FileEntry>,
     index: OnceLock<SearchIndex>,
     plans: OnceLock<PlanStatuses>,
     /// The replies of read-only tools made from this load.
@@ -41,6 +48,24 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    fn new(read: VaultRead) -> Self {
+        Self {
+            graph: Graph::build(read.docs, &read.archived),
+            listing: read.listing,
+            index: OnceLock::new(),
+            plans: OnceLock::new(),
+            replies: Replies::default(),
+        }
+    }
+
+    /// The document this load read for the corpus file at `path`.
+    fn doc(&self, path: &str) -> Option<&GraphDoc> {
+        let docs = self.graph.docs();
+        docs.binary_search_by(|d| d.path.as_str().cmp(path))
+            .ok()
+            .map(|i| &docs[i])
+    }
+
     /// The BM25 index over the graph's documents, built once.
     pub fn index(&self) -> &SearchIndex {
         self.index
@@ -73,9 +98,9 @@ mod watch {
 
 #[derive(Default)]
 struct State {
-    /// The last load and the fingerprint it was taken at.
-    last: Option<([u8; 32], Arc<Loaded>)>,
-    /// Armed over `.vault/` before `last` was fingerprinted.
+    /// The last load and the survey taken just before it.
+    last: Option<(Survey, Arc<Loaded>)>,
+    /// Armed over `.vault/` before `last` was surveyed.
     watch: Option<watch::Watch>,
     /// Whether a symlinked `.vault` was reported already.
     link_reported: bool,
@@ -88,23 +113,20 @@ pub struct VaultCache {
 }
 
 impl VaultCache {
-    /// The loaded vault at `root`: the cached one while nothing under
-    /// `.vault/` changed, else a fresh `load()`.
+    /// The loaded vault at `root`, read through `storage` (the workspace at
+    /// `root`): the cached one while nothing under `.vault/` changed, else
+    /// one that reads again only the files that changed.
     ///
     /// Calls wait for each other here, so concurrent first calls load once.
-    pub fn get<E>(
-        &self,
-        root: &Path,
-        load: impl FnOnce() -> Result<Graph, E>,
-    ) -> Result<Arc<Loaded>, E> {
+    pub fn get(&self, root: &Path, storage: &dyn Storage) -> Result<Arc<Loaded>, LoadError> {
         let mut state = self.state.lock().expect("cache lock poisoned");
         if let (Some(watch), Some((_, loaded))) = (&state.watch, &state.last)
             && watch.quiet()
         {
             return Ok(loaded.clone());
         }
-        // Something may have changed. Arm the watch before taking the
-        // fingerprint, so a change made after it is seen next time.
+        // Something may have changed. Arm the watch before the survey, so a
+        // change made after it is seen next time.
         let previous = state.last.take();
         let vault = root.join(".vault");
         if std::fs::symlink_metadata(&vault).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -118,31 +140,62 @@ impl VaultCache {
                 );
             }
             state.watch = None;
-            return Ok(Arc::new(Loaded {
-                graph: load()?,
-                index: OnceLock::new(),
-                plans: OnceLock::new(),
-                replies: Replies::default(),
-            }));
+            let read = graph::read_vault(storage, default_threads())?;
+            return Ok(Arc::new(Loaded::new(read)));
         }
         let watch = state.watch.take().or_else(watch::Watch::new);
         state.watch = watch.filter(|w| {
             w.quiet();
             w.arm(&vault).is_ok()
         });
-        let print = fingerprint(&vault);
-        let loaded = match previous {
-            Some((cached, loaded)) if cached == print => loaded,
-            _ => Arc::new(Loaded {
-                graph: load()?,
-                index: OnceLock::new(),
-                plans: OnceLock::new(),
-                replies: Replies::default(),
-            }),
-        };
-        state.last = Some((print, loaded.clone()));
+        let now = survey(&vault);
+        let loaded = refresh(&now, previous, storage)?;
+        state.last = Some((now, loaded.clone()));
         Ok(loaded)
     }
+}
+
+/// The load that holds by the survey `now`, given the `previous` load and
+/// the survey taken before it: the previous one if nothing moved, else one
+/// that reads again only what `now` cannot vouch for.
+fn refresh(
+    now: &Survey,
+    previous: Option<(Survey, Arc<Loaded>)>,
+    storage: &dyn Storage,
+) -> Result<Arc<Loaded>, LoadError> {
+    let Some((then, loaded)) = previous else {
+        return Ok(Arc::new(Loaded::new(graph::read_vault(
+            storage,
+            default_threads(),
+        )?)));
+    };
+    if still_current(now, &then, &loaded, storage) {
+        return Ok(loaded);
+    }
+    // The graph is built anew over every document; only the files whose
+    // stamp moved, or that were racy when read, are read again.
+    let kept = |path: &str| {
+        now.unchanged_since(&then, path)
+            .then(|| loaded.doc(path).filter(|d| d.problem.is_none()).cloned())
+            .flatten()
+    };
+    let read = graph::read_vault_keeping(storage, default_threads(), &kept)?;
+    Ok(Arc::new(Loaded::new(read)))
+}
+
+/// Whether `loaded` (read after the survey `then`) still holds by the
+/// survey `now`: no file was added, removed or touched, and each file that
+/// was racy when read reads the same again.
+fn still_current(now: &Survey, then: &Survey, loaded: &Loaded, storage: &dyn Storage) -> bool {
+    now.print == then.print
+        && then.racy.iter().all(|path| match loaded.doc(path) {
+            // Outside the corpus (the archive, other files) the load holds
+            // only names and sizes, which the fingerprint covers.
+            None => true,
+            Some(doc) => storage
+                .read(path)
+                .is_ok_and(|bytes| GraphDoc::from_vec(path, bytes) == *doc),
+        })
 }
 
 /// Build `discover`'s ranking index and load the vault of `context` (graph
@@ -158,10 +211,7 @@ pub fn preload(context: Arc<Context>) {
             let Ok(storage) = context.storage() else {
                 return;
             };
-            match context
-                .vault
-                .get(context.workspace.root(), || graph::load_graph(&storage))
-            {
+            match context.vault.get(context.workspace.root(), &storage) {
                 Ok(loaded) => {
                     loaded.plans(&storage);
                 }
@@ -176,50 +226,141 @@ pub fn preload(context: Arc<Context>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cell::Cell;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use vaultspec_vault::{CapStorage, StorageError};
 
-    fn load_count(cache: &VaultCache, root: &Path, loads: &Cell<usize>) -> Arc<Loaded> {
-        cache
-            .get(root, || {
-                loads.set(loads.get() + 1);
-                vaultspec_vault::graph::load_graph(
-                    &vaultspec_vault::CapStorage::open(root).unwrap(),
-                )
-            })
-            .unwrap()
+    /// A workspace that counts the files read through it.
+    struct Counting {
+        inner: CapStorage,
+        reads: AtomicUsize,
+    }
+
+    impl Counting {
+        fn open(root: &Path) -> Self {
+            Self {
+                inner: CapStorage::open(root).unwrap(),
+                reads: AtomicUsize::new(0),
+            }
+        }
+        fn reads(&self) -> usize {
+            self.reads.swap(0, Ordering::SeqCst)
+        }
+    }
+
+    impl Storage for Counting {
+        fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            self.inner.read(path)
+        }
+        fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
+            self.inner.list(dir)
+        }
+        fn exists(&self, path: &str) -> Result<bool, StorageError> {
+            self.inner.exists(path)
+        }
+        fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
+            self.inner.write(path, bytes)
+        }
+        fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+            self.inner.rename(from, to)
+        }
+        fn remove(&self, path: &str) -> Result<(), StorageError> {
+            self.inner.remove(path)
+        }
+    }
+
+    /// Let every file written so far settle past the racy window, as if the
+    /// last survey had been taken long after them.
+    fn settle(cache: &VaultCache) {
+        if let Some((survey, _)) = &mut cache.state.lock().unwrap().last {
+            survey.racy.clear();
+        }
+    }
+
+    fn write(root: &Path, path: &str, text: &str) {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
     }
 
     #[test]
-    fn reloads_exactly_when_a_file_changes() {
+    fn reads_again_exactly_the_files_that_changed() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        std::fs::create_dir_all(root.join(".vault/adr")).unwrap();
-        std::fs::write(root.join(".vault/adr/2026-01-01-a-adr.md"), "one").unwrap();
+        write(root, ".vault/adr/2026-01-01-a-adr.md", "one");
+        write(
+            root,
+            ".vault/adr/2026-01-01-b-adr.md",
+            "[[2026-01-01-a-adr]]",
+        );
+        let storage = Counting::open(root);
         let cache = VaultCache::default();
-        let loads = Cell::new(0);
-        load_count(&cache, root, &loads);
-        load_count(&cache, root, &loads);
-        assert_eq!(loads.get(), 1, "an unchanged vault is loaded once");
+        cache.get(root, &storage).unwrap();
+        assert_eq!(storage.reads(), 2, "the first load reads every file");
+        settle(&cache);
+        cache.get(root, &storage).unwrap();
+        assert_eq!(storage.reads(), 0, "an unchanged vault is not read again");
 
-        std::fs::write(root.join(".vault/adr/2026-01-01-a-adr.md"), "two").unwrap();
-        load_count(&cache, root, &loads);
-        assert_eq!(loads.get(), 2, "a write in place reloads");
+        write(root, ".vault/adr/2026-01-01-a-adr.md", "two");
+        let loaded = cache.get(root, &storage).unwrap();
+        assert_eq!(storage.reads(), 1, "a write in place reads that file alone");
+        assert_eq!(
+            loaded.doc(".vault/adr/2026-01-01-a-adr.md").unwrap().text,
+            "two"
+        );
+        settle(&cache);
 
         std::fs::create_dir_all(root.join(".vault/plan")).unwrap();
-        load_count(&cache, root, &loads);
+        cache.get(root, &storage).unwrap();
+        assert_eq!(storage.reads(), 0, "an empty new folder holds no file");
+        settle(&cache);
+        write(root, ".vault/plan/2026-01-01-a-plan.md", "x");
+        let loaded = cache.get(root, &storage).unwrap();
+        assert_eq!(storage.reads(), 1, "a new file in a new folder is read");
+        assert_eq!(loaded.graph.docs().len(), 3);
+        settle(&cache);
+
+        std::fs::remove_file(root.join(".vault/adr/2026-01-01-a-adr.md")).unwrap();
+        let loaded = cache.get(root, &storage).unwrap();
+        assert_eq!(storage.reads(), 0, "a removal reads nothing");
+        assert_eq!(loaded.graph.docs().len(), 2);
         assert_eq!(
-            loads.get(),
-            2,
-            "an empty new folder holds no file: the fingerprint is unchanged"
+            loaded.graph.dangling_links().len(),
+            1,
+            "b's link now dangles"
         );
-        std::fs::write(root.join(".vault/plan/2026-01-01-a-plan.md"), "x").unwrap();
-        load_count(&cache, root, &loads);
-        assert_eq!(
-            loads.get(),
-            3,
-            "a file in a folder made after the first load reloads"
-        );
-        load_count(&cache, root, &loads);
-        assert_eq!(loads.get(), 3);
+    }
+
+    #[test]
+    fn a_file_racy_when_read_is_read_again_though_its_stamp_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, ".vault/adr/2026-01-01-a-adr.md", "one");
+        let storage = Counting::open(root);
+        let vault = root.join(".vault");
+        let then = survey(&vault);
+        assert!(then.racy.contains(".vault/adr/2026-01-01-a-adr.md"));
+        let first = refresh(&then, None, &storage).unwrap();
+
+        // A same-size edit within one tick of the clock leaves the stamp as
+        // it was: the survey after it is the survey before it.
+        write(root, ".vault/adr/2026-01-01-a-adr.md", "two");
+        let now = then.clone();
+        let text = |loaded: &Loaded| {
+            loaded
+                .doc(".vault/adr/2026-01-01-a-adr.md")
+                .unwrap()
+                .text
+                .clone()
+        };
+        let racy = refresh(&now, Some((then.clone(), first.clone())), &storage).unwrap();
+        assert_eq!(text(&racy), "two", "the racy file was read again");
+
+        // Had it settled before it was read, the stamp would vouch for it
+        // (which is why a file is trusted only once it settled).
+        let mut settled = then.clone();
+        settled.racy.clear();
+        let trusted = refresh(&now, Some((settled, first.clone())), &storage).unwrap();
+        assert_eq!(text(&trusted), "one");
     }
 }

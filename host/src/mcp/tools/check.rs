@@ -3,8 +3,8 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use vaultspec_vault::checks::{self, CheckResult, Finding, Options, Severity, total};
-use vaultspec_vault::{CapStorage, graph};
+use vaultspec_vault::CapStorage;
+use vaultspec_vault::checks::{self, CheckResult, Finding, Options, Severity, Snapshot, total};
 
 use super::parse;
 use crate::mcp::context::Context;
@@ -27,10 +27,12 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     let mut options = Options::check(today).with_feature(args.feature.as_deref());
     if !args.fix {
         let root = context.workspace.root();
-        let loaded = context.vault.get(root, || graph::load_graph(&storage))?;
-        return loaded
-            .replies
-            .get_or(root, today, "check", &raw, || run(&storage, &options));
+        let loaded = context.vault.get(root, &storage)?;
+        return loaded.replies.get_or(root, today, "check", &raw, || {
+            // The checks read the kept load instead of the vault again.
+            let snapshot = Snapshot::of(&storage, loaded.graph.clone(), loaded.listing.clone());
+            Ok(reply(&checks::check_all_on(&snapshot, &options)?, false))
+        });
     }
     options.fix = true;
     let _lock = context.lock_writes()?;
@@ -40,11 +42,14 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
 
 /// Run every check with `options` and shape the reply.
 fn run(storage: &CapStorage, options: &Options) -> ToolResult {
-    let results = checks::run_all(storage, options)?;
-    Ok(Reply {
-        summary: summary(&results),
-        structured: result(&results, options.fix),
-    })
+    Ok(reply(&checks::run_all(storage, options)?, options.fix))
+}
+
+fn reply(results: &[CheckResult], fix: bool) -> Reply {
+    Reply {
+        summary: summary(results),
+        structured: result(results, fix),
+    }
 }
 
 /// How many findings the tool returns at most.

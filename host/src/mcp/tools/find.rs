@@ -62,7 +62,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     let storage = context.storage()?;
     let loaded = context
         .vault
-        .get(context.workspace.root(), || graph::load_graph(&storage))
+        .get(context.workspace.root(), &storage)
         .map_err(budget_refusal)?;
     let graph = &loaded.graph;
     let listing = !present(&args.feature)

@@ -8,7 +8,6 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 use vaultspec_vault::Storage;
-use vaultspec_vault::graph;
 use vaultspec_vault::hash::blob_oid;
 use vaultspec_vault::search::SearchQuery;
 
@@ -35,9 +34,7 @@ fn four() -> usize {
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
-    let loaded = context
-        .vault
-        .get(context.workspace.root(), || graph::load_graph(&storage))?;
+    let loaded = context.vault.get(context.workspace.root(), &storage)?;
     let docs = loaded.graph.docs();
     let index = loaded.index();
     let query = SearchQuery {

@@ -3,8 +3,8 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use vaultspec_vault::CapStorage;
 use vaultspec_vault::status::{self, DEFAULT_FEATURE_LIMIT};
-use vaultspec_vault::{CapStorage, graph};
 
 use super::parse;
 use crate::mcp::cache::Loaded;
@@ -23,7 +23,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
     let root = context.workspace.root();
-    let loaded = context.vault.get(root, || graph::load_graph(&storage))?;
+    let loaded = context.vault.get(root, &storage)?;
     loaded
         .replies
         .get_or(root, context.today(), "status", &raw, || {

@@ -77,6 +77,13 @@ impl<'s> Snapshot<'s> {
     pub fn load(storage: &'s dyn Storage) -> Result<Snapshot<'s>> {
         let read = read_vault(storage, default_threads()).map_err(|LoadError::Storage(e)| e)?;
         let graph = Graph::build(read.docs, &read.archived);
+        Ok(Snapshot::of(storage, graph, read.listing))
+    }
+
+    /// The snapshot of a vault already read from `storage`: its graph and
+    /// the listing of `.vault/` the graph's corpus was taken from (a server
+    /// that keeps its last load checks it without reading it again).
+    pub fn of(storage: &'s dyn Storage, graph: Graph, listing: Vec<FileEntry>) -> Snapshot<'s> {
         let docs = graph
             .docs()
             .iter()
@@ -86,12 +93,12 @@ impl<'s> Snapshot<'s> {
                     .then(|| Document::from_text(&g.path, g.text.clone()))
             })
             .collect();
-        Ok(Snapshot {
+        Snapshot {
             storage,
             graph,
             docs,
-            listing: read.listing,
-        })
+            listing,
+        }
     }
 
     /// The corpus files that are documents with a problem, with it, in path

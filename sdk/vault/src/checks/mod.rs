@@ -57,4 +57,4 @@ pub use gate::{GateReport, commit_gate};
 pub use model::{Check, CheckResult, Finding, Severity, UnknownCheck};
 pub use prewrite::{body_links, frontmatter, prewrite, prose};
 pub use repair::{RepairOptions, RepairRun, repair};
-pub use run::{dispatch, has_errors, run_all, run_check, run_these, total};
+pub use run::{check_all_on, dispatch, has_errors, run_all, run_check, run_these, total};

@@ -84,6 +84,19 @@ pub fn run_all(storage: &dyn Storage, opts: &Options) -> Result<Vec<CheckResult>
     run_these(storage, Check::all(), opts)
 }
 
+/// `vault check all` without fixing, over a snapshot already loaded: what
+/// [`run_all`] reports for the same files when `opts.fix` is off.
+pub fn check_all_on(snap: &Snapshot<'_>, opts: &Options) -> Result<Vec<CheckResult>> {
+    let opts = Options {
+        fix: false,
+        ..opts.clone()
+    };
+    Check::all()
+        .iter()
+        .map(|&check| dispatch(snap, check, &opts))
+        .collect()
+}
+
 /// Runs `checks` in the given order over one snapshot (re-read after fixes).
 pub fn run_these(
     storage: &dyn Storage,

@@ -57,6 +57,19 @@ pub fn read_corpus_with(
 /// Lists `.vault/` once and reads every corpus file (one read per file, on
 /// `threads` threads natively).
 pub fn read_vault(storage: &dyn Storage, threads: usize) -> Result<VaultRead, LoadError> {
+    read_vault_keeping(storage, threads, &|_| None)
+}
+
+/// [`read_vault`], taking the documents `kept` already has instead of
+/// reading them again: a corpus file for which `kept(path)` gives a
+/// document is not read. The caller answers only for files it knows
+/// unchanged since their document was read (a long-lived server keeps the
+/// last load and the times of its files).
+pub fn read_vault_keeping(
+    storage: &dyn Storage,
+    threads: usize,
+    kept: &(dyn Fn(&str) -> Option<GraphDoc> + Sync),
+) -> Result<VaultRead, LoadError> {
     let listing = storage.list(".vault")?;
     let mut corpus: Vec<&FileEntry> = Vec::with_capacity(listing.len());
     let mut archived = Vec::new();
@@ -79,8 +92,20 @@ pub fn read_vault(storage: &dyn Storage, threads: usize) -> Result<VaultRead, Lo
         }
         corpus.push(entry);
     }
-    let docs = read_all(storage, &corpus, threads)
-        .into_iter()
+    let mut docs: Vec<Option<GraphDoc>> = corpus.iter().map(|e| kept(&e.path)).collect();
+    let missing: Vec<&FileEntry> = corpus
+        .iter()
+        .zip(&docs)
+        .filter(|(_, doc)| doc.is_none())
+        .map(|(entry, _)| *entry)
+        .collect();
+    let mut read = read_all(storage, &missing, threads).into_iter();
+    let docs = docs
+        .iter_mut()
+        .map(|doc| match doc.take() {
+            Some(doc) => Ok(doc),
+            None => read.next().expect("one read per missing document"),
+        })
         .collect::<Result<_, _>>()?;
     Ok(VaultRead {
         docs,
@@ -188,6 +213,33 @@ mod tests {
             reason.contains("big.md") && reason.contains("limit"),
             "{reason}"
         );
+    }
+
+    #[test]
+    fn a_kept_document_is_not_read_again() {
+        let s = MemStorage::new();
+        s.insert(".vault/adr/a.md", "---\ntags: ['#adr', '#f']\n---\nold a\n");
+        s.insert(".vault/adr/b.md", "---\ntags: ['#adr', '#f']\n---\nold b\n");
+        let first = read_vault(&s, 2).unwrap();
+        s.insert(".vault/adr/a.md", "---\ntags: ['#adr', '#f']\n---\nnew a\n");
+        s.insert(".vault/adr/b.md", "---\ntags: ['#adr', '#f']\n---\nnew b\n");
+        s.insert(".vault/adr/c.md", "---\ntags: ['#adr', '#f']\n---\nc\n");
+        // The caller vouches for b alone: a and the new c are read.
+        let kept = |path: &str| {
+            first
+                .docs
+                .iter()
+                .find(|d| d.path == path && path.ends_with("b.md"))
+                .cloned()
+        };
+        let again = read_vault_keeping(&s, 2, &kept).unwrap();
+        let bodies: Vec<&str> = again
+            .docs
+            .iter()
+            .map(|d| d.text.rsplit("---\n").next().unwrap())
+            .collect();
+        assert_eq!(bodies, ["new a\n", "old b\n", "c\n"]);
+        assert_eq!(again.listing.len(), 3);
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub use find::{FIND_DEFAULT_TYPES, FindQuery};
 pub use input::{DOC_TYPES, GraphDoc, is_directory_tag};
 pub use load::{
     LoadError, VaultRead, default_threads, load_graph, read_corpus, read_corpus_with, read_vault,
+    read_vault_keeping,
 };
 pub use metrics::{GraphMetrics, Scope};
 pub use problems::ProblemRow;
