@@ -8,11 +8,10 @@ use vaultspec_host::builtins;
 use vaultspec_host::catalog::{Catalog, Origin, VerbComponent, is_denied};
 use vaultspec_host::gateway::discover::rank;
 
-/// Floors the held-out half must stay above. The targets of the ranking
-/// are higher (top-3 96 %, top-1 85 %); these hold what it reaches today,
-/// so a change that makes it worse fails here.
-const TOP3_FLOOR: f64 = 0.92;
-const TOP1_FLOOR: f64 = 0.78;
+/// The targets the held-out half must meet: the intended verb among the
+/// first three for 96 % of its requests, and first for 85 %.
+const TOP3_FLOOR: f64 = 0.96;
+const TOP1_FLOOR: f64 = 0.85;
 
 const INTENTS: &str = include_str!("../fixtures/discover/intents.tsv");
 
@@ -45,8 +44,8 @@ fn the_held_out_intents_find_their_verb() -> anyhow::Result<()> {
         let (mut first, mut top3) = (0, 0);
         for (_, verb, intent) in &rows {
             assert!(
-                catalog.get(verb).is_some(),
-                "`{verb}` is not a builtin verb"
+                catalog.get(verb).is_some() && !is_denied(verb),
+                "`{verb}` is not a builtin verb `discover` may show"
             );
             let ranked = rank(&catalog, intent, 3);
             let at = ranked

@@ -41,6 +41,7 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("kill", &["remove"]),
     ("trash", &["remove"]),
     ("axe", &["remove"]),
+    ("scrap", &["remove"]),
     // Changing things.
     ("update", &["edit", "set", "change"]),
     ("modify", &["edit", "change"]),
@@ -55,6 +56,7 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("scaffold", &["add", "template"]),
     ("start", &["add", "new"]),
     ("append", &["add"]),
+    ("fresh", &["new"]),
     // A Step's checkbox.
     ("done", &["check", "closed"]),
     ("finish", &["check", "done"]),
@@ -64,6 +66,7 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("tick", &["check"]),
     ("untick", &["uncheck"]),
     ("reopen", &["uncheck", "open"]),
+    ("unclaim", &["detach"]),
     ("undone", &["uncheck", "open"]),
     // Progress and orientation.
     ("progress", &["status", "done"]),
@@ -99,11 +102,14 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("number", &["count", "stats"]),
     ("total", &["totals", "stats"]),
     ("statistics", &["stats"]),
+    ("tally", &["count", "stats"]),
+    ("enumerate", &["list"]),
     // Links.
     ("connect", &["link"]),
+    ("repoint", &["point", "link"]),
     ("relate", &["link", "related"]),
     ("cite", &["reference", "link"]),
-    ("mention", &["reference", "crossref"]),
+    ("mention", &["reference", "crossref", "search"]),
     ("isolated", &["orphan"]),
     ("unreferenced", &["orphan"]),
     ("unlinked", &["orphan"]),
@@ -228,6 +234,14 @@ const PHRASES: &[(&str, &str)] = &[
     ("take it off", "remove"),
     ("take off", "remove"),
     ("bring back", "restore"),
+    ("tack on", "append"),
+    ("spin up", "create"),
+    // A question about what the vault's documents say is a search.
+    ("why did we", "search"),
+    ("why do we", "search"),
+    ("how did we", "search"),
+    ("what did we", "search"),
+    ("what do we know", "search"),
 ];
 
 /// Words after which the next word names what a change must leave as it
