@@ -14,6 +14,22 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use support::{Server, median, ms};
 
+/// The tools timed after one document was edited behind the server's back.
+const EDITED_TOOLS: [&str; 3] = ["check", "status", "find"];
+
+/// `n` research documents of the vault at `root`, to edit one at a time.
+fn edited_documents(root: &std::path::Path, n: usize) -> anyhow::Result<Vec<std::path::PathBuf>> {
+    let mut paths: Vec<_> = std::fs::read_dir(root.join(".vault/research"))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    paths.sort();
+    anyhow::ensure!(
+        paths.len() >= n,
+        "the generated vault has too few research notes"
+    );
+    Ok(paths.into_iter().take(n).collect())
+}
+
 fn main() -> anyhow::Result<()> {
     let cache = tempfile::tempdir()?;
     println!("| measure | 2,000 docs | 10,000 docs |\n|---|---|---|");
@@ -68,6 +84,19 @@ fn main() -> anyhow::Result<()> {
                 .collect::<Result<_, _>>()?;
             column.push(ms(median(samples)));
         }
+        // A warm server after one document changed behind its back: each
+        // sample edits another document's body first.
+        let edited = edited_documents(dir.path(), 5)?;
+        for tool in EDITED_TOOLS {
+            let mut samples = Vec::new();
+            for path in &edited {
+                let mut text = std::fs::read_to_string(path)?;
+                text.push_str(&format!("\nEdited before a {tool} call.\n"));
+                std::fs::write(path, text)?;
+                samples.push(server.call(tool, json!({}))?);
+            }
+            column.push(ms(median(samples)));
+        }
         if rows.is_empty() {
             rows.push(("spawn to initialize reply".into(), Vec::new()));
             for label in [
@@ -80,6 +109,12 @@ fn main() -> anyhow::Result<()> {
             }
             for (label, _, _) in &measures {
                 rows.push(((*label).into(), Vec::new()));
+            }
+            for tool in EDITED_TOOLS {
+                rows.push((
+                    format!("{tool}, warm, one document edited since"),
+                    Vec::new(),
+                ));
             }
         }
         for (row, value) in rows.iter_mut().zip(column) {

@@ -29,6 +29,7 @@ pub use replies::Replies;
 
 use super::context::Context;
 use vaultspec_vault::Storage;
+use vaultspec_vault::checks::DocFindings;
 use vaultspec_vault::graph::{self, Graph, GraphDoc, LoadError, VaultRead, default_threads};
 use vaultspec_vault::search::SearchIndex;
 use vaultspec_vault::status::PlanStatuses;
@@ -45,16 +46,20 @@ pub struct Loaded {
     plans: OnceLock<PlanStatuses>,
     /// The replies of read-only tools made from this load.
     pub replies: Replies,
+    /// The per-document findings of `check`, carried over from the load
+    /// before for every document read from the same text.
+    pub findings: Mutex<DocFindings>,
 }
 
 impl Loaded {
-    fn new(read: VaultRead) -> Self {
+    fn new(read: VaultRead, findings: DocFindings) -> Self {
         Self {
             graph: Graph::build(read.docs, &read.archived),
             listing: read.listing,
             index: OnceLock::new(),
             plans: OnceLock::new(),
             replies: Replies::default(),
+            findings: Mutex::new(findings),
         }
     }
 
@@ -141,7 +146,7 @@ impl VaultCache {
             }
             state.watch = None;
             let read = graph::read_vault(storage, default_threads())?;
-            return Ok(Arc::new(Loaded::new(read)));
+            return Ok(Arc::new(Loaded::new(read, DocFindings::default())));
         }
         let watch = state.watch.take().or_else(watch::Watch::new);
         state.watch = watch.filter(|w| {
@@ -164,23 +169,36 @@ fn refresh(
     storage: &dyn Storage,
 ) -> Result<Arc<Loaded>, LoadError> {
     let Some((then, loaded)) = previous else {
-        return Ok(Arc::new(Loaded::new(graph::read_vault(
-            storage,
-            default_threads(),
-        )?)));
+        let read = graph::read_vault(storage, default_threads())?;
+        return Ok(Arc::new(Loaded::new(read, DocFindings::default())));
     };
     if still_current(now, &then, &loaded, storage) {
         return Ok(loaded);
     }
     // The graph is built anew over every document; only the files whose
     // stamp moved, or that were racy when read, are read again.
+    let read_again = Mutex::new(Vec::new());
     let kept = |path: &str| {
-        now.unchanged_since(&then, path)
+        let doc = now
+            .unchanged_since(&then, path)
             .then(|| loaded.doc(path).filter(|d| d.problem.is_none()).cloned())
-            .flatten()
+            .flatten();
+        if doc.is_none() {
+            read_again
+                .lock()
+                .expect("list lock poisoned")
+                .push(path.to_owned());
+        }
+        doc
     };
     let read = graph::read_vault_keeping(storage, default_threads(), &kept)?;
-    Ok(Arc::new(Loaded::new(read)))
+    // Findings carry over only for the documents kept as they were.
+    let mut findings =
+        std::mem::take(&mut *loaded.findings.lock().expect("findings lock poisoned"));
+    for path in read_again.into_inner().expect("list lock poisoned") {
+        findings.forget(&path);
+    }
+    Ok(Arc::new(Loaded::new(read, findings)))
 }
 
 /// Whether `loaded` (read after the survey `then`) still holds by the

@@ -29,9 +29,11 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         let root = context.workspace.root();
         let loaded = context.vault.get(root, &storage)?;
         return loaded.replies.get_or(root, today, "check", &raw, || {
-            // The checks read the kept load instead of the vault again.
-            let snapshot = Snapshot::of(&storage, loaded.graph.clone(), loaded.listing.clone());
-            Ok(reply(&checks::check_all_on(&snapshot, &options)?, false))
+            // The checks read the kept load instead of the vault again, and
+            // judge again only the documents that changed since the last run.
+            let mut snapshot = Snapshot::of(&storage, loaded.graph.clone(), loaded.listing.clone());
+            let mut findings = loaded.findings.lock().expect("findings lock poisoned");
+            Ok(reply(&findings.check_all(&mut snapshot, &options)?, false))
         });
     }
     options.fix = true;

@@ -37,6 +37,7 @@ pub mod frontmatter;
 pub mod gate;
 pub mod links;
 pub mod markdown;
+mod memo;
 mod model;
 pub mod modified_stamp;
 pub mod orphans;
@@ -54,6 +55,7 @@ mod view;
 
 pub use context::{Options, Snapshot};
 pub use gate::{GateReport, commit_gate};
+pub use memo::{DocFindings, PER_DOCUMENT};
 pub use model::{Check, CheckResult, Finding, Severity, UnknownCheck};
 pub use prewrite::{body_links, frontmatter, prewrite, prose};
 pub use repair::{RepairOptions, RepairRun, repair};

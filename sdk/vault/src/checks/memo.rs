@@ -1,0 +1,226 @@
+//! Findings of the checkers that judge each document by itself alone, kept
+//! per document between runs, so a server re-checks only the documents that
+//! changed since its last run instead of the whole vault.
+//!
+//! Eight checkers judge a document by its own path and text and the run's
+//! options only, and report its findings together, in path order (see
+//! [`PER_DOCUMENT`]). For them [`DocFindings::check_all`] runs the checker
+//! over the documents it has no findings for and reuses the rest; every
+//! other checker reads the vault as a whole and runs in full. The owner
+//! must [`forget`](DocFindings::forget) every document whose text may have
+//! changed: findings are kept by path, not by content.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::error::Result;
+
+use super::context::{Options, Snapshot};
+use super::model::{Check, CheckResult, Finding};
+use super::run::dispatch;
+
+/// The checkers whose findings about a document depend on that document
+/// (its path and text) and the run's options alone, emitted in path order
+/// with each document's findings together.
+pub const PER_DOCUMENT: [Check; 8] = [
+    Check::Annotations,
+    Check::Markdown,
+    Check::Links,
+    Check::BodyLinks,
+    Check::Placeholders,
+    Check::FeatureRenameIntegrity,
+    Check::AdrStatus,
+    Check::ModifiedStamp,
+];
+
+/// Kept per-document findings of the [`PER_DOCUMENT`] checkers.
+#[derive(Debug, Default, Clone)]
+pub struct DocFindings {
+    /// The options the findings were made with; other options start over.
+    options: Option<Options>,
+    /// Checker → document path → its findings (none is an empty list).
+    kept: HashMap<Check, HashMap<String, Vec<Finding>>>,
+}
+
+impl DocFindings {
+    /// Drop what is kept for the document at `path`, which may have changed.
+    pub fn forget(&mut self, path: &str) {
+        for by_path in self.kept.values_mut() {
+            by_path.remove(path);
+        }
+    }
+
+    /// How many documents have findings kept for `check`.
+    pub fn kept_for(&self, check: Check) -> usize {
+        self.kept.get(&check).map_or(0, HashMap::len)
+    }
+
+    /// Every check without fixing, as [`super::check_all_on`] reports it,
+    /// running the [`PER_DOCUMENT`] checkers only over the documents of
+    /// `snap` that have nothing kept. `snap` is lent: its documents are
+    /// taken out and put back while a checker runs over the rest.
+    pub fn check_all(
+        &mut self,
+        snap: &mut Snapshot<'_>,
+        opts: &Options,
+    ) -> Result<Vec<CheckResult>> {
+        let opts = Options {
+            fix: false,
+            ..opts.clone()
+        };
+        if self.options.as_ref() != Some(&opts) {
+            self.kept.clear();
+            self.options = Some(opts.clone());
+        }
+        let present: HashSet<&str> = snap.all_docs().map(|d| d.path.as_str()).collect();
+        for by_path in self.kept.values_mut() {
+            by_path.retain(|path, _| present.contains(path.as_str()));
+        }
+        Check::all()
+            .iter()
+            .map(|&check| match PER_DOCUMENT.contains(&check) {
+                true => self.check_one(snap, check, &opts),
+                false => dispatch(snap, check, &opts),
+            })
+            .collect()
+    }
+
+    /// One [`PER_DOCUMENT`] checker: run over the documents with nothing
+    /// kept, then every document's findings in path order.
+    fn check_one(
+        &mut self,
+        snap: &mut Snapshot<'_>,
+        check: Check,
+        opts: &Options,
+    ) -> Result<CheckResult> {
+        let kept = self.kept.entry(check).or_default();
+        // Lend the checker only the documents it has not judged yet.
+        let mut parked = Vec::with_capacity(snap.docs.len());
+        for slot in &mut snap.docs {
+            let known = slot.as_ref().is_some_and(|d| kept.contains_key(&d.path));
+            parked.push(if known { slot.take() } else { None });
+        }
+        let fresh: Vec<String> = snap.all_docs().map(|d| d.path.clone()).collect();
+        let ran = dispatch(snap, check, opts);
+        for (slot, doc) in snap.docs.iter_mut().zip(parked) {
+            if doc.is_some() {
+                *slot = doc;
+            }
+        }
+        let ran = ran?;
+        let mut found: HashMap<String, Vec<Finding>> =
+            fresh.into_iter().map(|p| (p, Vec::new())).collect();
+        for finding in ran.findings {
+            match finding.path.as_ref().and_then(|p| found.get_mut(p)) {
+                Some(list) => list.push(finding),
+                // A finding about no document it was lent would break the
+                // rule this memo stands on: trust a full run instead.
+                None => {
+                    kept.clear();
+                    return dispatch(snap, check, opts);
+                }
+            }
+        }
+        kept.extend(found);
+        let findings = snap
+            .all_docs()
+            .filter_map(|d| kept.get(&d.path))
+            .flatten()
+            .cloned()
+            .collect();
+        Ok(CheckResult {
+            check,
+            findings,
+            fixed_count: 0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::check_all_on;
+    use crate::storage::Storage;
+    use crate::testgen::{GenSpec, generate};
+    use crate::{CapStorage, Date};
+
+    fn snapshot(storage: &CapStorage) -> Snapshot<'_> {
+        Snapshot::load(storage).unwrap()
+    }
+
+    #[test]
+    fn kept_findings_equal_a_full_run_after_edits() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".vaultspec")).unwrap();
+        let storage = CapStorage::open(dir.path()).unwrap();
+        generate(
+            &storage,
+            &GenSpec {
+                docs: 120,
+                features: 6,
+                seed: 3,
+            },
+        )
+        .unwrap();
+        let opts = Options::check(Date::new(2026, 12, 4).unwrap());
+        let mut memo = DocFindings::default();
+        let mut snap = snapshot(&storage);
+        assert_eq!(
+            memo.check_all(&mut snap, &opts).unwrap(),
+            check_all_on(&snap, &opts).unwrap()
+        );
+        assert_eq!(memo.kept_for(Check::Markdown), snap.all_docs().count());
+        let paths: Vec<String> = snap.all_docs().map(|d| d.path.clone()).collect();
+        // Edits that each per-document checker reports on: a placeholder,
+        // a broken link, an annotation, a stale body, a deleted document.
+        let edits = [
+            "\n<!-- TODO: fill this in -->\n",
+            "\nSee [[no-such-document]] and [x](missing.md).\n",
+            "\n> [!NOTE] left over\n",
+            "\n# Second title\n",
+        ];
+        for (round, edit) in edits.iter().enumerate() {
+            for path in paths.iter().skip(round).step_by(7) {
+                let mut text = String::from_utf8(storage.read(path).unwrap()).unwrap();
+                text.push_str(edit);
+                storage.write(path, text.as_bytes()).unwrap();
+                memo.forget(path);
+            }
+            let gone = &paths[paths.len() - 1 - round];
+            storage.remove(gone).unwrap();
+            memo.forget(gone);
+            let mut snap = snapshot(&storage);
+            let full = check_all_on(&snap, &opts).unwrap();
+            assert_eq!(
+                memo.check_all(&mut snap, &opts).unwrap(),
+                full,
+                "round {round}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_options_start_over() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".vaultspec")).unwrap();
+        let storage = CapStorage::open(dir.path()).unwrap();
+        generate(
+            &storage,
+            &GenSpec {
+                docs: 40,
+                features: 4,
+                seed: 5,
+            },
+        )
+        .unwrap();
+        let mut snap = snapshot(&storage);
+        let mut memo = DocFindings::default();
+        let today = Options::check(Date::new(2026, 12, 4).unwrap());
+        memo.check_all(&mut snap, &today).unwrap();
+        let feature = snap.all_docs().find_map(|d| d.feature()).unwrap();
+        let scoped = today.clone().with_feature(Some(&feature));
+        assert_eq!(
+            memo.check_all(&mut snap, &scoped).unwrap(),
+            check_all_on(&snap, &scoped).unwrap()
+        );
+    }
+}
