@@ -3,8 +3,24 @@
 /// The workspace root, when `--target` is not given.
 pub const TARGET_DIR: &str = "VAULTSPEC_TARGET_DIR";
 
-/// Where compiled components are cached (default: the user's cache folder).
+/// Where compiled components and the command line's answers are cached
+/// (default: the user's cache folder, see [`cache_base`]).
 pub const CACHE_DIR: &str = "VAULTSPEC_CACHE_DIR";
+
+/// The folder named by [`CACHE_DIR`], else the user's cache folder
+/// (`$XDG_CACHE_HOME/vaultspec` or `~/.cache/vaultspec`).
+pub fn cache_base() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    std::env::var_os(CACHE_DIR)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("XDG_CACHE_HOME")
+                .filter(|v| !v.is_empty())
+                .map(|d| PathBuf::from(d).join("vaultspec"))
+        })
+        .or_else(|| std::env::home_dir().map(|h| h.join(".cache").join("vaultspec")))
+}
 
 /// Log level of the host on stderr (`error`, `warn`, `info`, `debug`, `trace`).
 pub const LOG_LEVEL: &str = "VAULTSPEC_LOG_LEVEL";

@@ -13,6 +13,7 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 mod root;
+pub mod survey;
 
 pub use root::{resolve_root, setup_root};
 

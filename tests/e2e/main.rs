@@ -19,6 +19,7 @@ mod sandbox; // hostile guests contained, and the next call still served
 mod sentinels; // the reference's lock sentinels, shared with vaultspec-core
 
 // The command line.
+mod answers; // read verbs answered from the cache, never stale
 mod cli; // listing, JSON, help and usage errors at a terminal
 mod cli_conventions; // help texts, exit codes, JSON errors, completions, man
 mod discovery; // finding the workspace from any folder inside it

@@ -18,7 +18,7 @@ use crate::display::escape_text;
 pub const VERB_WIT: &str = include_str!("../../../wit/verb.wit");
 
 /// Flags the host owns; a verb may not declare them.
-pub const RESERVED_FLAGS: [&str; 2] = ["target", "help"];
+pub const RESERVED_FLAGS: [&str; 3] = ["target", "help", "no-cache"];
 
 /// One-letter aliases the host owns (`-t` for `--target`, `-h` for `--help`).
 pub const RESERVED_SHORTS: [char; 2] = ['t', 'h'];

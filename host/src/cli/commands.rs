@@ -17,6 +17,10 @@ use crate::catalog::{Catalog, FlagShape, FlagSpec, Scalar, Trust, VerbSpec, summ
 /// The global flag that silences next-step hints.
 pub const NO_HINTS: &str = "no-hints";
 
+/// The global flag that runs a verb afresh and keeps no answer
+/// (see `cli::answers`).
+pub const NO_CACHE: &str = "no-cache";
+
 /// The verbs under one group word.
 #[derive(Default)]
 struct Group {
@@ -65,6 +69,13 @@ pub fn command(catalog: &Catalog) -> Command {
                 .global(true)
                 .action(ArgAction::SetTrue)
                 .help("Print no next-step hints (also: VAULTSPEC_NO_HINTS=1, or inside a git hook)"),
+        )
+        .arg(
+            Arg::new(NO_CACHE)
+                .long(NO_CACHE)
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Run the verb afresh: no answer kept from an earlier run of it is given, and none is kept"),
         )
         .arg(
             Arg::new("target")

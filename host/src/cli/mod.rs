@@ -10,6 +10,7 @@
 //! Third-party components that are refused become warnings on stderr; an
 //! untrusted component's verbs are on the command line but refuse to run.
 
+mod answers;
 mod commands;
 mod docs;
 pub mod exit;
@@ -26,7 +27,9 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Args, Command, FromArgMatches};
 
-pub use commands::{NO_HINTS, command};
+pub use commands::{NO_CACHE, NO_HINTS, command};
+
+use answers::Answers;
 pub use matches::verb_invocation;
 pub use report::{Reporter, json_requested, print_envelope, write_stdout};
 
@@ -158,6 +161,27 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         Ok(inputs) => inputs,
         Err(err) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
     };
+    let answers = if matches.get_flag(NO_CACHE) {
+        None
+    } else {
+        Answers::for_call(
+            component,
+            &entry.spec,
+            &invocation,
+            &workspace,
+            !inputs.is_empty(),
+        )
+    };
+    let before = match answers.as_ref().map(Answers::lookup) {
+        Some(Ok(answer)) => {
+            answer
+                .replay()
+                .with_context(|| format!("writing the kept answer of `{verb}`"))?;
+            return Ok(answer.exit);
+        }
+        Some(Err(before)) => Some(before),
+        None => None,
+    };
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.
     let timeout = Some(std::time::Duration::from_secs_f64(
@@ -167,6 +191,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         timeout,
         output: Output::Inherit,
         inputs,
+        record: answers.is_some(),
         ..CallOptions::default()
     };
     let outcome = match sandbox
@@ -177,6 +202,9 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         Err(CallError::Arguments(err)) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
         Err(err) => return Err(err).with_context(|| format!("running `{verb}`")),
     };
+    if let (Some(answers), Some(before)) = (&answers, before) {
+        answers.keep(before, &outcome);
+    }
     Ok(match (outcome.exit_code, outcome.failure) {
         (Some(code), _) => code,
         (None, Some(failure)) => reporter.fail(

@@ -54,16 +54,7 @@ impl CompileCache {
     /// folder (`$XDG_CACHE_HOME/vaultspec` or `~/.cache/vaultspec`), plus
     /// `components/`. Never inside a workspace.
     pub fn from_env() -> Self {
-        let base = std::env::var_os(env::CACHE_DIR)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("XDG_CACHE_HOME")
-                    .filter(|v| !v.is_empty())
-                    .map(|d| PathBuf::from(d).join("vaultspec"))
-            })
-            .or_else(|| std::env::home_dir().map(|h| h.join(".cache").join("vaultspec")));
-        Self::new(base.map(|b| b.join("components")))
+        Self::new(env::cache_base().map(|b| b.join("components")))
     }
 
     fn entry(&self, engine: &Engine, digest: &str) -> Option<PathBuf> {
@@ -145,7 +136,7 @@ static FOLDER_REFUSED: AtomicBool = AtomicBool::new(false);
 
 /// Create the cache folder (`0700`) if it is missing, then check that it is
 /// a real folder of this user that group and others cannot write.
-fn own_folder(dir: &Path) -> Result<(), String> {
+pub(crate) fn own_folder(dir: &Path) -> Result<(), String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{DirBuilderExt, MetadataExt};
@@ -185,7 +176,7 @@ fn own_folder(dir: &Path) -> Result<(), String> {
 /// The bytes of a cache entry, `None` when there is none, or why it may not
 /// be loaded: a link, not a regular file, not this user's, or writable by
 /// group or others.
-fn read_own_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
+pub(crate) fn read_own_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
     #[cfg(unix)]
     let opened = {
         use std::os::unix::fs::OpenOptionsExt;

@@ -18,6 +18,10 @@
 //!   writes the clipboard, CSI redraws the screen) and every bidirectional
 //!   character is written out as an escape. A pipe or a file gets the bytes
 //!   as they are.
+//!
+//! A [`HostOutput::recording`] also keeps what the verb wrote, as it wrote
+//! it (before any escaping), so the command line's answer cache can give
+//! the same answer again through [`HostOutput::replay`].
 
 use std::io::{self, Write};
 use std::pin::Pin;
@@ -137,12 +141,26 @@ impl Budget {
     }
 }
 
+/// A stretch of output the verb wrote to one stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    /// Whether it went to stderr (else stdout).
+    pub stderr: bool,
+    /// The bytes, as the verb wrote them.
+    pub bytes: Vec<u8>,
+}
+
+/// What a recording output keeps: the chunks in the order written, with
+/// writes to the same stream in a row joined.
+type Record = Arc<Mutex<Vec<Chunk>>>;
+
 /// The host's stdout and stderr for one call, under one output cap.
 #[derive(Clone)]
 pub struct HostOutput {
     budget: Arc<Budget>,
     stdout: Arc<Stream>,
     stderr: Arc<Stream>,
+    record: Option<Record>,
 }
 
 impl Default for HostOutput {
@@ -162,6 +180,16 @@ impl HostOutput {
             }),
             stdout: Arc::new(Stream::new(Which::Stdout)),
             stderr: Arc::new(Stream::new(Which::Stderr)),
+            record: None,
+        }
+    }
+
+    /// [`HostOutput::new`] that also keeps what is written
+    /// ([`HostOutput::take_record`]).
+    pub fn recording(limit: usize) -> Self {
+        Self {
+            record: Some(Record::default()),
+            ..Self::new(limit)
         }
     }
 
@@ -170,6 +198,7 @@ impl HostOutput {
         HostStdout {
             budget: self.budget.clone(),
             stream: self.stdout.clone(),
+            record: self.record.clone(),
         }
     }
 
@@ -178,7 +207,36 @@ impl HostOutput {
         HostStdout {
             budget: self.budget.clone(),
             stream: self.stderr.clone(),
+            record: self.record.clone(),
         }
+    }
+
+    /// Whether stdout and stderr are terminals: what the verb is told.
+    pub fn terminals(&self) -> (bool, bool) {
+        (self.stdout.filter.is_some(), self.stderr.filter.is_some())
+    }
+
+    /// What a recording output kept, in the order written (nothing for an
+    /// output that does not record).
+    pub fn take_record(&self) -> Vec<Chunk> {
+        self.record
+            .as_ref()
+            .map(|r| std::mem::take(&mut *r.lock().expect("output record poisoned")))
+            .unwrap_or_default()
+    }
+
+    /// Write recorded chunks again as the verb's own writes would go: under
+    /// the cap, escaped for a terminal, quiet on a closed pipe.
+    pub fn replay(&self, chunks: &[Chunk]) -> io::Result<()> {
+        for chunk in chunks {
+            let stream = if chunk.stderr {
+                self.stderr()
+            } else {
+                self.stdout()
+            };
+            stream.put(&chunk.bytes)?;
+        }
+        Ok(())
     }
 
     /// Whether the guest tried to write past the cap.
@@ -192,6 +250,7 @@ impl HostOutput {
 pub struct HostStdout {
     budget: Arc<Budget>,
     stream: Arc<Stream>,
+    record: Option<Record>,
 }
 
 impl Default for HostStdout {
@@ -201,9 +260,28 @@ impl Default for HostStdout {
 }
 
 impl HostStdout {
+    /// Write `bytes` under the cap.
     fn put(&self, bytes: &[u8]) -> io::Result<()> {
         if !self.budget.take(bytes.len()) {
             return Err(io::Error::other(LIMIT_MESSAGE));
+        }
+        self.pass(bytes)
+    }
+
+    /// Write `bytes` the cap has counted, keeping them when recording.
+    fn pass(&self, bytes: &[u8]) -> io::Result<()> {
+        if let Some(record) = &self.record
+            && !bytes.is_empty()
+        {
+            let stderr = self.stream.which == Which::Stderr;
+            let mut record = record.lock().expect("output record poisoned");
+            match record.last_mut() {
+                Some(last) if last.stderr == stderr => last.bytes.extend_from_slice(bytes),
+                _ => record.push(Chunk {
+                    stderr,
+                    bytes: bytes.to_vec(),
+                }),
+            }
         }
         self.stream.put(bytes)
     }
@@ -235,8 +313,7 @@ impl OutputStream for HostStdout {
         if !self.budget.take(bytes.len()) {
             return Err(StreamError::trap(LIMIT_MESSAGE));
         }
-        self.stream
-            .put(&bytes)
+        self.pass(&bytes)
             .map_err(|e| StreamError::LastOperationFailed(e.into()))
     }
 
@@ -283,5 +360,24 @@ mod tests {
         assert!(err.write(Bytes::from_static(b"12345")).is_err());
         assert!(output.exceeded());
         assert!(out.check_write().is_err());
+    }
+
+    #[test]
+    fn a_recording_keeps_the_writes_in_order_with_runs_joined() {
+        let output = HostOutput::recording(100);
+        let (out, err) = (output.stdout(), output.stderr());
+        out.put(b"a").unwrap();
+        out.put(b"b").unwrap();
+        err.put(b"!").unwrap();
+        out.put(b"c").unwrap();
+        let chunk = |stderr, bytes: &[u8]| Chunk {
+            stderr,
+            bytes: bytes.to_vec(),
+        };
+        assert_eq!(
+            output.take_record(),
+            [chunk(false, b"ab"), chunk(true, b"!"), chunk(false, b"c")]
+        );
+        assert!(HostOutput::new(100).take_record().is_empty());
     }
 }

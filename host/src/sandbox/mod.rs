@@ -80,6 +80,7 @@ mod cache;
 mod engine;
 mod host_stdout;
 mod inputs;
+mod journal;
 mod limiter;
 mod output;
 mod precompiled;
@@ -101,8 +102,11 @@ use wasmtime::{Engine, Store, Trap};
 use wasmtime_wasi::WasiCtxBuilder;
 
 pub use cache::CompileCache;
+pub(crate) use cache::{own_folder, read_own_file};
 pub use engine::{Allocation, EPOCH_TICK, MEMORY_LIMIT};
+pub use host_stdout::{Chunk, HostOutput};
 pub use inputs::Inputs;
+pub use journal::Journal;
 use limiter::CallLimiter;
 pub use limiter::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
 pub use output::{Capture, OUTPUT_LIMIT};
@@ -145,6 +149,9 @@ pub struct CallOptions {
     /// Files the user named at the command line, served to the verb under
     /// their names (none through MCP).
     pub inputs: Inputs,
+    /// Keep what an [`Output::Inherit`] call writes, in
+    /// [`Outcome::recorded`].
+    pub record: bool,
 }
 
 impl Default for CallOptions {
@@ -155,6 +162,7 @@ impl Default for CallOptions {
             gateway: false,
             memory_limit: MEMORY_LIMIT,
             inputs: Inputs::default(),
+            record: false,
         }
     }
 }
@@ -196,6 +204,12 @@ pub struct Outcome {
     pub failure: Option<Failure>,
     /// Workspace paths it wrote, renamed or removed, without repeats.
     pub changed: Vec<String>,
+    /// What it wrote to the host's streams, when [`CallOptions::record`]
+    /// asked for it.
+    pub recorded: Vec<Chunk>,
+    /// What it looked at outside `.vault/`; `None` when it did not end by
+    /// itself (its deadline passed).
+    pub journal: Option<Journal>,
 }
 
 /// Why a call could not start.
@@ -358,7 +372,11 @@ impl Sandbox {
         let prepared = self.prepared(component)?;
         let index = prepared.exports[&verb.path_string()];
         let capture = Capture::new(OUTPUT_LIMIT);
-        let host_output = host_stdout::HostOutput::new(OUTPUT_LIMIT);
+        let host_output = if options.record {
+            HostOutput::recording(OUTPUT_LIMIT)
+        } else {
+            HostOutput::new(OUTPUT_LIMIT)
+        };
         let changed = Arc::new(Mutex::new(Vec::new()));
         let outputs = (&capture, &host_output);
         let run = self.run(
@@ -376,6 +394,11 @@ impl Sandbox {
             stdout,
             stderr,
             changed,
+            recorded: host_output.take_record(),
+            journal: ran
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|r| r.journal.clone()),
             ..Outcome::default()
         };
         match ran.transpose()? {
@@ -403,6 +426,7 @@ impl Sandbox {
             Some(Ran {
                 result: Err(err),
                 memory_exceeded,
+                ..
             }) => classify(
                 err,
                 memory_exceeded,
@@ -424,7 +448,7 @@ impl Sandbox {
         args: &[wasmtime::component::Val],
         workspace: &Workspace,
         options: &CallOptions,
-        (capture, host_output): (&Capture, &host_stdout::HostOutput),
+        (capture, host_output): (&Capture, &HostOutput),
         changed: &Arc<Mutex<Vec<String>>>,
     ) -> Result<Ran, CallError> {
         let setup = |message: String| CallError::Setup {
@@ -512,6 +536,7 @@ impl Sandbox {
             write_guard,
             changed: changed.clone(),
             inputs: options.inputs.clone(),
+            journal: Journal::default(),
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
@@ -531,6 +556,7 @@ impl Sandbox {
         Ok(Ran {
             result,
             memory_exceeded: store.data().limits.exceeded(),
+            journal: std::mem::take(&mut store.data_mut().journal),
         })
     }
 }
@@ -540,6 +566,8 @@ struct Ran {
     result: wasmtime::Result<wasmtime::component::Val>,
     /// The call asked for more memory or tables than its ceiling.
     memory_exceeded: bool,
+    /// What it looked at outside `.vault/`.
+    journal: Journal,
 }
 
 fn dedup_in_order(paths: &mut Vec<String>) {

@@ -33,6 +33,8 @@ pub struct CallState {
     pub(super) changed: Arc<Mutex<Vec<String>>>,
     /// Files the user named at the command line, read before the call.
     pub(super) inputs: super::Inputs,
+    /// What the call looked at outside `.vault/`.
+    pub(super) journal: super::Journal,
 }
 
 impl WasiView for CallState {

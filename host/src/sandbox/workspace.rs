@@ -71,6 +71,7 @@ fn fs_error(err: StorageError) -> FsError {
 
 impl workspace_read::Host for CallState {
     fn read_file(&mut self, path: String) -> Result<Vec<u8>, FsError> {
+        self.journal.note_file(&path);
         if let Some(bytes) = self.inputs.get(&path) {
             return Ok(bytes.to_vec());
         }
@@ -82,6 +83,7 @@ impl workspace_read::Host for CallState {
         paths: Vec<String>,
     ) -> wasmtime::Result<Vec<Result<Vec<u8>, FsError>>> {
         self.charge_paths("read-files", &paths)?;
+        self.note_files(&paths);
         if !self.inputs.is_empty() {
             return Ok(paths.into_iter().map(|p| self.read_file(p)).collect());
         }
@@ -102,6 +104,7 @@ impl workspace_read::Host for CallState {
             );
         }
         self.charge_paths("read-ahead", &paths)?;
+        self.note_files(&paths);
         let reads = if self.in_flight < MAX_IN_FLIGHT {
             PendingReads::start(&self.storage, paths)
         } else {
@@ -114,6 +117,7 @@ impl workspace_read::Host for CallState {
     }
 
     fn list_files(&mut self, dir: String) -> Result<Vec<FileEntry>, FsError> {
+        self.journal.note_listing(&dir);
         let entries = self.storage.list(&dir).map_err(fs_error)?;
         Ok(entries
             .into_iter()
@@ -125,6 +129,7 @@ impl workspace_read::Host for CallState {
     }
 
     fn exists(&mut self, path: String) -> Result<bool, FsError> {
+        self.journal.note_file(&path);
         if self.inputs.get(&path).is_some() {
             return Ok(true);
         }
@@ -162,6 +167,12 @@ impl CallState {
         Ok(reads)
     }
 
+    fn note_files(&mut self, paths: &[String]) {
+        for path in paths {
+            self.journal.note_file(path);
+        }
+    }
+
     /// Charge the paths of one read request against [`HELD_BUDGET`], or
     /// stop the call when they would pass it.
     fn charge_paths(&mut self, what: &str, paths: &[String]) -> wasmtime::Result<()> {
@@ -185,6 +196,7 @@ impl CallState {
     /// Wait (under the call's deadline) for the docs-domain sentinel before
     /// the call's first write; the error names the write refused.
     async fn before_write(&mut self, path: &str) -> Result<(), FsError> {
+        self.journal.note_write();
         self.write_guard
             .before_write()
             .await

@@ -8,14 +8,13 @@
 //! cannot watch), a [`Survey`] of every file's stamp decides. An unchanged
 //! survey keeps the load; otherwise the vault is listed again and only the
 //! files whose stamp moved (or that were racy when last read, see
-//! [`fingerprint`](fingerprint::Survey)) are read; the rest keep the
+//! [`fingerprint`](crate::workspace::survey::Survey)) are read; the rest keep the
 //! documents parsed before, and the graph is built anew over them all.
 //!
 //! Neither the watch nor the survey follows a symlink. A `.vault` that
 //! is itself a symlink is not watched, walked or cached: it is reported once
 //! (naming it) and read afresh on every use.
 
-mod fingerprint;
 mod replies;
 #[cfg(target_os = "linux")]
 mod watch;
@@ -23,8 +22,8 @@ mod watch;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
-pub use fingerprint::fingerprint;
-use fingerprint::{Survey, survey};
+pub use crate::workspace::survey::fingerprint;
+use crate::workspace::survey::{Survey, survey};
 pub use replies::Replies;
 
 use super::context::Context;

@@ -4,7 +4,7 @@
 //! A reply depends on the files under `.vault/` (the [`Loaded`](super::Loaded)
 //! it is kept in is dropped when any changes), on the framework files under
 //! `.vaultspec/` (config, the body-schema baseline, rename manifests: their
-//! [`fingerprint`](super::fingerprint) is part of the key), on today's date
+//! [`fingerprint`](crate::workspace::survey::fingerprint) is part of the key), on today's date
 //! (stamps and ages) and on the call's arguments; the key holds all four.
 
 use std::collections::HashMap;

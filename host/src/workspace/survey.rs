@@ -1,7 +1,8 @@
-//! The fingerprint of every file under `.vault/`: its path, size,
-//! modification and change times (nanoseconds) and inode, hashed; and the
-//! same facts kept per file (a [`Survey`]), so a reload reads only the files
-//! whose facts moved.
+//! The survey of a workspace's `.vault/`: the fingerprint of every file
+//! under it (its path, size, modification and change times in nanoseconds,
+//! and inode, hashed), and the same facts kept per file (a [`Survey`]), so
+//! the server's vault cache reads again only the files whose facts moved and
+//! the command line's answer cache knows when nothing did.
 //!
 //! Our own writes replace files by rename (a new inode); an edit in place
 //! changes the change time, which no tool can set back. Two edits of the
@@ -10,7 +11,7 @@
 //! read of it may already be stale, and it is read again next time.
 //!
 //! The walk never follows a symlink: not `.vault` itself (a linked `.vault`
-//! has the fingerprint of an empty one; [`super::VaultCache`] refuses to
+//! has the fingerprint of an empty one; [`crate::mcp::cache::VaultCache`] refuses to
 //! cache it) and not a link inside it, which counts as one entry (its own
 //! times and inode), so a link to a large tree elsewhere costs one `lstat`.
 
@@ -60,13 +61,13 @@ fn walk_vault(vault: &Path, visit: &mut dyn FnMut(&[u8], &std::fs::Metadata)) {
 /// How long after a file changed its times still cannot tell a second
 /// change of the same size from the first: far past a clock tick of any
 /// file system we run on (a few milliseconds; two seconds on FAT).
-const RACY: Duration = Duration::from_secs(3);
+pub const RACY: Duration = Duration::from_secs(3);
 
 /// What identifies one version of a file: size, modification and change
 /// times (seconds, nanoseconds) and inode.
 pub type Stamp = [i64; 6];
 
-fn stamp(meta: &std::fs::Metadata) -> Stamp {
+pub fn stamp(meta: &std::fs::Metadata) -> Stamp {
     [
         meta.len() as i64,
         meta.mtime(),
@@ -100,15 +101,30 @@ impl Survey {
     }
 }
 
+/// The time since the epoch after which a change seen at `now` is racy.
+pub fn racy_after(now: SystemTime) -> Duration {
+    now.checked_sub(RACY)
+        .unwrap_or(UNIX_EPOCH)
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+}
+
+/// When the entry last changed, its contents or its inode (the later of
+/// its modification and change times), since the epoch.
+pub fn changed_at(meta: &std::fs::Metadata) -> Duration {
+    let at = |secs: i64, nanos: i64| {
+        Duration::new(
+            u64::try_from(secs).unwrap_or(0),
+            u32::try_from(nanos).unwrap_or(0),
+        )
+    };
+    at(meta.ctime(), meta.ctime_nsec()).max(at(meta.mtime(), meta.mtime_nsec()))
+}
+
 /// Survey `vault` (the `.vault` folder of a workspace): the fingerprint,
 /// and the stamp of every regular file under it.
 pub fn survey(vault: &Path) -> Survey {
-    let started = SystemTime::now();
-    let racy_after = started
-        .checked_sub(RACY)
-        .unwrap_or(UNIX_EPOCH)
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
+    let racy_after = racy_after(SystemTime::now());
     let mut hasher = Sha256::new();
     let mut survey = Survey::default();
     walk_vault(vault, &mut |relative, meta| {
@@ -124,21 +140,34 @@ pub fn survey(vault: &Path) -> Survey {
             return;
         }
         let path = format!(".vault{}", String::from_utf8_lossy(relative));
-        let changed = Duration::new(
-            u64::try_from(meta.ctime()).unwrap_or(0),
-            u32::try_from(meta.ctime_nsec()).unwrap_or(0),
-        )
-        .max(Duration::new(
-            u64::try_from(meta.mtime()).unwrap_or(0),
-            u32::try_from(meta.mtime_nsec()).unwrap_or(0),
-        ));
-        if changed >= racy_after {
+        if changed_at(meta) >= racy_after {
             survey.racy.insert(path.clone());
         }
         survey.stamps.insert(path, stamp);
     });
     survey.print = hasher.finalize().into();
     survey
+}
+
+/// The fingerprint of every file under `dir` when each is a regular file
+/// that last changed before `racy_after` (since the epoch); `None` when
+/// one is racy, or is a symlink (what is read through it may change with
+/// no stamp under `dir` moving) or another special file. A missing `dir`,
+/// or one that is a symlink, has the fingerprint of an empty folder.
+pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
+    let mut hasher = Sha256::new();
+    let mut settled = true;
+    walk_vault(dir, &mut |relative, meta| {
+        if meta.is_dir() || !settled {
+            return;
+        }
+        settled = meta.is_file() && changed_at(meta) < racy_after;
+        hasher.update(relative);
+        for n in stamp(meta) {
+            hasher.update(n.to_le_bytes());
+        }
+    });
+    settled.then(|| hasher.finalize().into())
 }
 
 /// The fingerprint of every file under `dir` (`.vault/`, `.vaultspec/`).

@@ -1,0 +1,90 @@
+//! Benchmarks of the plain CLI: `vault list --json`, `status --json` and
+//! `vault check all --json` run as a person runs them, one process each,
+//! on generated vaults of 2,000 and 10,000 documents (100,000 with
+//! `VAULTSPEC_BENCH_HUGE=1`).
+//!
+//! Run with `cargo bench -p vaultspec-host --bench cli`. Every row is a
+//! whole process: start, catalog, then either the answer cache's check of
+//! every file's stamp and the kept output written (*from the cache*: the
+//! vault has not changed since the last run), or the verb's component
+//! (compiled once beforehand), the vault read and the JSON written
+//! (*afresh*: `--no-cache`, as after an edit). Targets at 10,000
+//! documents: list ≤ 40 ms, status ≤ 60 ms, check all ≤ 250 ms; at
+//! 100,000, status ≤ 600 ms.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use support::{median, ms, vault};
+
+const SAMPLES: usize = 7;
+
+/// The commands timed, as a person types them after `vaultspec`.
+const COMMANDS: [&[&str]; 3] = [
+    &["vault", "list", "--json"],
+    &["status", "--json"],
+    &["vault", "check", "all", "--json"],
+];
+
+/// One run of `args` on `root`; the verb may report problems (exit 1) but
+/// must not fail otherwise.
+fn run(root: &Path, cache: &Path, args: &[&str]) -> anyhow::Result<Duration> {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+        .arg("--target")
+        .arg(root)
+        .args(args)
+        .env("VAULTSPEC_CACHE_DIR", cache)
+        .env("VAULTSPEC_LOG_LEVEL", "error")
+        .stdin(Stdio::null())
+        .output()?;
+    let elapsed = start.elapsed();
+    anyhow::ensure!(
+        matches!(out.status.code(), Some(0 | 1)) && !out.stdout.is_empty(),
+        "vaultspec {}: {}\n{}",
+        args.join(" "),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(elapsed)
+}
+
+fn main() -> anyhow::Result<()> {
+    let cache = tempfile::tempdir()?;
+    let mut sizes = vec![2_000, 10_000];
+    if std::env::var_os("VAULTSPEC_BENCH_HUGE").is_some() {
+        sizes.push(100_000);
+    }
+    println!("| command | documents | afresh (`--no-cache`) | from the cache |");
+    println!("|---|---:|---:|---:|");
+    for docs in sizes {
+        let root = vault(docs)?;
+        // A file changed within 3 s is never trusted: let the new vault
+        // settle. Then compile every component and keep every answer.
+        std::thread::sleep(Duration::from_millis(3_200));
+        for args in COMMANDS {
+            run(root.path(), cache.path(), args)?;
+        }
+        for args in COMMANDS {
+            let timed = |extra: &[&str]| {
+                let args = [args, extra].concat();
+                (0..SAMPLES)
+                    .map(|_| run(root.path(), cache.path(), &args))
+                    .collect::<anyhow::Result<Vec<_>>>()
+                    .map(median)
+            };
+            let afresh = timed(&["--no-cache"])?;
+            let cached = timed(&[])?;
+            println!(
+                "| `{}` | {docs} | {} | {} |",
+                args.join(" "),
+                ms(afresh),
+                ms(cached)
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,483 @@
+//! The command line's answer cache: what a read-only builtin verb answered
+//! (its output and exit code), kept in the user's cache folder and given
+//! again, without running the verb, while nothing it read has changed.
+//!
+//! A listing, `status` or `check all` on a large vault reads and parses
+//! every file; checking that none of them changed costs one `stat` each.
+//! An answer is kept only when everything it depends on can be named:
+//!
+//! - the call: this very binary (its size, times and inode), the
+//!   workspace's canonical path, the component's digest, the verb, its
+//!   arguments, whether stdout and stderr are terminals; the UTC day, which
+//!   builtin verbs read (as a date, never finer);
+//! - `.vault/`: the [fingerprint](crate::workspace::survey::settled_print)
+//!   of every file under it, taken before the call, with no file changed
+//!   within [`RACY`](crate::workspace::survey::RACY) of it (a same-size
+//!   edit in the same clock tick would leave the same stamp) and no
+//!   symlink in it (what is read through one can change with no stamp
+//!   under `.vault/` moving);
+//! - every other folder the call listed (`vault check all` lists the whole
+//!   workspace, for source files naming documents), fingerprinted the same
+//!   way after the call, none of its files changed since `RACY` before the
+//!   call began;
+//! - every other path the call read or asked about (the call's
+//!   [`Journal`]): the type and inode of each folder on the way and the
+//!   stamp of the path itself, taken after the call under the same rule.
+//!
+//! Only builtins are kept: their answers depend on nothing else (a
+//! third-party verb might read the clock to the second). A call that
+//! tried to write (`check all --fix`; `check all` alone writes nothing),
+//! trapped, timed out, hit a limit or read files given at the command line
+//! is never kept.
+//!
+//! Entries live in `<cache>/answers/`, a folder of this user's that nobody
+//! else may write, one file per call (named by the hash of the call's
+//! key), written atomically, opened without following a link. Each carries
+//! the whole key and a SHA-256 of its own contents: a truncated, corrupt or
+//! foreign entry is ignored and replaced, never trusted. Nothing is ever
+//! written inside the workspace; `--no-cache` runs the verb and keeps
+//! nothing.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use vaultspec_vault::Date;
+
+use crate::catalog::{Origin, VerbComponent, VerbSpec};
+use crate::invocation::Invocation;
+use crate::sandbox::{
+    Chunk, HostOutput, Journal, OUTPUT_LIMIT, Outcome, own_folder, read_own_file,
+};
+use crate::workspace::Workspace;
+use crate::workspace::survey::{
+    Stamp, changed_at, is_real_folder, racy_after, settled_print, stamp,
+};
+
+/// Entries kept in the answers folder; past it the oldest go.
+pub const MAX_ENTRIES: usize = 256;
+
+/// The first bytes of every entry (its format's version included).
+const MAGIC: &[u8] = b"vaultspec-answer-1\n";
+
+/// The kept answer to one call, and what it depended on.
+#[derive(Debug, Serialize, Deserialize)]
+struct Header {
+    /// The call's whole key (the file name is only its hash).
+    key: String,
+    /// The UTC day the verb ran on.
+    day: String,
+    /// The fingerprint of `.vault/` before the call.
+    vault: String,
+    /// Each folder outside `.vault/` the call listed, with its marks and
+    /// fingerprint.
+    listed: Vec<(String, Vec<Mark>, String)>,
+    /// Each other path outside `.vault/` the call looked at, with its marks.
+    files: Vec<(String, Vec<Mark>)>,
+    /// The verb's exit code.
+    exit: u8,
+    /// The output, as (stderr?, length) runs of the bytes after the header.
+    chunks: Vec<(bool, usize)>,
+}
+
+/// What one component of a path was: missing, or its type (one of
+/// [`FILE`], [`FOLDER`], [`LINK`], [`OTHER`]), inode and (for the last
+/// component) its stamp.
+type Mark = Option<(u8, u64, Option<Stamp>)>;
+
+const FILE: u8 = 0;
+const FOLDER: u8 = 1;
+const LINK: u8 = 2;
+const OTHER: u8 = 3;
+
+/// The cache as one call sees it.
+pub struct Answers {
+    root: PathBuf,
+    key: String,
+    entry: PathBuf,
+}
+
+/// What a lookup that found nothing usable leaves for [`Answers::keep`]:
+/// the state of `.vault/` before the call.
+pub struct Before {
+    started: SystemTime,
+    day: String,
+    vault: Option<String>,
+}
+
+/// A kept answer that still holds.
+pub struct Answer {
+    /// The verb's exit code.
+    pub exit: u8,
+    chunks: Vec<Chunk>,
+}
+
+impl Answer {
+    /// Write the answer as the verb wrote it (escaped for a terminal, under
+    /// the same cap, quiet on a closed pipe).
+    pub fn replay(&self) -> std::io::Result<()> {
+        HostOutput::new(OUTPUT_LIMIT).replay(&self.chunks)
+    }
+}
+
+impl Answers {
+    /// The cache for this call, or `None` when its answer may not be kept:
+    /// not a builtin, files given at the command line, no usable cache
+    /// folder, or one inside the workspace. (A call that tries to write is
+    /// not kept either: see [`Journal`].)
+    pub fn for_call(
+        component: &VerbComponent,
+        verb: &VerbSpec,
+        invocation: &Invocation,
+        workspace: &Workspace,
+        has_inputs: bool,
+    ) -> Option<Self> {
+        if component.origin != Origin::Builtin || has_inputs {
+            return None;
+        }
+        let root = workspace.root().canonicalize().ok()?;
+        let dir = std::path::absolute(crate::env::cache_base()?.join("answers")).ok()?;
+        if inside(&dir, &root) {
+            tracing::debug!(
+                "no answer cache: `{}` is inside the workspace",
+                dir.display()
+            );
+            return None;
+        }
+        if let Err(reason) = own_folder(&dir) {
+            tracing::debug!("no answer cache in `{}`: {reason}", dir.display());
+            return None;
+        }
+        let exe = std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .map(|m| stamp(&m))
+            .ok()?;
+        use std::io::IsTerminal;
+        let key = format!(
+            "binary {exe:?}\nworkspace {}\ncomponent {}\nverb {}\ninvocation {invocation:?}\nterminals {} {}\n",
+            root.display(),
+            component.digest,
+            verb.path_string(),
+            std::io::stdout().is_terminal(),
+            std::io::stderr().is_terminal(),
+        );
+        let entry = dir.join(hex::encode(Sha256::digest(key.as_bytes())));
+        Some(Self { root, key, entry })
+    }
+
+    /// The kept answer when it still holds, else what [`Answers::keep`]
+    /// needs to keep the answer of the run about to happen.
+    pub fn lookup(&self) -> Result<Answer, Before> {
+        let started = SystemTime::now();
+        let day = Date::today_utc().to_string();
+        let vault = self.root.join(".vault");
+        let print = settled_print(&vault, racy_after(started)).filter(|_| is_real_folder(&vault));
+        let before = Before {
+            started,
+            day: day.clone(),
+            vault: print.map(hex::encode),
+        };
+        let Some((header, body)) = self.read() else {
+            return Err(before);
+        };
+        let holds = header.key == self.key
+            && header.day == day
+            && before.vault.as_deref() == Some(header.vault.as_str())
+            && header.listed.iter().all(|(dir, marks, print)| {
+                marks_of(&self.root, dir) == *marks
+                    && settled_print(&self.root.join(dir), racy_after(started))
+                        .is_some_and(|now| hex::encode(now) == *print)
+            })
+            && header
+                .files
+                .iter()
+                .all(|(path, marks)| marks_of(&self.root, path) == *marks);
+        if !holds {
+            tracing::debug!("the kept answer no longer holds");
+            return Err(before);
+        }
+        tracing::debug!("answer given from `{}`", self.entry.display());
+        // `parse` checked that the runs add up to the body.
+        let mut at = 0;
+        let chunks = header
+            .chunks
+            .iter()
+            .map(|&(stderr, len)| {
+                at += len;
+                Chunk {
+                    stderr,
+                    bytes: body[at - len..at].to_vec(),
+                }
+            })
+            .collect();
+        Ok(Answer {
+            exit: header.exit,
+            chunks,
+        })
+    }
+
+    /// Keep the answer of a call that ran after `before`, when everything
+    /// it depended on can be named and none of it was changing.
+    pub fn keep(&self, before: Before, outcome: &Outcome) {
+        let header = match self.header(before, outcome) {
+            Ok(header) => header,
+            Err(why) => {
+                tracing::debug!("answer not kept: {why}");
+                return;
+            }
+        };
+        match self.write(&header, &outcome.recorded) {
+            Ok(()) => tracing::debug!("answer kept in `{}`", self.entry.display()),
+            Err(err) => tracing::debug!(
+                "could not keep the answer in `{}`: {err}",
+                self.entry.display()
+            ),
+        }
+    }
+
+    /// The header of the answer to keep, or why there is none.
+    fn header(&self, before: Before, outcome: &Outcome) -> Result<Header, &'static str> {
+        let (Some(exit), None) = (outcome.exit_code, &outcome.failure) else {
+            return Err("the verb did not finish by itself");
+        };
+        let journal = outcome.journal.as_ref().ok_or("the verb did not finish")?;
+        if !journal.bounded() {
+            return Err("the verb looked at more than can be named");
+        }
+        let vault = before
+            .vault
+            .ok_or("`.vault/` was changing, holds a symlink, or is not a folder")?;
+        if Date::today_utc().to_string() != before.day {
+            return Err("the day changed during the call");
+        }
+        let listed = self
+            .listed(journal, before.started)
+            .ok_or("a folder the verb listed was changing or holds a symlink")?;
+        let files = self
+            .files(journal, before.started)
+            .ok_or("a file the verb read was changing")?;
+        Ok(Header {
+            key: self.key.clone(),
+            day: before.day,
+            vault,
+            listed,
+            files,
+            exit,
+            chunks: outcome
+                .recorded
+                .iter()
+                .map(|c| (c.stderr, c.bytes.len()))
+                .collect(),
+        })
+    }
+
+    /// The marks and fingerprint of every folder `journal` listed, or `None`
+    /// when one is not a real folder (nor missing), or one of its files is a
+    /// symlink or changed within `RACY` of the call's start or after it.
+    fn listed(
+        &self,
+        journal: &Journal,
+        started: SystemTime,
+    ) -> Option<Vec<(String, Vec<Mark>, String)>> {
+        let racy = racy_after(started);
+        journal
+            .listed()
+            .map(|dir| {
+                let marks = marks_of(&self.root, dir);
+                let folders = marks.iter().enumerate().all(|(n, mark)| match mark {
+                    Some((kind, _, _)) => *kind == FOLDER,
+                    None => n + 1 == marks.len(),
+                });
+                let print = settled_print(&self.root.join(dir), racy).filter(|_| folders)?;
+                Some((dir.to_owned(), marks, hex::encode(print)))
+            })
+            .collect()
+    }
+
+    /// The marks of every path `journal` names, or `None` when one of them
+    /// changed within [`RACY`](crate::workspace::survey::RACY) of the call's start or after it.
+    fn files(&self, journal: &Journal, started: SystemTime) -> Option<Vec<(String, Vec<Mark>)>> {
+        let racy = racy_after(started);
+        journal
+            .outside()
+            .map(|path| {
+                let marks = marks_of(&self.root, path);
+                let settled = std::fs::symlink_metadata(self.root.join(path))
+                    .map_or(true, |meta| changed_at(&meta) < racy);
+                settled.then(|| (path.to_owned(), marks))
+            })
+            .collect()
+    }
+
+    /// The entry's header and the bytes after it, when it is this user's,
+    /// whole, and of this format.
+    fn read(&self) -> Option<(Header, Vec<u8>)> {
+        let bytes = match read_own_file(&self.entry) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return None,
+            Err(reason) => {
+                tracing::debug!("ignoring the answer `{}`: {reason}", self.entry.display());
+                return None;
+            }
+        };
+        parse(&bytes)
+    }
+
+    fn write(&self, header: &Header, chunks: &[Chunk]) -> anyhow::Result<()> {
+        let dir = self.entry.parent().expect("entries live in a folder");
+        let bytes = encode(header, chunks)?;
+        let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+        std::io::Write::write_all(&mut temp, &bytes)?;
+        temp.persist(&self.entry)?;
+        prune(dir, MAX_ENTRIES);
+        Ok(())
+    }
+}
+
+/// Whether `dir` (absolute) is or would be created inside `root`
+/// (canonical): its nearest existing folder, with links resolved, is.
+fn inside(dir: &Path, root: &Path) -> bool {
+    dir.ancestors()
+        .find_map(|at| at.canonicalize().ok())
+        .is_some_and(|at| at.starts_with(root))
+}
+
+/// The marks of `path` beneath `root`, component by component, without
+/// following a link at the last one.
+fn marks_of(root: &Path, path: &str) -> Vec<Mark> {
+    use std::os::unix::fs::MetadataExt;
+    let parts: Vec<&str> = path.split('/').collect();
+    let mut at = root.to_path_buf();
+    let mut marks = Vec::with_capacity(parts.len());
+    for (n, part) in parts.iter().enumerate() {
+        at.push(part);
+        let Ok(meta) = std::fs::symlink_metadata(&at) else {
+            marks.push(None);
+            break;
+        };
+        let kind = meta.file_type();
+        let code = if kind.is_symlink() {
+            LINK
+        } else if kind.is_dir() {
+            FOLDER
+        } else if kind.is_file() {
+            FILE
+        } else {
+            OTHER
+        };
+        let last = n + 1 == parts.len();
+        marks.push(Some((code, meta.ino(), last.then(|| stamp(&meta)))));
+        if code != FOLDER {
+            break;
+        }
+    }
+    marks
+}
+
+/// An entry: [`MAGIC`], the SHA-256 of the rest, then the header's length
+/// (u32, little-endian), the header (JSON) and the output bytes.
+fn encode(header: &Header, chunks: &[Chunk]) -> anyhow::Result<Vec<u8>> {
+    let json = serde_json::to_vec(header)?;
+    let mut rest =
+        Vec::with_capacity(4 + json.len() + chunks.iter().map(|c| c.bytes.len()).sum::<usize>());
+    rest.extend_from_slice(&u32::try_from(json.len())?.to_le_bytes());
+    rest.extend_from_slice(&json);
+    for chunk in chunks {
+        rest.extend_from_slice(&chunk.bytes);
+    }
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend_from_slice(&Sha256::digest(&rest));
+    bytes.extend_from_slice(&rest);
+    Ok(bytes)
+}
+
+/// [`encode`] undone, or `None` for anything else.
+fn parse(bytes: &[u8]) -> Option<(Header, Vec<u8>)> {
+    let bytes = bytes.strip_prefix(MAGIC)?;
+    let (sum, rest) = bytes.split_at_checked(32)?;
+    if Sha256::digest(rest).as_slice() != sum {
+        return None;
+    }
+    let (len, rest) = rest.split_at_checked(4)?;
+    let len = u32::from_le_bytes(len.try_into().ok()?) as usize;
+    let (json, body) = rest.split_at_checked(len)?;
+    let header: Header = serde_json::from_slice(json).ok()?;
+    let total: usize = header.chunks.iter().map(|(_, n)| n).sum();
+    (total == body.len()).then(|| (header, body.to_vec()))
+}
+
+/// Remove the oldest entries of `dir` past `keep`.
+fn prune(dir: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<(SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if entries.len() <= keep {
+        return;
+    }
+    entries.sort();
+    for (_, path) in &entries[..entries.len() - keep] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            key: "k".into(),
+            day: "2026-12-04".into(),
+            vault: "v".into(),
+            listed: vec![],
+            files: vec![(".vaultspec/workspace.json".into(), vec![None])],
+            exit: 1,
+            chunks: vec![(false, 3), (true, 2)],
+        }
+    }
+
+    #[test]
+    fn an_entry_reads_back_whole_and_nothing_else_does() {
+        let chunks = [
+            Chunk {
+                stderr: false,
+                bytes: b"out".to_vec(),
+            },
+            Chunk {
+                stderr: true,
+                bytes: b"!!".to_vec(),
+            },
+        ];
+        let bytes = encode(&header(), &chunks).unwrap();
+        let (read, body) = parse(&bytes).expect("a whole entry parses");
+        assert_eq!((read.key.as_str(), read.exit), ("k", 1));
+        assert_eq!(body, b"out!!");
+        for cut in [0, MAGIC.len(), MAGIC.len() + 31, bytes.len() - 1] {
+            assert!(parse(&bytes[..cut]).is_none(), "cut at {cut}");
+        }
+        let mut flipped = bytes.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert!(parse(&flipped).is_none());
+        let mut longer = bytes.clone();
+        longer.push(b'x');
+        assert!(parse(&longer).is_none());
+    }
+
+    #[test]
+    fn a_cache_folder_inside_the_workspace_is_recognised_before_it_exists() {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path().canonicalize().unwrap();
+        assert!(inside(&root.join("cache/answers"), &root));
+        assert!(inside(&root, &root));
+        let elsewhere = tempfile::tempdir().unwrap();
+        assert!(!inside(&elsewhere.path().join("cache/answers"), &root));
+        let link = elsewhere.path().join("link");
+        std::os::unix::fs::symlink(&root, &link).unwrap();
+        assert!(inside(&link.join("answers"), &root));
+    }
+}

@@ -1,0 +1,248 @@
+//! The command line's answer cache: a read verb run again on an unchanged
+//! vault answers from the cache, and never answers stale — not after an
+//! edit of the same size in the same second, a file replaced by rename, a
+//! modification time set back, a new file outside `.vault/` the verb
+//! lists, a truncated entry or an entry from another workspace; and it writes nothing in the workspace.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::Duration;
+
+use vaultspec_test_support::TestVault;
+
+use crate::binary::{command, text};
+
+/// Longer than the window in which a change leaves a file racy (3 s).
+const SETTLE: Duration = Duration::from_millis(3_200);
+
+/// A workspace, its own answer cache, and the marker a run logs when it
+/// answered from the cache.
+struct Fixture {
+    vault: TestVault,
+    cache: tempfile::TempDir,
+    adr: String,
+}
+
+const GIVEN: &str = "answer given from";
+const KEPT: &str = "answer kept in";
+
+impl Fixture {
+    /// A vault of three documents, left to settle so its answers are kept.
+    fn settled() -> Self {
+        let vault = TestVault::new();
+        let adr = vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+        vault.doc("research", "2026-03-01", "cache-layer", Some("eviction"));
+        vault.doc("plan", "2026-03-03", "search", None);
+        std::thread::sleep(SETTLE);
+        Self {
+            vault,
+            cache: tempfile::tempdir().unwrap(),
+            adr,
+        }
+    }
+
+    fn run_with(&self, cache: &Path, args: &[&str]) -> Output {
+        command(args)
+            .arg("--target")
+            .arg(self.vault.root())
+            .env("VAULTSPEC_CACHE_DIR", cache)
+            .env("VAULTSPEC_LOG_LEVEL", "debug")
+            .output()
+            .expect("running vaultspec")
+    }
+
+    /// Run `args` with this fixture's cache: (stdout, stderr).
+    fn run(&self, args: &[&str]) -> (String, String) {
+        let out = self.run_with(self.cache.path(), args);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        (text(&out.stdout), text(&out.stderr))
+    }
+
+    /// What `args` prints when run afresh, with no cache at all.
+    fn fresh(&self, args: &[&str]) -> String {
+        let mut args = args.to_vec();
+        args.push("--no-cache");
+        let (stdout, stderr) = self.run(&args);
+        assert!(
+            !stderr.contains(GIVEN) && !stderr.contains(KEPT),
+            "{stderr}"
+        );
+        stdout
+    }
+
+    /// Run `args` until its answer is kept, then check it is given again.
+    fn kept(&self, args: &[&str]) -> String {
+        let (first, log) = self.run(args);
+        assert!(log.contains(KEPT), "{args:?} kept no answer:\n{log}");
+        let (again, log) = self.run(args);
+        assert!(log.contains(GIVEN), "{args:?} was run again:\n{log}");
+        assert_eq!(first, again);
+        first
+    }
+
+    /// `args` after a change: not given from the cache, and equal to a run
+    /// without one.
+    fn not_stale(&self, args: &[&str], before: &str) -> String {
+        let (now, log) = self.run(args);
+        assert!(!log.contains(GIVEN), "a stale answer was given:\n{log}");
+        assert_eq!(now, self.fresh(args));
+        assert_ne!(now, before, "the change should show in the answer");
+        now
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.vault.root().join(relative)
+    }
+
+    fn entries(&self) -> Vec<PathBuf> {
+        let dir = self.cache.path().join("answers");
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        entries.sort();
+        entries
+    }
+}
+
+const LIST: &[&str] = &["vault", "list", "--json"];
+
+/// Every file under `root` with its bytes, for comparing a tree before and
+/// after.
+fn tree(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(path);
+            } else {
+                files.push((path.clone(), std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn an_unchanged_vault_is_answered_from_the_cache_and_the_workspace_is_untouched() {
+    let f = Fixture::settled();
+    let before = tree(f.vault.root());
+    let listed = f.kept(LIST);
+    assert!(listed.contains(&f.adr), "{listed}");
+    f.kept(&["status", "--json"]);
+    f.kept(&["vault", "check", "all", "--json"]);
+    // `--no-cache` runs the verb, and gives and keeps nothing.
+    assert_eq!(f.fresh(LIST), listed);
+    assert_eq!(
+        tree(f.vault.root()),
+        before,
+        "a read wrote in the workspace"
+    );
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(f.cache.path().join("answers"))
+            .unwrap()
+            .permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o700);
+}
+
+#[test]
+fn an_edit_of_the_same_size_within_the_same_second_is_seen() {
+    let f = Fixture::settled();
+    let before = f.kept(LIST);
+    let path = f.path(&f.adr);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replacen("2026-03-02", "2026-03-09", 1);
+    assert_eq!(text.len(), edited.len());
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    std::fs::write(&path, &edited).unwrap();
+    // The modification time set back to what it was: only the change time
+    // (which nobody can set) and the contents differ.
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let after = f.not_stale(LIST, &before);
+    assert!(after.contains("2026-03-09"), "{after}");
+    // The edit is racy, so that answer was not kept; once it settles the
+    // new answer is.
+    std::thread::sleep(SETTLE);
+    assert_eq!(f.kept(LIST), after);
+}
+
+#[test]
+fn a_file_replaced_by_rename_or_removed_is_seen() {
+    let f = Fixture::settled();
+    let before = f.kept(LIST);
+    let path = f.path(&f.adr);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let replacement = f.path(".vault/adr/replacement.tmp");
+    std::fs::write(&replacement, text.replacen("2026-03-02", "2026-03-07", 1)).unwrap();
+    std::fs::rename(&replacement, &path).unwrap();
+    let after = f.not_stale(LIST, &before);
+    std::fs::remove_file(&path).unwrap();
+    f.not_stale(LIST, &after);
+}
+
+#[test]
+fn a_change_outside_the_vault_that_check_all_reads_is_seen() {
+    let f = Fixture::settled();
+    let check = &["vault", "check", "all", "--json"];
+    let before = f.kept(check);
+    // `check all` lists `.vaultspec/` for entries the framework does not
+    // know; the survey of `.vault/` alone would miss this one.
+    f.vault.write(".vaultspec/notes.txt", "mine\n");
+    let after = f.not_stale(check, &before);
+    assert!(after.contains("notes.txt"), "{after}");
+}
+
+#[test]
+fn a_truncated_corrupt_or_foreign_entry_is_ignored_and_replaced() {
+    let f = Fixture::settled();
+    let before = f.kept(LIST);
+    let [entry] = f.entries().try_into().expect("one entry");
+    let bytes = std::fs::read(&entry).unwrap();
+
+    std::fs::write(&entry, &bytes[..bytes.len() / 2]).unwrap();
+    let (out, log) = f.run(LIST);
+    assert!(!log.contains(GIVEN) && log.contains(KEPT), "{log}");
+    assert_eq!(out, before);
+
+    let mut flipped = std::fs::read(&entry).unwrap();
+    let last = flipped.len() - 3;
+    flipped[last] ^= 0x20;
+    std::fs::write(&entry, &flipped).unwrap();
+    let (out, log) = f.run(LIST);
+    assert!(!log.contains(GIVEN), "{log}");
+    assert_eq!(out, before);
+
+    // Another workspace's answer put under this call's name: its key is not
+    // this call's, so it is not given.
+    let other = Fixture::settled();
+    other.kept(LIST);
+    let [foreign] = other.entries().try_into().expect("one entry");
+    std::fs::copy(&foreign, &entry).unwrap();
+    let (out, log) = f.run(LIST);
+    assert!(!log.contains(GIVEN), "{log}");
+    assert_eq!(out, before);
+}
+
+#[test]
+fn an_entry_others_may_write_is_not_trusted() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = Fixture::settled();
+    let before = f.kept(LIST);
+    let [entry] = f.entries().try_into().expect("one entry");
+    std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let (out, log) = f.run(LIST);
+    assert!(!log.contains(GIVEN), "{log}");
+    assert_eq!(out, before);
+}
