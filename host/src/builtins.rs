@@ -10,8 +10,8 @@
 use anyhow::Context;
 use bytes::Bytes;
 
+use crate::catalog::Precompiled;
 use crate::catalog::{Catalog, Origin, VerbComponent};
-use crate::sandbox::Precompiled;
 
 /// One builtin verb component as the build embedded it.
 #[derive(Debug, Clone, Copy)]

@@ -7,6 +7,23 @@
 //! turns user input into an [`invocation::Invocation`]; [`sandbox`] checks it,
 //! runs the verb in a fresh store and returns its [`sandbox::Outcome`].
 //!
+//! # Parts and layers
+//!
+//! | layer | parts | what they hold |
+//! |---|---|---|
+//! | platform | [`env`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`] | the environment, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK |
+//! | catalog | [`catalog`], [`trust`], [`builtins`], [`invocation`] | what verbs exist, as declared in WIT; who trusts which component; a verb's arguments |
+//! | sandbox | [`sandbox`] | running one verb call in wasmtime under every limit |
+//! | gateway | [`gateway`] | `discover` and `invoke`: the catalog and the sandbox offered to a client |
+//! | front | [`cli`], [`mcp`], [`setup`], [`enroll`] | the command line, the MCP server, install and enrollment |
+//!
+//! A part uses only the parts of its own layer and of the layers above it
+//! in this table: the sandbox and the catalog know nothing of MCP or the
+//! command line, and the vault model (`vaultspec-vault`) nothing of the
+//! host. A test reads the sources and fails on a use against the table
+//! (`layers.rs`); the one use it still allows, the catalog keeping
+//! `discover`'s ranking index, is listed there with its reason.
+//!
 //! Two things run natively instead, never as components: [`setup`]
 //! (`install`, `uninstall`) and [`enroll`] (`spec mcps …`, `spec doctor`).
 //! They write where no verb may (the agents' MCP files at the workspace
@@ -24,6 +41,7 @@ pub mod cli;
 pub mod display;
 pub mod enroll;
 pub mod env;
+pub mod file_lock;
 pub mod gateway;
 pub mod invocation;
 pub mod logging;
@@ -34,3 +52,6 @@ pub mod sentinel;
 pub mod setup;
 pub mod trust;
 pub mod workspace;
+
+#[cfg(test)]
+mod layers;

@@ -15,6 +15,7 @@ mod declaration;
 mod denylist;
 mod error;
 mod file;
+mod precompiled;
 mod spec;
 mod third_party;
 mod trust;
@@ -26,13 +27,13 @@ use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
 use crate::gateway::discover::Index;
-use crate::sandbox::Precompiled;
 
 pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect, validate};
 pub use declaration::{INTENTS_HEADING, RESERVED_FLAGS, VERB_WIT, parse};
 pub use denylist::{DENIED_VERBS, HOST_COMMANDS, is_denied};
 pub use error::{Reason, Refusal};
 pub use file::MAX_COMPONENT_BYTES;
+pub use precompiled::Precompiled;
 pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, summary};
 pub use third_party::{
     Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of,

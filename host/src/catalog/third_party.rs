@@ -23,7 +23,6 @@ use super::component::validate;
 use super::denylist::{DENIED_VERBS, HOST_COMMANDS, overlaps};
 use super::file;
 use super::{Catalog, Origin, Reason, Refusal, Trust, VerbComponent};
-use crate::builtins;
 use crate::display::Escaped;
 use crate::trust::{TrustStore, identity};
 
@@ -56,13 +55,17 @@ pub struct Loaded {
     pub warnings: Vec<String>,
 }
 
-/// Build the catalog the CLI and the MCP server use: every builtin, then
-/// every third-party component of `workspace` (its root, when there is one)
-/// and of the user whose home folder is `home`, admitted or refused and
-/// marked with its trust. Fails only when a builtin cannot be loaded.
-pub fn load_all(workspace: Option<&Path>, home: Option<&Path>) -> anyhow::Result<Loaded> {
+/// Build the catalog the CLI and the MCP server use: the `builtins`
+/// (`crate::builtins::catalog`), then every third-party component of
+/// `workspace` (its root, when there is one) and of the user whose home
+/// folder is `home`, admitted or refused and marked with its trust.
+pub fn load_all(
+    builtins: Catalog,
+    workspace: Option<&Path>,
+    home: Option<&Path>,
+) -> anyhow::Result<Loaded> {
     let mut loaded = Loaded {
-        catalog: builtins::catalog()?,
+        catalog: builtins,
         ..Loaded::default()
     };
     let store = match (workspace, home) {

@@ -84,7 +84,11 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     let no_root = found.as_ref().err().map(|err| format!("{err:#}"));
     let root = found.ok();
     let home = std::env::home_dir();
-    let loaded = catalog::load_all(root.as_deref(), home.as_deref())?;
+    let loaded = catalog::load_all(
+        crate::builtins::catalog()?,
+        root.as_deref(),
+        home.as_deref(),
+    )?;
     let catalog = &loaded.catalog;
     let matches = match full_command(catalog).try_get_matches_from(&args) {
         Ok(matches) => matches,

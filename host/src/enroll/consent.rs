@@ -15,9 +15,10 @@ use sha2::{Digest, Sha256};
 use vaultspec_vault::WriteScope;
 
 use super::definitions::{Definition, Launch};
-use super::files::{Lock, Place};
+use super::files::Place;
 use super::pyjson::{self, Style};
 use super::targets::{Homes, Target};
+use crate::file_lock::FileLock;
 
 /// What a person approves: one definition, rendered, for one target.
 #[derive(Debug, Clone)]
@@ -104,7 +105,7 @@ impl Ledger {
     /// Returns what `change` returned.
     pub fn update<T>(homes: &Homes, change: impl FnOnce(&mut Ledger) -> T) -> anyhow::Result<T> {
         let place = place(homes);
-        let _lock = Lock::take(&place.path())?;
+        let _lock = FileLock::take(&place.path())?;
         let mut ledger = Ledger::read(homes);
         let result = change(&mut ledger);
         let doc = json!({"version": 1, "grants": ledger.grants});

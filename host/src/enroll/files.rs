@@ -1,4 +1,4 @@
-//! Reading and replacing the files enrollment touches, and locking them.
+//! Reading and replacing the files enrollment touches.
 //!
 //! Every write goes through [`CapStorage`]: in the workspace with
 //! [`WriteScope::Enroll`] (the agents' three files, nothing else), in the
@@ -7,7 +7,7 @@
 //! exclusively created temporary file, and a read-only or hard-linked file
 //! is refused rather than changed.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
 use vaultspec_vault::{CapStorage, Storage, StorageError, WriteScope};
@@ -73,30 +73,5 @@ impl Place {
                 }
             }
         }
-    }
-}
-
-/// An exclusive advisory lock on `<file>.lock`, held until dropped.
-pub struct Lock {
-    _file: std::fs::File,
-}
-
-impl Lock {
-    /// Wait for and take the lock of `file`.
-    pub fn take(file: &Path) -> anyhow::Result<Lock> {
-        let dir = file.parent().context("a locked file lives in a folder")?;
-        std::fs::create_dir_all(dir).with_context(|| format!("creating `{}`", dir.display()))?;
-        let mut name = file.as_os_str().to_owned();
-        name.push(".lock");
-        let path = PathBuf::from(name);
-        let lock = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("opening `{}`", path.display()))?;
-        lock.lock()
-            .with_context(|| format!("locking `{}`", path.display()))?;
-        Ok(Lock { _file: lock })
     }
 }

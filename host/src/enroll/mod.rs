@@ -39,6 +39,5 @@ mod targets;
 
 pub use args::SpecCommand;
 pub use commands::{print_warnings, run, sync_installed, uninstall_installed};
-pub use files::Lock;
 pub use sync::Report;
 pub use targets::Provider;

@@ -14,10 +14,10 @@ use serde_json::{Value, json};
 
 use super::consent::{Approval, Ledger};
 use super::definitions::{self, Definition};
-use super::files::Lock;
 use super::native::{self, Native};
 use super::ownership::{Managed, Ownership, fingerprint};
 use super::targets::{Provider, Scope, Target};
+use crate::file_lock::FileLock;
 
 /// What happened to one server in one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -342,11 +342,15 @@ fn sync_target(
 /// The ownership file's lock for a run that writes (none for a dry run,
 /// which writes nothing); when it cannot be taken, a report failing every
 /// target.
-fn lock(ownership: &Ownership, targets: &[Target], dry_run: bool) -> Result<Option<Lock>, Report> {
+fn lock(
+    ownership: &Ownership,
+    targets: &[Target],
+    dry_run: bool,
+) -> Result<Option<FileLock>, Report> {
     if dry_run {
         return Ok(None);
     }
-    Lock::take(&ownership.path())
+    FileLock::take(&ownership.path())
         .map(Some)
         .map_err(|err| Report::fail_all(targets, &format!("{err:#}")))
 }

@@ -67,7 +67,11 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         tracing::info!(removed, "swept the temp files of interrupted writes");
         recover_interrupted(&workspace);
     }
-    let loaded = crate::catalog::load_all(Some(workspace.root()), std::env::home_dir().as_deref())?;
+    let loaded = crate::catalog::load_all(
+        crate::builtins::catalog()?,
+        Some(workspace.root()),
+        std::env::home_dir().as_deref(),
+    )?;
     for refusal in &loaded.refusals {
         tracing::warn!("{refusal}");
     }

@@ -1,7 +1,7 @@
 //! The sandbox: runs one verb call in a fresh store of a prepared component.
 //!
 //! On its first call a component gets its machine code (a builtin's was
-//! compiled with the binary, see [`Precompiled`]; others are compiled or
+//! compiled with the binary, see [`crate::catalog::Precompiled`]; others are compiled or
 //! loaded from the [`CompileCache`]), is checked against its declaration,
 //! and is pre-instantiated once; every call then gets a fresh [`Store`]
 //! with its own WASI context, limits and workspace access. What a call may
@@ -59,7 +59,7 @@
 //! | a flood of one verb | a component holds at most half of the pool's slots; the rest wait under their own deadlines | `slots` |
 //! | output | 1 MiB of stdout and stderr together, at the CLI as over MCP | [`output`], `host_stdout` |
 //! | a call that only reads changing the workspace | the workspace lock creates nothing; the sentinel that does is made at the first write | `write_guard` |
-//! | swapped precompiled code | only code embedded in the binary is loaded without a cache's checks: changing it means changing the binary | [`Precompiled`] |
+//! | swapped precompiled code | only code embedded in the binary is loaded without a cache's checks: changing it means changing the binary | [`crate::catalog::Precompiled`] |
 //! | a planted `.cwasm` (it is native code) | the cache folder and each entry must be the user's own and writable by nobody else; entries are opened without following links | [`CompileCache`] |
 //! | a huge, linked or special file among the components | no links, a size cap checked on the handle before reading, full validation before anything parses it | `crate::catalog` |
 //! | escapes in names, docs and file names | control and bidi characters escaped wherever the host prints them; verb output to a terminal filtered | `crate::display`, `host_stdout` |
@@ -110,7 +110,7 @@ pub use journal::Journal;
 use limiter::CallLimiter;
 pub use limiter::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
 pub use output::{Capture, OUTPUT_LIMIT};
-pub use precompiled::{CodeSource, Precompiled};
+pub use precompiled::CodeSource;
 use slots::Slots;
 pub use slots::share as slot_share;
 use state::CallState;

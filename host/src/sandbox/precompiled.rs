@@ -1,6 +1,7 @@
-//! Machine code compiled for a component ahead of time (the builtin verbs',
-//! when the binary was built), and the fallback to compiling it when that
-//! code does not fit this machine's CPU or engine.
+//! Loading the machine code compiled for a component ahead of time (the
+//! builtin verbs', when the binary was built: a [`Precompiled`]), and the
+//! fallback to compiling it when that code does not fit this machine's CPU
+//! or engine.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,38 +10,7 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 
 use super::CompileCache;
-
-/// A component's machine code from `Engine::precompile_component`.
-#[derive(Clone, Copy)]
-pub struct Precompiled {
-    code: &'static [u8],
-    compiled_for: &'static str,
-}
-
-impl std::fmt::Debug for Precompiled {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Precompiled")
-            .field("bytes", &self.code.len())
-            .field("compiled_for", &self.compiled_for)
-            .finish()
-    }
-}
-
-impl Precompiled {
-    /// Code compiled by an engine whose
-    /// [`vaultspec_engine_config::compatibility_digest`] is `compiled_for`.
-    ///
-    /// # Safety
-    ///
-    /// `code` must be the unaltered output of wasmtime's
-    /// `Engine::precompile_component` or `Component::serialize`: it is
-    /// native code that is mapped and run. Wasmtime checks its version,
-    /// target, CPU features and configuration on loading, but cannot tell
-    /// crafted bytes from its own.
-    pub const unsafe fn new(code: &'static [u8], compiled_for: &'static str) -> Self {
-        Self { code, compiled_for }
-    }
-}
+use crate::catalog::Precompiled;
 
 /// Where a prepared component's machine code came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,11 +38,11 @@ pub(super) fn load(
         let component = cache.load_or_compile(engine, digest, bytes, || {})?;
         return Ok((component, CodeSource::Compiled));
     };
-    if precompiled.compiled_for == engine_digest {
+    if precompiled.compiled_for() == engine_digest {
         // SAFETY: `Precompiled::new`'s contract: the bytes are wasmtime's own
         // output. For the builtins they were written by `build.rs` and are
         // embedded in this binary, so they change only if the binary does.
-        match unsafe { Component::deserialize(engine, precompiled.code) } {
+        match unsafe { Component::deserialize(engine, precompiled.code()) } {
             Ok(component) => return Ok((component, CodeSource::Precompiled)),
             Err(e) => {
                 tracing::warn!("compiling a builtin component instead of loading its code: {e:#}")

@@ -78,7 +78,7 @@ impl TrustStore {
         let path = Self::path_in(home);
         let dir = path.parent().expect("the trust file lives in a folder");
         std::fs::create_dir_all(dir).with_context(|| format!("creating `{}`", dir.display()))?;
-        let _lock = crate::enroll::Lock::take(&path)?;
+        let _lock = crate::file_lock::FileLock::take(&path)?;
 
         let mut file = read_file(&path)?;
         change(&mut file.grants);

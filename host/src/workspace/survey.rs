@@ -11,7 +11,7 @@
 //! read of it may already be stale, and it is read again next time.
 //!
 //! The walk never follows a symlink: not `.vault` itself (a linked `.vault`
-//! has the fingerprint of an empty one; [`crate::mcp::cache::VaultCache`] refuses to
+//! has the fingerprint of an empty one; the server's vault cache refuses to
 //! cache it) and not a link inside it, which counts as one entry (its own
 //! times and inode), so a link to a large tree elsewhere costs one `lstat`.
 
