@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use vaultspec_host::builtins;
-use vaultspec_host::catalog::{Origin, VerbComponent};
+use vaultspec_host::catalog::{Catalog, Origin, VerbComponent};
 use vaultspec_host::invocation::Invocation;
 use vaultspec_host::sandbox::{CallOptions, CompileCache, Sandbox};
 use vaultspec_host::workspace::Workspace;
@@ -36,6 +36,9 @@ fn warm_call() -> anyhow::Result<()> {
         .find(|v| v.path_string() == "noop")
         .unwrap()
         .clone();
+    let mut catalog = Catalog::new();
+    catalog.add(echo.clone())?;
+    let runnable = catalog.runnable(catalog.get("noop").expect("the echo guest's noop"))?;
     let vault = TestVault::new();
     let workspace = Workspace::open(vault.root())?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -51,7 +54,7 @@ fn warm_call() -> anyhow::Result<()> {
     for _ in 0..2000 {
         let start = Instant::now();
         let outcome =
-            runtime.block_on(sandbox.call(&echo, &noop, &invocation, &workspace, &options))?;
+            runtime.block_on(sandbox.call(&runnable, &noop, &invocation, &workspace, &options))?;
         samples.push(start.elapsed());
         assert_eq!(outcome.exit_code, Some(0));
     }

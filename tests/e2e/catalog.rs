@@ -5,7 +5,7 @@ use vaultspec_host::invocation::{FlagValue, Invocation};
 use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::{TestVault, guests};
 
-use crate::support::{load, sandbox};
+use crate::support::{load, runnable, sandbox};
 
 #[test]
 fn a_component_importing_sockets_is_refused_at_load() {
@@ -90,7 +90,7 @@ fn typed_values_reach_the_guest_intact() -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     let outcome = runtime.block_on(sandbox().call(
-        &echo,
+        &runnable(&echo),
         say,
         &invocation,
         &workspace,

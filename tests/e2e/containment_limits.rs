@@ -23,7 +23,7 @@ use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::{TestVault, cache_dir, guests};
 
 use crate::mcp::{Session, text};
-use crate::support::{assert_host_still_serves, call, load, quick, sandbox, stdout};
+use crate::support::{assert_host_still_serves, call, load, quick, runnable, sandbox, stdout};
 
 /// Tests that measure the process's resident memory run one at a time.
 static MEASURED: Mutex<()> = Mutex::new(());
@@ -79,7 +79,13 @@ fn call_at(
         .build()
         .unwrap();
     runtime
-        .block_on(sandbox().call(component, spec, &invocation, &workspace, &options))
+        .block_on(sandbox().call(
+            &runnable(component),
+            spec,
+            &invocation,
+            &workspace,
+            &options,
+        ))
         .unwrap()
 }
 
@@ -217,7 +223,13 @@ fn a_flood_of_one_sleeping_verb_leaves_pool_slots_for_other_verbs() -> anyhow::R
                 ..Invocation::default()
             };
             pooled
-                .call(&hoarder, spec, &invocation, &workspace, &with_timeout(20.0))
+                .call(
+                    &runnable(&hoarder),
+                    spec,
+                    &invocation,
+                    &workspace,
+                    &with_timeout(20.0),
+                )
                 .await
         }));
     }
@@ -235,7 +247,7 @@ fn a_flood_of_one_sleeping_verb_leaves_pool_slots_for_other_verbs() -> anyhow::R
     let read = runtime.block_on(async {
         tokio::time::timeout(
             Duration::from_secs(10),
-            pooled.call(&probe, &spec, &invocation, &workspace, &quick()),
+            pooled.call(&runnable(&probe), &spec, &invocation, &workspace, &quick()),
         )
         .await
     });
@@ -425,7 +437,7 @@ fn grab(
         .enable_all()
         .build()?;
     Ok(runtime.block_on(sandbox.call(
-        component,
+        &runnable(component),
         spec,
         &Invocation::default(),
         &workspace,

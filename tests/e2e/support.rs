@@ -3,7 +3,7 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use vaultspec_host::catalog::{Origin, Refusal, VerbComponent};
+use vaultspec_host::catalog::{Catalog, Origin, Refusal, Runnable, VerbComponent};
 use vaultspec_host::invocation::Invocation;
 use vaultspec_host::sandbox::{CallOptions, CompileCache, Outcome, Sandbox};
 use vaultspec_host::workspace::Workspace;
@@ -28,6 +28,19 @@ pub fn load(path: &str) -> Result<VerbComponent, Refusal> {
     VerbComponent::load(&name, Origin::File(path.into()), bytes.into())
 }
 
+/// `component` admitted to a catalog of its own (the test vouches for it):
+/// the sandbox runs only what a catalog found runnable.
+pub fn runnable(component: &VerbComponent) -> Runnable {
+    let mut catalog = Catalog::new();
+    let verb = component.verbs[0].path_string();
+    catalog
+        .add(component.clone())
+        .expect("a catalog of one admits it");
+    catalog
+        .runnable(catalog.get(&verb).expect("its verb"))
+        .expect("an added component is trusted")
+}
+
 /// Run `verb` of `component` on `vault` with these operands and options.
 pub fn call(
     component: &VerbComponent,
@@ -49,7 +62,13 @@ pub fn call(
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    Ok(runtime.block_on(sandbox().call(component, spec, &invocation, &workspace, &options))?)
+    Ok(runtime.block_on(sandbox().call(
+        &runnable(component),
+        spec,
+        &invocation,
+        &workspace,
+        &options,
+    ))?)
 }
 
 /// Options with a short timeout, for calls expected to end quickly.

@@ -34,6 +34,7 @@ pub use denylist::{DENIED_VERBS, HOST_COMMANDS, is_denied};
 pub use error::{Reason, Refusal};
 pub use file::MAX_COMPONENT_BYTES;
 pub use precompiled::Precompiled;
+
 pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, summary};
 pub use third_party::{
     Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of,
@@ -51,7 +52,7 @@ pub enum Origin {
 }
 
 /// One loaded component and the verbs it provides.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct VerbComponent {
     /// A short name: the builtin's name or the file stem.
     pub name: String,
@@ -224,14 +225,32 @@ impl Catalog {
 
     /// The component to run an entry with, or the refusal to give when its
     /// component is not trusted (which names `vaultspec verbs trust NAME`).
-    /// Every caller that runs verbs (the CLI, the gateway's `invoke`) goes
-    /// through here.
-    pub fn runnable(&self, entry: &Entry) -> Result<&Arc<VerbComponent>, Untrusted> {
+    /// The sandbox runs nothing else: a [`Runnable`] is made only here.
+    pub fn runnable(&self, entry: &Entry) -> Result<Runnable, Untrusted> {
         let component = self.component_of(entry);
         if self.trust(entry).runnable() {
-            Ok(component)
+            Ok(Runnable(component.clone()))
         } else {
             Err(Untrusted::new(&entry.spec.path_string(), component))
         }
+    }
+}
+
+/// A component the catalog found runnable: a builtin, or one a person
+/// trusted by digest. [`crate::sandbox::Sandbox::call`] takes only this, so
+/// no caller can run a component without asking [`Catalog::runnable`]:
+///
+/// ```compile_fail
+/// # fn any() -> std::sync::Arc<vaultspec_host::catalog::VerbComponent> { todo!() }
+/// let sneaked = vaultspec_host::catalog::Runnable(any());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Runnable(Arc<VerbComponent>);
+
+impl std::ops::Deref for Runnable {
+    type Target = VerbComponent;
+
+    fn deref(&self) -> &VerbComponent {
+        &self.0
     }
 }

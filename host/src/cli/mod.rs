@@ -169,7 +169,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         None
     } else {
         Answers::for_call(
-            component,
+            &component,
             &entry.spec,
             &invocation,
             &workspace,
@@ -199,7 +199,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         ..CallOptions::default()
     };
     let outcome = match sandbox
-        .call(component, &entry.spec, &invocation, &workspace, &options)
+        .call(&component, &entry.spec, &invocation, &workspace, &options)
         .await
     {
         Ok(outcome) => outcome,

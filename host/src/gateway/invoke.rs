@@ -40,6 +40,8 @@ pub struct Request {
 struct Checked<'c> {
     verb: String,
     entry: &'c crate::catalog::Entry,
+    /// The verb's component, which the catalog found runnable.
+    runnable: crate::catalog::Runnable,
     invocation: Invocation,
     timeout: f64,
     flags_argv: Vec<String>,
@@ -100,7 +102,7 @@ fn check<'c>(catalog: &'c Catalog, request: &Request) -> Result<Checked<'c>, Str
             request.verb
         )
     })?;
-    catalog
+    let runnable = catalog
         .runnable(entry)
         .map_err(|untrusted| untrusted.to_string())?;
     let spec = &entry.spec;
@@ -157,6 +159,7 @@ fn check<'c>(catalog: &'c Catalog, request: &Request) -> Result<Checked<'c>, Str
     Ok(Checked {
         verb,
         entry,
+        runnable,
         invocation,
         timeout,
         flags_argv,
@@ -261,7 +264,6 @@ pub async fn invoke(
     request: &Request,
 ) -> Result<Value, String> {
     let checked = check(catalog, request)?;
-    let component = catalog.component_of(checked.entry);
     let mut command = vec![
         "vaultspec".to_owned(),
         "--target".to_owned(),
@@ -281,7 +283,7 @@ pub async fn invoke(
     };
     let outcome = match sandbox
         .call(
-            component,
+            &checked.runnable,
             &checked.entry.spec,
             &checked.invocation,
             workspace,

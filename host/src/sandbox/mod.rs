@@ -117,7 +117,7 @@ use state::CallState;
 pub use workspace::{HELD_BUDGET, MAX_LIVE_READS};
 use write_guard::WriteGuard;
 
-use crate::catalog::{Reason, Refusal, VerbComponent, VerbSpec};
+use crate::catalog::{Reason, Refusal, Runnable, VerbComponent, VerbSpec};
 use crate::env;
 use crate::invocation::{ArgError, Invocation, arguments};
 use crate::workspace::Workspace;
@@ -362,7 +362,7 @@ impl Sandbox {
     /// deadline stops a guest that computes without yielding.
     pub async fn call(
         &self,
-        component: &VerbComponent,
+        component: &Runnable,
         verb: &VerbSpec,
         invocation: &Invocation,
         workspace: &Workspace,
