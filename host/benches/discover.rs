@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 use support::{median, ms};
 use vaultspec_host::builtins;
 use vaultspec_host::catalog::{Capabilities, Catalog, Origin, VerbComponent, parse};
-use vaultspec_host::gateway::discover::{rank, schema};
+use vaultspec_host::gateway::discover::{Index, schema};
 use vaultspec_host::mcp::{Context, VaultServer, cache::VaultCache};
 use vaultspec_host::sandbox::{CompileCache, Sandbox};
 use vaultspec_host::workspace::Workspace;
@@ -109,14 +109,13 @@ fn percentiles(mut samples: Vec<Duration>) -> (Duration, Duration) {
 /// for each query, `rounds` times over.
 fn queries(label: &str, catalog: &Catalog, queries: &[String], rounds: usize) {
     let start = Instant::now();
-    let index = catalog.discover_index();
-    std::hint::black_box(index);
+    let index = Index::build(catalog);
     let built = start.elapsed();
     let mut samples = Vec::new();
     for _ in 0..rounds {
         for query in queries {
             let start = Instant::now();
-            let ranked = rank(catalog, query, 10);
+            let ranked = index.rank(catalog, query, 10);
             let schemas: Vec<_> = ranked
                 .iter()
                 .map(|r| schema(&r.entry.spec, r.score, &r.matched, catalog.trust(r.entry)))
@@ -147,6 +146,7 @@ fn replies(queries: &[String], rounds: usize) -> anyhow::Result<()> {
         catalog: std::sync::Arc::new(builtins::catalog()?),
         sandbox: std::sync::Arc::new(Sandbox::new(CompileCache::new(None))?),
         vault: VaultCache::default(),
+        discover: Default::default(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -62,11 +62,12 @@ fn timed(mut f: impl FnMut() -> anyhow::Result<()>) -> anyhow::Result<Duration> 
 
 fn discover_bench(root: &Path, cache: &Path) -> anyhow::Result<()> {
     let catalog = builtins::catalog()?;
+    let index = discover::Index::build(&catalog);
     let mut samples = Vec::new();
     for _ in 0..200 {
         for query in QUERIES {
             let start = Instant::now();
-            let ranked = discover::rank(&catalog, query, 10);
+            let ranked = index.rank(&catalog, query, 10);
             let schemas: Vec<Value> = ranked
                 .iter()
                 .map(|r| {

@@ -21,8 +21,7 @@
 //! in this table: the sandbox and the catalog know nothing of MCP or the
 //! command line, and the vault model (`vaultspec-vault`) nothing of the
 //! host. A test reads the sources and fails on a use against the table
-//! (`layers.rs`); the one use it still allows, the catalog keeping
-//! `discover`'s ranking index, is listed there with its reason.
+//! (`layers.rs`).
 //!
 //! Two things run natively instead, never as components: [`setup`]
 //! (`install`, `uninstall`) and [`enroll`] (`spec mcps …`, `spec doctor`).

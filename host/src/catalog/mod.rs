@@ -21,12 +21,10 @@ mod third_party;
 mod trust;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
-
-use crate::gateway::discover::Index;
 
 pub use component::{Capabilities, Inspection, WIT_SECTION, capabilities, inspect, validate};
 pub use declaration::{INTENTS_HEADING, RESERVED_FLAGS, VERB_WIT, parse};
@@ -132,9 +130,6 @@ pub struct Catalog {
     components: Vec<Arc<VerbComponent>>,
     trust: Vec<Trust>,
     verbs: BTreeMap<String, Entry>,
-    /// `discover`'s ranking index, built on first use and dropped when a
-    /// component is added.
-    discover_index: OnceLock<Index>,
 }
 
 impl Catalog {
@@ -182,13 +177,7 @@ impl Catalog {
         }
         self.components.push(Arc::new(component));
         self.trust.push(trust);
-        self.discover_index = OnceLock::new();
         Ok(())
-    }
-
-    /// `discover`'s ranking index of these verbs, built on first use.
-    pub fn discover_index(&self) -> &Index {
-        self.discover_index.get_or_init(|| Index::build(self))
     }
 
     /// The verb with this path (`vault feature list`).

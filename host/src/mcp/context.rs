@@ -3,10 +3,11 @@
 use vaultspec_vault::storage::CALL_READ_BUDGET;
 use vaultspec_vault::{CapStorage, Date, WriteScope};
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::cache::VaultCache;
 use crate::catalog::Catalog;
+use crate::gateway::discover::Index;
 use crate::sandbox::Sandbox;
 use crate::sentinel::{self, Sentinel};
 use crate::workspace::{Workspace, WriteLock};
@@ -23,6 +24,8 @@ pub struct Context {
     pub sandbox: Arc<Sandbox>,
     /// The loaded vault, reused while no file under `.vault/` changes.
     pub vault: VaultCache,
+    /// `discover`'s ranking index of the catalog, built on first use.
+    pub discover: OnceLock<Index>,
 }
 
 impl Context {
@@ -38,6 +41,11 @@ impl Context {
         Ok(CapStorage::from_dir(dir)
             .with_scope(scope)
             .with_read_budget(CALL_READ_BUDGET))
+    }
+
+    /// `discover`'s ranking index of [`Context::catalog`].
+    pub fn discover_index(&self) -> &Index {
+        self.discover.get_or_init(|| Index::build(&self.catalog))
     }
 
     /// Today's date (UTC), the stamp every write uses.

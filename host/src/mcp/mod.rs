@@ -101,6 +101,7 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         catalog: Arc::new(loaded.catalog),
         sandbox: Arc::new(sandbox),
         vault: cache::VaultCache::default(),
+        discover: Default::default(),
     });
     server.preload();
     let service = server

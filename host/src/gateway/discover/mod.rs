@@ -25,9 +25,10 @@ pub const RESERVED: [&str; 3] = ["target", "json", "help"];
 /// Flags no tool call may pass: they run host commands or import files.
 pub const BLOCKED: [&str; 4] = ["editor", "from-file", "body-file", "template"];
 
-/// The best `limit` verbs for `query`, best first.
+/// The best `limit` verbs for `query`, best first, from an index built for
+/// this one query (a server keeps its [`Index`] instead).
 pub fn rank<'c>(catalog: &'c Catalog, query: &str, limit: usize) -> Vec<Ranked<'c>> {
-    catalog.discover_index().rank(catalog, query, limit)
+    Index::build(catalog).rank(catalog, query, limit)
 }
 
 fn value_type(scalar: &Scalar) -> &'static str {

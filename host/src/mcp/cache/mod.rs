@@ -224,7 +224,7 @@ pub fn preload(context: Arc<Context>) {
     let spawned = std::thread::Builder::new()
         .name("vaultspec-preload".into())
         .spawn(move || {
-            context.catalog.discover_index();
+            context.discover_index();
             let Ok(storage) = context.storage() else {
                 return;
             };

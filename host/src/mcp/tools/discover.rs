@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::parse;
-use crate::gateway::discover::{rank, schema};
+use crate::gateway::discover::schema;
 use crate::mcp::context::Context;
 use crate::mcp::reply::{Reply, ToolResult};
 
@@ -23,7 +23,9 @@ fn ten() -> usize {
 /// Rank the verbs for the query.
 pub fn call(context: &Context, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
-    let verbs: Vec<Value> = rank(&context.catalog, &args.query, args.limit)
+    let verbs: Vec<Value> = context
+        .discover_index()
+        .rank(&context.catalog, &args.query, args.limit)
         .into_iter()
         .map(|r| {
             schema(
