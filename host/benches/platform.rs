@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use vaultspec_host::builtins;
 use vaultspec_host::catalog::{Catalog, Origin, VerbComponent};
-use vaultspec_host::invocation::Invocation;
+use vaultspec_host::invocation::{Invocation, arguments};
 use vaultspec_host::sandbox::{CallOptions, CompileCache, Sandbox};
 use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::{TestVault, guests};
@@ -45,7 +45,7 @@ fn warm_call() -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     let options = CallOptions::default();
-    let invocation = Invocation::default();
+    let args = arguments(&noop, &Invocation::default())?;
 
     let start = Instant::now();
     sandbox.prepare(&echo)?;
@@ -53,8 +53,7 @@ fn warm_call() -> anyhow::Result<()> {
     let mut samples = Vec::new();
     for _ in 0..2000 {
         let start = Instant::now();
-        let outcome =
-            runtime.block_on(sandbox.call(&runnable, &noop, &invocation, &workspace, &options))?;
+        let outcome = runtime.block_on(sandbox.call(&runnable, &args, &workspace, &options))?;
         samples.push(start.elapsed());
         assert_eq!(outcome.exit_code, Some(0));
     }

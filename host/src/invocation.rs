@@ -92,8 +92,35 @@ pub fn suggest_flag(spec: &VerbSpec, given: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A verb's arguments, checked against its declaration once: what
+/// [`crate::sandbox::Sandbox::call`] passes to the verb's export.
+#[derive(Debug, Clone)]
+pub struct Arguments {
+    verb: String,
+    values: Vec<Val>,
+}
+
+impl Arguments {
+    /// The verb path (`vault list`).
+    pub fn verb(&self) -> &str {
+        &self.verb
+    }
+
+    /// The export's parameters: the options record, then the operands.
+    pub fn values(&self) -> &[Val] {
+        &self.values
+    }
+}
+
 /// Check an invocation against a verb and build the function's arguments.
-pub fn arguments(spec: &VerbSpec, invocation: &Invocation) -> Result<Vec<Val>, ArgError> {
+pub fn arguments(spec: &VerbSpec, invocation: &Invocation) -> Result<Arguments, ArgError> {
+    Ok(Arguments {
+        verb: spec.path_string(),
+        values: values(spec, invocation)?,
+    })
+}
+
+fn values(spec: &VerbSpec, invocation: &Invocation) -> Result<Vec<Val>, ArgError> {
     let verb = spec.path_string();
     for name in invocation.flags.keys() {
         if spec.flag(name).is_none() {
@@ -308,6 +335,8 @@ world w { export vault; }
             &["adr"],
         );
         let args = arguments(&spec(), &inv).unwrap();
+        assert_eq!(args.verb(), spec().path_string());
+        let args = args.values();
         let Val::Record(fields) = &args[0] else {
             panic!("not a record")
         };

@@ -1,7 +1,7 @@
 //! Components the catalog or the sandbox must refuse, and typed declarations.
 
 use vaultspec_host::catalog::{FlagShape, Reason, Scalar};
-use vaultspec_host::invocation::{FlagValue, Invocation};
+use vaultspec_host::invocation::{FlagValue, Invocation, arguments};
 use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::{TestVault, guests};
 
@@ -91,8 +91,7 @@ fn typed_values_reach_the_guest_intact() -> anyhow::Result<()> {
         .build()?;
     let outcome = runtime.block_on(sandbox().call(
         &runnable(&echo),
-        say,
-        &invocation,
+        &arguments(say, &invocation).expect("the arguments fit"),
         &workspace,
         &Default::default(),
     ))?;

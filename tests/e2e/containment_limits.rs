@@ -13,7 +13,7 @@ use std::time::{Duration, Instant, SystemTime};
 use serde_json::{Value, json};
 use vaultspec_host::catalog::{Origin, VerbComponent};
 use vaultspec_host::gateway::invoke::{Request, invoke};
-use vaultspec_host::invocation::Invocation;
+use vaultspec_host::invocation::{Invocation, arguments};
 use vaultspec_host::sandbox::{
     Allocation, CallOptions, CompileCache, FailureKind, Outcome, Sandbox,
 };
@@ -81,8 +81,7 @@ fn call_at(
     runtime
         .block_on(sandbox().call(
             &runnable(component),
-            spec,
-            &invocation,
+            &arguments(spec, &invocation).expect("the arguments fit"),
             &workspace,
             &options,
         ))
@@ -225,8 +224,7 @@ fn a_flood_of_one_sleeping_verb_leaves_pool_slots_for_other_verbs() -> anyhow::R
             pooled
                 .call(
                     &runnable(&hoarder),
-                    spec,
-                    &invocation,
+                    &arguments(spec, &invocation).expect("the arguments fit"),
                     &workspace,
                     &with_timeout(20.0),
                 )
@@ -247,7 +245,12 @@ fn a_flood_of_one_sleeping_verb_leaves_pool_slots_for_other_verbs() -> anyhow::R
     let read = runtime.block_on(async {
         tokio::time::timeout(
             Duration::from_secs(10),
-            pooled.call(&runnable(&probe), &spec, &invocation, &workspace, &quick()),
+            pooled.call(
+                &runnable(&probe),
+                &arguments(&spec, &invocation).expect("the arguments fit"),
+                &workspace,
+                &quick(),
+            ),
         )
         .await
     });
@@ -438,8 +441,7 @@ fn grab(
         .build()?;
     Ok(runtime.block_on(sandbox.call(
         &runnable(component),
-        spec,
-        &Invocation::default(),
+        &arguments(spec, &Invocation::default()).expect("the arguments fit"),
         &workspace,
         &quick(),
     ))?)

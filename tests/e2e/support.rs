@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use vaultspec_host::catalog::{Catalog, Origin, Refusal, Runnable, VerbComponent};
-use vaultspec_host::invocation::Invocation;
+use vaultspec_host::invocation::{Invocation, arguments};
 use vaultspec_host::sandbox::{CallOptions, CompileCache, Outcome, Sandbox};
 use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::{TestVault, cache_dir};
@@ -64,8 +64,7 @@ pub fn call(
         .build()?;
     Ok(runtime.block_on(sandbox().call(
         &runnable(component),
-        spec,
-        &invocation,
+        &arguments(spec, &invocation).expect("the arguments fit"),
         &workspace,
         &options,
     ))?)

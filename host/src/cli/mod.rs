@@ -34,9 +34,9 @@ pub use matches::verb_invocation;
 pub use report::{Reporter, json_requested, print_envelope, write_stdout};
 
 use crate::catalog::{self, Loaded};
-use crate::invocation::FlagValue;
+use crate::invocation::{FlagValue, arguments};
 use crate::mcp::{self, McpArgs};
-use crate::sandbox::{CallError, CallOptions, CompileCache, Output, Sandbox};
+use crate::sandbox::{CallOptions, CompileCache, Output, Sandbox};
 use crate::workspace::Workspace;
 use crate::{logging, workspace};
 
@@ -165,6 +165,10 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         Ok(inputs) => inputs,
         Err(err) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
     };
+    let args = match arguments(&entry.spec, &invocation) {
+        Ok(args) => args,
+        Err(err) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
+    };
     let answers = if matches.get_flag(NO_CACHE) {
         None
     } else {
@@ -198,12 +202,8 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         record: answers.is_some(),
         ..CallOptions::default()
     };
-    let outcome = match sandbox
-        .call(&component, &entry.spec, &invocation, &workspace, &options)
-        .await
-    {
+    let outcome = match sandbox.call(&component, &args, &workspace, &options).await {
         Ok(outcome) => outcome,
-        Err(CallError::Arguments(err)) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
         Err(err) => return Err(err).with_context(|| format!("running `{verb}`")),
     };
     if let (Some(answers), Some(before)) = (&answers, before) {

@@ -13,8 +13,8 @@ use serde_json::{Map, Value, json};
 
 use super::discover::{BLOCKED, RESERVED};
 use crate::catalog::{Catalog, is_denied};
-use crate::invocation::{ArgError, FlagValue, Invocation, arguments};
-use crate::sandbox::{CallError, CallOptions, FailureKind, OUTPUT_LIMIT, Outcome, Output, Sandbox};
+use crate::invocation::{ArgError, Arguments, FlagValue, Invocation, arguments};
+use crate::sandbox::{CallOptions, FailureKind, OUTPUT_LIMIT, Outcome, Output, Sandbox};
 use crate::workspace::Workspace;
 
 /// The timeout when the call names none, in seconds.
@@ -42,7 +42,8 @@ struct Checked<'c> {
     entry: &'c crate::catalog::Entry,
     /// The verb's component, which the catalog found runnable.
     runnable: crate::catalog::Runnable,
-    invocation: Invocation,
+    /// Its arguments, checked against its declaration.
+    arguments: Arguments,
     timeout: f64,
     flags_argv: Vec<String>,
 }
@@ -155,12 +156,12 @@ fn check<'c>(catalog: &'c Catalog, request: &Request) -> Result<Checked<'c>, Str
         }
     }
     invocation.operands = request.positionals.clone();
-    arguments(spec, &invocation).map_err(|e: ArgError| e.to_string())?;
+    let arguments = arguments(spec, &invocation).map_err(|e: ArgError| e.to_string())?;
     Ok(Checked {
         verb,
         entry,
         runnable,
-        invocation,
+        arguments,
         timeout,
         flags_argv,
     })
@@ -282,17 +283,10 @@ pub async fn invoke(
         ..CallOptions::default()
     };
     let outcome = match sandbox
-        .call(
-            &checked.runnable,
-            &checked.entry.spec,
-            &checked.invocation,
-            workspace,
-            &options,
-        )
+        .call(&checked.runnable, &checked.arguments, workspace, &options)
         .await
     {
         Ok(outcome) => outcome,
-        Err(CallError::Arguments(err)) => return Err(err.to_string()),
         Err(err) => return Err(err.to_string()),
     };
     Ok(fold(&checked, outcome, command))

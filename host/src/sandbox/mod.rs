@@ -117,9 +117,9 @@ use state::CallState;
 pub use workspace::{HELD_BUDGET, MAX_LIVE_READS};
 use write_guard::WriteGuard;
 
-use crate::catalog::{Reason, Refusal, Runnable, VerbComponent, VerbSpec};
+use crate::catalog::{Reason, Refusal, Runnable, VerbComponent};
 use crate::env;
-use crate::invocation::{ArgError, Invocation, arguments};
+use crate::invocation::Arguments;
 use crate::workspace::Workspace;
 
 /// Where a call's stdout and stderr go.
@@ -215,9 +215,6 @@ pub struct Outcome {
 /// Why a call could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum CallError {
-    /// The arguments do not fit the verb.
-    #[error(transparent)]
-    Arguments(#[from] ArgError),
     /// The component cannot be run.
     #[error(transparent)]
     Refused(#[from] Refusal),
@@ -363,14 +360,16 @@ impl Sandbox {
     pub async fn call(
         &self,
         component: &Runnable,
-        verb: &VerbSpec,
-        invocation: &Invocation,
+        args: &Arguments,
         workspace: &Workspace,
         options: &CallOptions,
     ) -> Result<Outcome, CallError> {
-        let args = arguments(verb, invocation)?;
+        let verb = args.verb();
         let prepared = self.prepared(component)?;
-        let index = prepared.exports[&verb.path_string()];
+        let index = *prepared.exports.get(verb).ok_or_else(|| CallError::Setup {
+            verb: verb.to_owned(),
+            message: format!("`{}` exports no such verb", component.name),
+        })?;
         let capture = Capture::new(OUTPUT_LIMIT);
         let host_output = if options.record {
             HostOutput::recording(OUTPUT_LIMIT)
@@ -380,7 +379,15 @@ impl Sandbox {
         let changed = Arc::new(Mutex::new(Vec::new()));
         let outputs = (&capture, &host_output);
         let run = self.run(
-            component, verb, &prepared, index, &args, workspace, options, outputs, &changed,
+            component,
+            verb,
+            &prepared,
+            index,
+            args.values(),
+            workspace,
+            options,
+            outputs,
+            &changed,
         );
         let ran = match options.timeout {
             Some(timeout) => tokio::time::timeout(timeout, run).await.ok(),
@@ -442,7 +449,7 @@ impl Sandbox {
     async fn run(
         &self,
         component: &VerbComponent,
-        verb: &VerbSpec,
+        verb: &str,
         prepared: &Prepared,
         index: ComponentExportIndex,
         args: &[wasmtime::component::Val],
@@ -452,7 +459,7 @@ impl Sandbox {
         changed: &Arc<Mutex<Vec<String>>>,
     ) -> Result<Ran, CallError> {
         let setup = |message: String| CallError::Setup {
-            verb: verb.path_string(),
+            verb: verb.to_owned(),
             message,
         };
 

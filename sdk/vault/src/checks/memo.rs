@@ -143,24 +143,27 @@ mod tests {
     use crate::testgen::{GenSpec, generate};
     use crate::{CapStorage, Date};
 
+    /// A workspace of `docs` generated documents, and its storage.
+    fn generated(docs: usize, features: usize, seed: u64) -> (tempfile::TempDir, CapStorage) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".vaultspec")).unwrap();
+        let storage = CapStorage::open(dir.path()).unwrap();
+        let spec = GenSpec {
+            docs,
+            features,
+            seed,
+        };
+        generate(&storage, &spec).unwrap();
+        (dir, storage)
+    }
+
     fn snapshot(storage: &CapStorage) -> Snapshot<'_> {
         Snapshot::load(storage).unwrap()
     }
 
     #[test]
     fn kept_findings_equal_a_full_run_after_edits() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join(".vaultspec")).unwrap();
-        let storage = CapStorage::open(dir.path()).unwrap();
-        generate(
-            &storage,
-            &GenSpec {
-                docs: 120,
-                features: 6,
-                seed: 3,
-            },
-        )
-        .unwrap();
+        let (_dir, storage) = generated(120, 6, 3);
         let opts = Options::check(Date::new(2026, 12, 4).unwrap());
         let mut memo = DocFindings::default();
         let mut snap = snapshot(&storage);
@@ -200,18 +203,7 @@ mod tests {
 
     #[test]
     fn other_options_start_over() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join(".vaultspec")).unwrap();
-        let storage = CapStorage::open(dir.path()).unwrap();
-        generate(
-            &storage,
-            &GenSpec {
-                docs: 40,
-                features: 4,
-                seed: 5,
-            },
-        )
-        .unwrap();
+        let (_dir, storage) = generated(40, 4, 5);
         let mut snap = snapshot(&storage);
         let mut memo = DocFindings::default();
         let today = Options::check(Date::new(2026, 12, 4).unwrap());
