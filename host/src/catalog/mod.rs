@@ -230,8 +230,11 @@ impl Catalog {
 /// no caller can run a component without asking [`Catalog::runnable`]:
 ///
 /// ```compile_fail
-/// # fn any() -> std::sync::Arc<vaultspec_host::catalog::VerbComponent> { todo!() }
-/// let sneaked = vaultspec_host::catalog::Runnable(any());
+/// use std::sync::Arc;
+/// use vaultspec_host::catalog::{Runnable, VerbComponent};
+/// fn sneak(component: Arc<VerbComponent>) -> Runnable {
+///     Runnable(component)
+/// }
 /// ```
 #[derive(Debug, Clone)]
 pub struct Runnable(Arc<VerbComponent>);

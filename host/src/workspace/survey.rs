@@ -67,6 +67,7 @@ pub const RACY: Duration = Duration::from_secs(3);
 /// times (seconds, nanoseconds) and inode.
 pub type Stamp = [i64; 6];
 
+/// The [`Stamp`] of an entry, from its metadata.
 pub fn stamp(meta: &std::fs::Metadata) -> Stamp {
     [
         meta.len() as i64,
@@ -76,6 +77,15 @@ pub fn stamp(meta: &std::fs::Metadata) -> Stamp {
         meta.ctime_nsec(),
         meta.ino() as i64,
     ]
+}
+
+/// Add one entry (its path relative to the walked folder, and its stamp)
+/// to a fingerprint: the one form every fingerprint here hashes.
+fn hash_entry(hasher: &mut Sha256, relative: &[u8], stamp: Stamp) {
+    hasher.update(relative);
+    for n in stamp {
+        hasher.update(n.to_le_bytes());
+    }
 }
 
 /// Every file under `.vault/` as one walk saw it.
@@ -132,10 +142,7 @@ pub fn survey(vault: &Path) -> Survey {
             return;
         }
         let stamp = stamp(meta);
-        hasher.update(relative);
-        for n in stamp {
-            hasher.update(n.to_le_bytes());
-        }
+        hash_entry(&mut hasher, relative, stamp);
         if !meta.is_file() {
             return;
         }
@@ -162,10 +169,7 @@ pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
             return;
         }
         settled = meta.is_file() && changed_at(meta) < racy_after;
-        hasher.update(relative);
-        for n in stamp(meta) {
-            hasher.update(n.to_le_bytes());
-        }
+        hash_entry(&mut hasher, relative, stamp(meta));
     });
     settled.then(|| hasher.finalize().into())
 }
@@ -174,12 +178,8 @@ pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
 pub fn fingerprint(dir: &Path) -> [u8; 32] {
     let mut hasher = Sha256::new();
     walk_vault(dir, &mut |relative, meta| {
-        if meta.is_dir() {
-            return;
-        }
-        hasher.update(relative);
-        for n in stamp(meta) {
-            hasher.update(n.to_le_bytes());
+        if !meta.is_dir() {
+            hash_entry(&mut hasher, relative, stamp(meta));
         }
     });
     hasher.finalize().into()
