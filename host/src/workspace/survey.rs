@@ -99,6 +99,10 @@ pub struct Survey {
     /// The files that changed within [`RACY`] of the walk (or in its
     /// future: a clock set back): what is read of them now may be stale.
     pub racy: HashSet<String>,
+    /// How many entries are neither folders nor regular files (symlinks,
+    /// pipes, devices): a listing through them may change while no stamp
+    /// here moves.
+    pub irregular: usize,
 }
 
 impl Survey {
@@ -108,6 +112,19 @@ impl Survey {
         !earlier.racy.contains(path)
             && self.stamps.contains_key(path)
             && self.stamps.get(path) == earlier.stamps.get(path)
+    }
+
+    /// Whether `self` and `earlier` saw the same files (by path) and only
+    /// regular ones, so a listing taken after `earlier` still names every
+    /// file; only the sizes of those that changed may have moved.
+    pub fn same_files_as(&self, earlier: &Survey) -> bool {
+        self.irregular == 0
+            && earlier.irregular == 0
+            && self.stamps.len() == earlier.stamps.len()
+            && self
+                .stamps
+                .keys()
+                .all(|path| earlier.stamps.contains_key(path))
     }
 }
 
@@ -144,6 +161,7 @@ pub fn survey(vault: &Path) -> Survey {
         let stamp = stamp(meta);
         hash_entry(&mut hasher, relative, stamp);
         if !meta.is_file() {
+            survey.irregular += 1;
             return;
         }
         let path = format!(".vault{}", String::from_utf8_lossy(relative));

@@ -19,6 +19,7 @@ mod replies;
 #[cfg(target_os = "linux")]
 mod watch;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -174,30 +175,81 @@ fn refresh(
     if still_current(now, &then, &loaded, storage) {
         return Ok(loaded);
     }
+    let (mut previous, listing, mut findings) = Previous::take_apart(loaded);
+    // While the same files are there, the listing holds but for the sizes
+    // of those that changed.
+    let listing = now.same_files_as(&then).then(|| {
+        let mut listing = listing;
+        for entry in &mut listing {
+            if let Some(stamp) = now.stamps.get(&entry.path) {
+                entry.size = u64::try_from(stamp[0]).unwrap_or(0);
+            }
+        }
+        listing
+    });
     // The graph is built anew over every document; only the files whose
     // stamp moved, or that were racy when read, are read again.
-    let read_again = Mutex::new(Vec::new());
-    let kept = |path: &str| {
+    let mut read_again = Vec::new();
+    let mut kept = |path: &str| {
         let doc = now
             .unchanged_since(&then, path)
-            .then(|| loaded.doc(path).filter(|d| d.problem.is_none()).cloned())
-            .flatten();
+            .then(|| previous.take(path))
+            .flatten()
+            .filter(|d| d.problem.is_none());
         if doc.is_none() {
-            read_again
-                .lock()
-                .expect("list lock poisoned")
-                .push(path.to_owned());
+            read_again.push(path.to_owned());
         }
         doc
     };
-    let read = graph::read_vault_keeping(storage, default_threads(), &kept)?;
+    let read = match listing {
+        Some(listing) => graph::read_vault_listed(storage, default_threads(), listing, &mut kept)?,
+        None => graph::read_vault_keeping(storage, default_threads(), &mut kept)?,
+    };
     // Findings carry over only for the documents kept as they were.
-    let mut findings =
-        std::mem::take(&mut *loaded.findings.lock().expect("findings lock poisoned"));
-    for path in read_again.into_inner().expect("list lock poisoned") {
+    for path in read_again {
         findings.forget(&path);
     }
     Ok(Arc::new(Loaded::new(read, findings)))
+}
+
+/// The documents of the load before, to carry into the next one.
+enum Previous {
+    /// No call holds the load any more: its documents move into the next
+    /// one instead of being copied.
+    Owned(HashMap<String, GraphDoc>),
+    /// A call still reads it: the documents kept are copies.
+    Shared(Arc<Loaded>),
+}
+
+impl Previous {
+    /// The documents of `loaded`, its listing and its findings.
+    fn take_apart(loaded: Arc<Loaded>) -> (Previous, Vec<FileEntry>, DocFindings) {
+        match Arc::try_unwrap(loaded) {
+            Ok(loaded) => {
+                let docs = loaded.graph.into_docs();
+                let docs = docs.into_iter().map(|d| (d.path.clone(), d)).collect();
+                let findings = loaded
+                    .findings
+                    .into_inner()
+                    .expect("findings lock poisoned");
+                (Previous::Owned(docs), loaded.listing, findings)
+            }
+            Err(shared) => {
+                let findings =
+                    std::mem::take(&mut *shared.findings.lock().expect("findings lock poisoned"));
+                let listing = shared.listing.clone();
+                (Previous::Shared(shared), listing, findings)
+            }
+        }
+    }
+
+    /// The document read before for the corpus file at `path`.
+    fn take(&mut self, path: &str) -> Option<GraphDoc> {
+        match self {
+            Previous::Owned(docs) => docs.remove(path),
+            Previous::Shared(loaded) => loaded.doc(path).cloned(),
+        }
+    }
 }
 
 /// Whether `loaded` (read after the survey `then`) still holds by the
@@ -345,6 +397,37 @@ mod tests {
             loaded.graph.dangling_links().len(),
             1,
             "b's link now dangles"
+        );
+    }
+
+    #[test]
+    fn a_kept_listing_follows_the_sizes_and_the_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let a = ".vault/adr/2026-01-01-a-adr.md";
+        write(root, a, "one");
+        let storage = Counting::open(root);
+        let cache = VaultCache::default();
+        cache.get(root, &storage).unwrap();
+        settle(&cache);
+        let size = |loaded: &Loaded, path: &str| {
+            loaded
+                .listing
+                .iter()
+                .find(|e| e.path == path)
+                .map(|e| e.size)
+        };
+        write(root, a, "a longer text");
+        let loaded = cache.get(root, &storage).unwrap();
+        assert_eq!(size(&loaded, a), Some(13), "the edited file's new size");
+        assert_eq!(loaded.listing, storage.list(".vault").unwrap());
+        settle(&cache);
+        write(root, ".vault/adr/notes.txt", "x");
+        let loaded = cache.get(root, &storage).unwrap();
+        assert_eq!(
+            size(&loaded, ".vault/adr/notes.txt"),
+            Some(1),
+            "a new file is listed"
         );
     }
 

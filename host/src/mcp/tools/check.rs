@@ -1,6 +1,8 @@
 //! `check`: the whole check suite, optionally fixing (`spec/mcp-tools.md` §6.6),
 //! and the shape of its result (spec/checks.md §5).
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 use serde_json::{Value, json};
 use vaultspec_vault::CapStorage;
@@ -31,7 +33,11 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         return loaded.replies.get_or(root, today, "check", &raw, || {
             // The checks read the kept load instead of the vault again, and
             // judge again only the documents that changed since the last run.
-            let mut snapshot = Snapshot::of(&storage, loaded.graph.clone(), loaded.listing.clone());
+            let mut snapshot = Snapshot::of(
+                &storage,
+                Cow::Borrowed(&loaded.graph),
+                Cow::Borrowed(&loaded.listing),
+            );
             let mut findings = loaded.findings.lock().expect("findings lock poisoned");
             Ok(reply(&findings.check_all(&mut snapshot, &options)?, false))
         });

@@ -9,6 +9,8 @@
 //! files out of its snapshot, so links to them look dangling and its
 //! `dangling` fixer deletes them; we keep them.
 
+use std::borrow::Cow;
+
 use crate::date::Date;
 use crate::doc::{DocProblem, DocType, Document};
 use crate::error::Result;
@@ -61,14 +63,15 @@ pub struct Snapshot<'s> {
     pub storage: &'s dyn Storage,
     /// The document graph: one node per corpus file, those with a problem
     /// included, so links to them resolve and nothing reports them missing.
-    pub graph: Graph,
+    /// Borrowed when the snapshot is taken of a load kept elsewhere.
+    pub graph: Cow<'s, Graph>,
     /// `docs[i]` is the document of graph node `i`, over the graph's
     /// normalised text (no BOM, `\n` newlines only); `None` when the file
     /// has a [`DocProblem`], so no per-document checker or fixer sees it.
     pub docs: Vec<Option<Document>>,
     /// Every file under `.vault/` as listed when the snapshot was read, so
     /// the checkers that walk the tree do not list it again.
-    pub listing: Vec<FileEntry>,
+    pub listing: Cow<'s, [FileEntry]>,
 }
 
 impl<'s> Snapshot<'s> {
@@ -77,13 +80,22 @@ impl<'s> Snapshot<'s> {
     pub fn load(storage: &'s dyn Storage) -> Result<Snapshot<'s>> {
         let read = read_vault(storage, default_threads()).map_err(|LoadError::Storage(e)| e)?;
         let graph = Graph::build(read.docs, &read.archived);
-        Ok(Snapshot::of(storage, graph, read.listing))
+        Ok(Snapshot::of(
+            storage,
+            Cow::Owned(graph),
+            Cow::Owned(read.listing),
+        ))
     }
 
     /// The snapshot of a vault already read from `storage`: its graph and
     /// the listing of `.vault/` the graph's corpus was taken from (a server
-    /// that keeps its last load checks it without reading it again).
-    pub fn of(storage: &'s dyn Storage, graph: Graph, listing: Vec<FileEntry>) -> Snapshot<'s> {
+    /// that keeps its last load lends them, and checks it without reading it
+    /// again or copying it).
+    pub fn of(
+        storage: &'s dyn Storage,
+        graph: Cow<'s, Graph>,
+        listing: Cow<'s, [FileEntry]>,
+    ) -> Snapshot<'s> {
         let docs = graph
             .docs()
             .iter()

@@ -64,7 +64,7 @@ pub fn run(snap: &Snapshot<'_>, _opts: &Options) -> Result<CheckResult> {
             ));
         }
     }
-    for entry in &snap.listing {
+    for entry in snap.listing.iter() {
         if entry.path.ends_with(".md")
             || is_excluded(&entry.path)
             || DocType::of_path(&entry.path).is_none()

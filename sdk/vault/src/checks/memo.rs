@@ -10,9 +10,10 @@
 //! must [`forget`](DocFindings::forget) every document whose text may have
 //! changed: findings are kept by path, not by content.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::error::Result;
+use crate::graph::fxhash::FxMap;
 
 use super::context::{Options, Snapshot};
 use super::model::{Check, CheckResult, Finding};
@@ -32,32 +33,35 @@ pub const PER_DOCUMENT: [Check; 8] = [
     Check::ModifiedStamp,
 ];
 
+/// What the [`PER_DOCUMENT`] checkers found about one document, in that
+/// order (none is an empty list).
+type Judged = [Vec<Finding>; PER_DOCUMENT.len()];
+
 /// Kept per-document findings of the [`PER_DOCUMENT`] checkers.
 #[derive(Debug, Default, Clone)]
 pub struct DocFindings {
     /// The options the findings were made with; other options start over.
     options: Option<Options>,
-    /// Checker → document path → its findings (none is an empty list).
-    kept: HashMap<Check, HashMap<String, Vec<Finding>>>,
+    /// Document path → what each checker found about it.
+    kept: FxMap<String, Judged>,
 }
 
 impl DocFindings {
     /// Drop what is kept for the document at `path`, which may have changed.
     pub fn forget(&mut self, path: &str) {
-        for by_path in self.kept.values_mut() {
-            by_path.remove(path);
-        }
+        self.kept.remove(path);
     }
 
-    /// How many documents have findings kept for `check`.
-    pub fn kept_for(&self, check: Check) -> usize {
-        self.kept.get(&check).map_or(0, HashMap::len)
+    /// How many documents have findings kept.
+    pub fn kept(&self) -> usize {
+        self.kept.len()
     }
 
     /// Every check without fixing, as [`super::check_all_on`] reports it,
     /// running the [`PER_DOCUMENT`] checkers only over the documents of
-    /// `snap` that have nothing kept. `snap` is lent: its documents are
-    /// taken out and put back while a checker runs over the rest.
+    /// `snap` that have nothing kept. `snap` is lent: the documents judged
+    /// before are taken out while those checkers run over the rest, and put
+    /// back before the others run over the whole vault.
     pub fn check_all(
         &mut self,
         snap: &mut Snapshot<'_>,
@@ -71,67 +75,83 @@ impl DocFindings {
             self.kept.clear();
             self.options = Some(opts.clone());
         }
-        let present: HashSet<&str> = snap.all_docs().map(|d| d.path.as_str()).collect();
-        for by_path in self.kept.values_mut() {
-            by_path.retain(|path, _| present.contains(path.as_str()));
+        // What is kept of documents gone since is never reported (a result
+        // lists the snapshot's documents only), so it is dropped only when
+        // it could outgrow the vault: more kept than there are documents.
+        if self.kept.len() > snap.all_docs().count() {
+            let present: HashSet<&str> = snap.all_docs().map(|d| d.path.as_str()).collect();
+            self.kept.retain(|path, _| present.contains(path.as_str()));
         }
+        if !self.judge_fresh(snap, &opts)? {
+            // A finding about no document it was lent breaks the rule this
+            // memo stands on: trust a full run instead.
+            self.kept.clear();
+            return super::check_all_on(snap, &opts);
+        }
+        // Each checker's findings in path order, one lookup per document.
+        let mut found: [Vec<Finding>; PER_DOCUMENT.len()] = Default::default();
+        for judged in snap.all_docs().filter_map(|d| self.kept.get(&d.path)) {
+            for (list, findings) in found.iter_mut().zip(judged) {
+                list.extend(findings.iter().cloned());
+            }
+        }
+        let mut found = found.into_iter();
         Check::all()
             .iter()
             .map(|&check| match PER_DOCUMENT.contains(&check) {
-                true => self.check_one(snap, check, &opts),
+                true => Ok(CheckResult {
+                    check,
+                    findings: found.next().expect("one list per checker"),
+                    fixed_count: 0,
+                }),
                 false => dispatch(snap, check, &opts),
             })
             .collect()
     }
 
-    /// One [`PER_DOCUMENT`] checker: run over the documents with nothing
-    /// kept, then every document's findings in path order.
-    fn check_one(
-        &mut self,
-        snap: &mut Snapshot<'_>,
-        check: Check,
-        opts: &Options,
-    ) -> Result<CheckResult> {
-        let kept = self.kept.entry(check).or_default();
-        // Lend the checker only the documents it has not judged yet.
+    /// Run the [`PER_DOCUMENT`] checkers over the documents of `snap` with
+    /// nothing kept, and keep what they found. False when a checker reported
+    /// a finding about a document it was not lent (nothing is kept then).
+    fn judge_fresh(&mut self, snap: &mut Snapshot<'_>, opts: &Options) -> Result<bool> {
+        // Lend the checkers only the documents not judged yet.
         let mut parked = Vec::with_capacity(snap.docs.len());
         for slot in &mut snap.docs {
-            let known = slot.as_ref().is_some_and(|d| kept.contains_key(&d.path));
+            let known = slot
+                .as_ref()
+                .is_some_and(|d| self.kept.contains_key(&d.path));
             parked.push(if known { slot.take() } else { None });
         }
-        let fresh: Vec<String> = snap.all_docs().map(|d| d.path.clone()).collect();
-        let ran = dispatch(snap, check, opts);
+        let mut fresh: FxMap<String, Judged> = snap
+            .all_docs()
+            .map(|d| (d.path.clone(), Judged::default()))
+            .collect();
+        let mut ran = Ok(true);
+        if !fresh.is_empty() {
+            for (i, &check) in PER_DOCUMENT.iter().enumerate() {
+                let findings = match dispatch(snap, check, opts) {
+                    Ok(result) => result.findings,
+                    Err(err) => {
+                        ran = Err(err);
+                        break;
+                    }
+                };
+                for finding in findings {
+                    match finding.path.as_ref().and_then(|p| fresh.get_mut(p)) {
+                        Some(judged) => judged[i].push(finding),
+                        None => ran = Ok(false),
+                    }
+                }
+            }
+        }
         for (slot, doc) in snap.docs.iter_mut().zip(parked) {
             if doc.is_some() {
                 *slot = doc;
             }
         }
-        let ran = ran?;
-        let mut found: HashMap<String, Vec<Finding>> =
-            fresh.into_iter().map(|p| (p, Vec::new())).collect();
-        for finding in ran.findings {
-            match finding.path.as_ref().and_then(|p| found.get_mut(p)) {
-                Some(list) => list.push(finding),
-                // A finding about no document it was lent would break the
-                // rule this memo stands on: trust a full run instead.
-                None => {
-                    kept.clear();
-                    return dispatch(snap, check, opts);
-                }
-            }
+        if matches!(ran, Ok(true)) {
+            self.kept.extend(fresh);
         }
-        kept.extend(found);
-        let findings = snap
-            .all_docs()
-            .filter_map(|d| kept.get(&d.path))
-            .flatten()
-            .cloned()
-            .collect();
-        Ok(CheckResult {
-            check,
-            findings,
-            fixed_count: 0,
-        })
+        ran
     }
 }
 
@@ -171,7 +191,7 @@ mod tests {
             memo.check_all(&mut snap, &opts).unwrap(),
             check_all_on(&snap, &opts).unwrap()
         );
-        assert_eq!(memo.kept_for(Check::Markdown), snap.all_docs().count());
+        assert_eq!(memo.kept(), snap.all_docs().count());
         let paths: Vec<String> = snap.all_docs().map(|d| d.path.clone()).collect();
         // Edits that each per-document checker reports on: a placeholder,
         // a broken link, an annotation, a stale body, a deleted document.

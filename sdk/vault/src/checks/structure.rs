@@ -103,7 +103,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut bad_dirs = BTreeSet::new();
     let mut renames: HashMap<String, String> = HashMap::new();
     let mut moved: HashMap<String, String> = HashMap::new();
-    for entry in &snap.listing {
+    for entry in snap.listing.iter() {
         let rel = &entry.path[".vault/".len()..];
         let Some((top, _)) = rel.split_once('/') else {
             if rel.eq_ignore_ascii_case("readme.md") || rel.starts_with('.') {

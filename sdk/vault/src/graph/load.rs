@@ -57,7 +57,7 @@ pub fn read_corpus_with(
 /// Lists `.vault/` once and reads every corpus file (one read per file, on
 /// `threads` threads natively).
 pub fn read_vault(storage: &dyn Storage, threads: usize) -> Result<VaultRead, LoadError> {
-    read_vault_keeping(storage, threads, &|_| None)
+    read_vault_keeping(storage, threads, &mut |_| None)
 }
 
 /// [`read_vault`], taking the documents `kept` already has instead of
@@ -68,9 +68,20 @@ pub fn read_vault(storage: &dyn Storage, threads: usize) -> Result<VaultRead, Lo
 pub fn read_vault_keeping(
     storage: &dyn Storage,
     threads: usize,
-    kept: &(dyn Fn(&str) -> Option<GraphDoc> + Sync),
+    kept: &mut dyn FnMut(&str) -> Option<GraphDoc>,
 ) -> Result<VaultRead, LoadError> {
     let listing = storage.list(".vault")?;
+    read_vault_listed(storage, threads, listing, kept)
+}
+
+/// [`read_vault_keeping`] over a `listing` of `.vault/` the caller already
+/// holds (one it knows is current), instead of listing the vault again.
+pub fn read_vault_listed(
+    storage: &dyn Storage,
+    threads: usize,
+    listing: Vec<FileEntry>,
+    kept: &mut dyn FnMut(&str) -> Option<GraphDoc>,
+) -> Result<VaultRead, LoadError> {
     let mut corpus: Vec<&FileEntry> = Vec::with_capacity(listing.len());
     let mut archived = Vec::new();
     for entry in &listing {
@@ -225,14 +236,14 @@ mod tests {
         s.insert(".vault/adr/b.md", "---\ntags: ['#adr', '#f']\n---\nnew b\n");
         s.insert(".vault/adr/c.md", "---\ntags: ['#adr', '#f']\n---\nc\n");
         // The caller vouches for b alone: a and the new c are read.
-        let kept = |path: &str| {
+        let mut kept = |path: &str| {
             first
                 .docs
                 .iter()
                 .find(|d| d.path == path && path.ends_with("b.md"))
                 .cloned()
         };
-        let again = read_vault_keeping(&s, 2, &kept).unwrap();
+        let again = read_vault_keeping(&s, 2, &mut kept).unwrap();
         let bodies: Vec<&str> = again
             .docs
             .iter()

@@ -51,7 +51,7 @@ pub use find::{FIND_DEFAULT_TYPES, FindQuery};
 pub use input::{DOC_TYPES, GraphDoc, is_directory_tag};
 pub use load::{
     LoadError, VaultRead, default_threads, load_graph, read_corpus, read_corpus_with, read_vault,
-    read_vault_keeping,
+    read_vault_keeping, read_vault_listed,
 };
 pub use metrics::{GraphMetrics, Scope};
 pub use problems::ProblemRow;
@@ -147,6 +147,12 @@ impl Graph {
     /// The corpus documents, in path order (`docs[i]` is node `i`).
     pub fn docs(&self) -> &[GraphDoc] {
         &self.docs
+    }
+
+    /// The corpus documents, in path order, taken out of the graph (to
+    /// build the next one without copying them).
+    pub fn into_docs(self) -> Vec<GraphDoc> {
+        self.docs
     }
 
     /// The documents with a problem (unreadable, not UTF-8, malformed
