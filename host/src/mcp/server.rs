@@ -137,7 +137,9 @@ fn to_tool(def: &ToolDef) -> Tool {
     annotations.read_only_hint = Some(def.hints.read_only);
     annotations.destructive_hint = def.hints.destructive;
     annotations.idempotent_hint = Some(def.hints.idempotent);
-    annotations.open_world_hint = Some(def.hints.open_world);
+    // No tool of ours reaches outside the machine: search and crossref rank
+    // locally (the reference's `true` there described its hosted search).
+    annotations.open_world_hint = Some(false);
     let mut tool = Tool::new(def.name, def.description, object(&def.input));
     tool.output_schema = Some(object(&def.output));
     tool.annotations = Some(annotations);

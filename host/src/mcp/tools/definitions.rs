@@ -7,7 +7,8 @@
 use serde_json::{Value, json};
 use vaultspec_vault::search::SEARCHABLE_TYPES;
 
-/// The hints a tool publishes about itself (`None`: key omitted).
+/// The hints a tool publishes about itself (`None`: key omitted). Every
+/// tool says `openWorldHint: false`: none reaches the network.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hints {
     /// `readOnlyHint`.
@@ -16,25 +17,20 @@ pub struct Hints {
     pub destructive: Option<bool>,
     /// `idempotentHint`.
     pub idempotent: bool,
-    /// `openWorldHint`.
-    pub open_world: bool,
 }
 
-const fn reads(open_world: bool) -> Hints {
-    Hints {
-        read_only: true,
-        destructive: None,
-        idempotent: true,
-        open_world,
-    }
-}
+/// A tool that only reads.
+const READS: Hints = Hints {
+    read_only: true,
+    destructive: None,
+    idempotent: true,
+};
 
-const fn writes(destructive: bool, idempotent: bool, open_world: bool) -> Hints {
+const fn writes(destructive: bool, idempotent: bool) -> Hints {
     Hints {
         read_only: false,
         destructive: Some(destructive),
         idempotent,
-        open_world,
     }
 }
 
@@ -122,7 +118,7 @@ fn find() -> ToolDef {
                 "has_plan":{"type":"boolean"},"type":{"type":"string"},"feature":{"type":"string"},"date":{"type":"string"},
                 "path":{"type":"string"},"blob_hash":{"type":"string"},"body":{"type":"string"},
                 "body_bytes":{"type":"integer"},"body_truncated":{"type":"boolean"}}}}}}),
-        hints: reads(false),
+        hints: READS,
     }
 }
 
@@ -153,7 +149,7 @@ fn create() -> ToolDef {
                 "tags":{"type":"array","items":{"type":"string"}},
                 "tier":{"type":"string"},"topic":{"type":"string"}}}}}}),
         output: batch_output(),
-        hints: writes(false, false, false),
+        hints: writes(false, false),
     }
 }
 
@@ -170,7 +166,7 @@ fn edit() -> ToolDef {
                 "target":{"type":"string"},"operation":{"type":"string"},"content":{"type":"string"},
                 "section":{"type":"string"},"expected_blob_hash":{"type":"string"}}}}}}),
         output: batch_output(),
-        hints: writes(true, false, false),
+        hints: writes(true, false),
     }
 }
 
@@ -194,7 +190,7 @@ fn status() -> ToolDef {
                 "mode":{"type":["string","null"]},"version":{"type":["string","null"]},
                 "floor":{"type":"string"},"health_authority":{"type":"string"}}},
             "ranking":{"type":"string"}}}),
-        hints: reads(false),
+        hints: READS,
     }
 }
 
@@ -215,7 +211,7 @@ fn check(read_only: bool) -> ToolDef {
             description: "Validate the whole vault and report what is wrong, without repairing.",
             input: json!({"type":"object","properties":{"feature":{"type":"string"}}}),
             output,
-            hints: reads(false),
+            hints: READS,
         }
     } else {
         ToolDef {
@@ -223,7 +219,7 @@ fn check(read_only: bool) -> ToolDef {
             description: "Validate the whole vault; with fix, repair what is safe.",
             input: json!({"type":"object","properties":{"feature":{"type":"string"},"fix":{"type":"boolean","default":false}}}),
             output,
-            hints: writes(false, true, false),
+            hints: writes(false, true),
         }
     }
 }
@@ -254,7 +250,7 @@ fn search() -> ToolDef {
             "$defs":{"Excerpt":{"type":"object","required":["section","line_start","line_end","text","truncated"],"properties":{
                 "section":{"type":"string"},"line_start":{"type":"integer"},"line_end":{"type":"integer"},
                 "text":{"type":"string"},"truncated":{"type":"boolean"}}}}}),
-        hints: reads(true),
+        hints: READS,
     }
 }
 
@@ -279,7 +275,7 @@ fn crossref(read_only: bool) -> ToolDef {
                 "ref":{"type":"string","minLength":1,"description":"The ADR to judge."},
                 "body":{"type":"string"}}}),
             output,
-            hints: reads(true),
+            hints: READS,
         }
     } else {
         ToolDef {
@@ -300,7 +296,7 @@ fn crossref(read_only: bool) -> ToolDef {
                 "apply":{"type":"boolean","default":false},
                 "body":{"type":"string"}}}),
             output,
-            hints: writes(false, true, true),
+            hints: writes(false, true),
         }
     }
 }
@@ -323,7 +319,7 @@ fn plan_progress() -> ToolDef {
                 "step_id":{"type":"string"},"state":{"type":"string"},"status":{"type":"string"},"error":{"type":"object"}}}},
             "total_steps":{"type":"integer"},"steps_completed":{"type":"integer"},"completion_percent":{"type":"number"},
             "next_open_step":{"type":["string","null"]}}}),
-        hints: writes(false, true, false),
+        hints: writes(false, true),
     }
 }
 
@@ -347,7 +343,7 @@ fn plan_edit() -> ToolDef {
                 "operation":{"type":"string"},"status":{"type":"string"},"step_id":{"type":"string"},"error":{"type":"object"}}}},
             "total_steps":{"type":"integer"},"steps_completed":{"type":"integer"},
             "next_open_step":{"type":["string","null"]}}}),
-        hints: writes(true, false, false),
+        hints: writes(true, false),
     }
 }
 
@@ -368,7 +364,7 @@ fn log() -> ToolDef {
         output: json!({"type":"object","required":["path","step","rows","notes","changed","created"],"properties":{
             "path":{"type":"string"},"step":{"type":"string"},"rows":{"type":"integer"},"notes":{"type":"integer"},
             "changed":{"type":"boolean"},"created":{"type":"boolean"}}}),
-        hints: writes(false, true, false),
+        hints: writes(false, true),
     }
 }
 
@@ -397,7 +393,7 @@ fn discover() -> ToolDef {
                 "arguments":{"type":"array","items":{"type":"object","required":["name","required"],"properties":{
                     "name":{"type":"string"},"required":{"type":"boolean"},"variadic":{"type":"boolean"},
                     "help":{"type":"string"},"choices":{"type":"array","items":{"type":"string"}}}}}}}}}}),
-        hints: reads(false),
+        hints: READS,
     }
 }
 
@@ -423,7 +419,7 @@ fn invoke() -> ToolDef {
                 "kind":{"type":"string"},"exit_code":{"type":"integer"},"message":{"type":"string"},"stderr":{"type":"string"}}},
             "command":{"type":"array","items":{"type":"string"}},
             "changed":{"type":"array","items":{"type":"string"}}}}),
-        hints: writes(true, false, false),
+        hints: writes(true, false),
     }
 }
 
