@@ -18,8 +18,9 @@ use serde_json::{Map, Value, json};
 use support::{median, ms};
 use vaultspec_host::builtins;
 use vaultspec_host::catalog::{Capabilities, Catalog, Origin, VerbComponent, parse};
+use vaultspec_host::gateway::Gateway;
 use vaultspec_host::gateway::discover::{Index, schema};
-use vaultspec_host::mcp::{Context, VaultServer, cache::VaultCache};
+use vaultspec_host::mcp::{ServerContext, VaultServer, vault_cache::VaultCache};
 use vaultspec_host::sandbox::{CompileCache, Sandbox};
 use vaultspec_host::workspace::Workspace;
 
@@ -140,13 +141,11 @@ fn queries(label: &str, catalog: &Catalog, queries: &[String], rounds: usize) {
 fn replies(queries: &[String], rounds: usize) -> anyhow::Result<()> {
     let root = tempfile::tempdir()?;
     std::fs::create_dir_all(root.path().join(".vaultspec"))?;
-    let server = VaultServer::new(Context {
+    let server = VaultServer::new(ServerContext {
         workspace: Workspace::open(root.path())?,
         read_only: false,
-        catalog: std::sync::Arc::new(builtins::catalog()?),
-        sandbox: std::sync::Arc::new(Sandbox::new(CompileCache::new(None))?),
         vault: VaultCache::default(),
-        discover: Default::default(),
+        gateway: Gateway::new(builtins::catalog()?, Sandbox::new(CompileCache::new(None))?),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -32,6 +32,14 @@ const LAYERS: [(&str, u8); 17] = [
 /// with the reason. Remove a line when its use goes.
 const KNOWN: [(&str, &str, &str); 0] = [];
 
+/// Parts that may not use a part their layer could reach, each with the
+/// reason: the first may not name the second.
+const APART: [(&str, &str, &str); 1] = [(
+    "mcp",
+    "sandbox",
+    "MCP tools reach verbs only through the gateway",
+)];
+
 fn layer(part: &str) -> Option<u8> {
     LAYERS.iter().find(|(p, _)| *p == part).map(|(_, l)| *l)
 }
@@ -95,6 +103,12 @@ fn every_part_uses_only_the_parts_below_or_beside_it() {
             if theirs > own && !known {
                 wrong.push(format!("{} uses crate::{used}", relative.display()));
             }
+            if let Some((_, _, why)) = APART.iter().find(|(a, b, _)| *a == part && *b == used) {
+                wrong.push(format!(
+                    "{} uses crate::{used}, but {why}",
+                    relative.display()
+                ));
+            }
         }
     }
     wrong.sort();
@@ -151,4 +165,36 @@ fn the_vault_model_and_the_verb_sdk_never_use_the_host() {
 fn the_scan_sees_uses_and_skips_comments_and_tests() {
     let text = "use crate::mcp::Server;\n// crate::cli\nfn f() { crate::gateway::x(); $crate::y }\n#[cfg(test)]\nuse crate::setup;\n";
     assert_eq!(uses(text), ["mcp", "gateway"]);
+}
+
+#[test]
+fn the_readme_walks_vault_list_through_at_most_eight_real_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let start = readme
+        .find("Follow `vault list` from its")
+        .expect("the README walks `vault list`");
+    // The intro paragraph, then the numbered steps up to the next blank line.
+    let after_intro = &readme[start..][readme[start..].find("\n\n").unwrap() + 2..];
+    let steps = &after_intro[..after_intro.find("\n\n").unwrap()];
+    // Each step opens with the file it is about.
+    let files: Vec<&str> = steps
+        .lines()
+        .filter(|line| {
+            line.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
+        .filter_map(|line| line.split('`').nth(1))
+        .collect();
+    assert!(
+        (2..=8).contains(&files.len()),
+        "the walk names {} files: {files:?}",
+        files.len()
+    );
+    for file in files {
+        assert!(
+            root.join(file).is_file(),
+            "the README's walk names `{file}`, which is not a file"
+        );
+    }
 }

@@ -20,8 +20,9 @@
 //! A part uses only the parts of its own layer and of the layers above it
 //! in this table: the sandbox and the catalog know nothing of MCP or the
 //! command line, and the vault model (`vaultspec-vault`) nothing of the
-//! host. A test reads the sources and fails on a use against the table
-//! (`layers.rs`).
+//! host. One rule narrows the table: [`mcp`] reaches verbs only through the
+//! [`gateway::Gateway`], never the sandbox itself. A test reads the sources
+//! and fails on a use against the table or that rule (`layers.rs`).
 //!
 //! Two things run natively instead, never as components: [`setup`]
 //! (`install`, `uninstall`) and [`enroll`] (`spec mcps …`, `spec doctor`).

@@ -290,3 +290,33 @@ fn discover_and_invoke_answer_over_mcp() -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+#[test]
+fn a_spinning_verb_leaves_the_runtime_free_for_other_work() -> anyhow::Result<()> {
+    // One thread for everything, as a busy server's workers would be: a
+    // verb that computes without pause must hand it back while it runs,
+    // or nothing else is served until its deadline stops it.
+    let vault = TestVault::new();
+    let catalog = probe_catalog()?;
+    let workspace = Workspace::open(vault.root())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    // Compiled before the clock starts (a compile holds the thread).
+    let warm = request("probe spin", json!({}), &[], Some(0.05));
+    let _ = runtime.block_on(invoke(&catalog, sandbox(), &workspace, &warm));
+    let start = std::time::Instant::now();
+    let spin = request("probe spin", json!({}), &[], Some(2.0));
+    let (reply, other_work_done) = runtime.block_on(async {
+        tokio::join!(invoke(&catalog, sandbox(), &workspace, &spin), async {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            start.elapsed()
+        })
+    });
+    assert_eq!(reply.unwrap()["error"]["kind"], "timeout");
+    assert!(
+        other_work_done < std::time::Duration::from_millis(1500),
+        "a 50 ms timer fired only after {other_work_done:?}, when the verb was stopped"
+    );
+    Ok(())
+}

@@ -2,7 +2,12 @@
 //! at the command line and over MCP.
 //!
 //! The modules are grouped by what a reader comes looking for; each line
-//! says what its module covers.
+//! says what its module covers. A builtin verb's own tests are in the file
+//! of its group under `verbs/` (`vault list`, `stats`, `graph`, `search`:
+//! `verbs/read.rs`; `vault adr crossref`: `verbs/features.rs`) or in
+//! `plan_verbs`; a hot tool's in `mcp_tools`. Tests that cut across verbs
+//! (paging, hints, answers from the cache, bad files, the golden vectors,
+//! the CLI and MCP agreeing) have modules of their own below.
 
 // Shared helpers.
 mod binary; // running the real binary at the CLI, with the tests' cache
@@ -20,7 +25,7 @@ mod sentinels; // the reference's lock sentinels, shared with vaultspec-core
 
 // The command line.
 mod answers; // read verbs answered from the cache, never stale
-mod cli; // listing, JSON, help and usage errors at a terminal
+mod cli; // help and usage errors at a terminal
 mod cli_conventions; // help texts, exit codes, JSON errors, completions, man
 mod discovery; // finding the workspace from any folder inside it
 mod enroll; // MCP enrollment: approve at a terminal, sync, hand edits, uninstall

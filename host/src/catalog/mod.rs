@@ -18,7 +18,7 @@ mod file;
 mod precompiled;
 mod spec;
 mod third_party;
-mod trust;
+mod trust_level;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -35,10 +35,10 @@ pub use precompiled::Precompiled;
 
 pub use spec::{ExportName, FlagShape, FlagSpec, OperandSpec, Param, Scalar, VerbSpec, summary};
 pub use third_party::{
-    Loaded, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file, scope_of,
-    verb_files,
+    LoadedCatalog, Scope, USER_VERBS_DIR, WORKSPACE_VERBS_DIR, conflicts, load_all, load_file,
+    scope_of, verb_files,
 };
-pub use trust::{Trust, Untrusted, trust_command};
+pub use trust_level::{Trust, Untrusted, trust_command};
 
 /// Where a component came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

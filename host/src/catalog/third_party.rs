@@ -44,7 +44,7 @@ pub enum Scope {
 
 /// The catalog for one workspace, and what could not join it.
 #[derive(Debug, Default)]
-pub struct Loaded {
+pub struct LoadedCatalog {
     /// Builtins and admitted third-party components, each with its trust.
     pub catalog: Catalog,
     /// Components refused, one entry per reason (a component may have
@@ -63,10 +63,10 @@ pub fn load_all(
     builtins: Catalog,
     workspace: Option<&Path>,
     home: Option<&Path>,
-) -> anyhow::Result<Loaded> {
-    let mut loaded = Loaded {
+) -> anyhow::Result<LoadedCatalog> {
+    let mut loaded = LoadedCatalog {
         catalog: builtins,
-        ..Loaded::default()
+        ..LoadedCatalog::default()
     };
     let store = match (workspace, home) {
         (Some(_), Some(home)) => TrustStore::read(home).unwrap_or_else(|err| {

@@ -18,7 +18,7 @@ mod inputs;
 mod matches;
 mod report;
 mod spelling;
-mod verbs;
+mod verbs_command;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -33,7 +33,7 @@ use answers::Answers;
 pub use matches::verb_invocation;
 pub use report::{Reporter, json_requested, print_envelope, write_stdout};
 
-use crate::catalog::{self, Loaded};
+use crate::catalog::{self, LoadedCatalog};
 use crate::invocation::{FlagValue, arguments};
 use crate::mcp::{self, McpArgs};
 use crate::sandbox::{CallOptions, CompileCache, Output, Sandbox};
@@ -57,7 +57,7 @@ fn mcp_command() -> Command {
 pub fn full_command(catalog: &catalog::Catalog) -> Command {
     crate::setup::augment(command(catalog))
         .subcommand(mcp_command())
-        .subcommand(verbs::command())
+        .subcommand(verbs_command::command())
         .subcommand(docs::completions_command())
         .subcommand(docs::man_command())
 }
@@ -106,13 +106,13 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
             );
         }
         Some(("verbs", sub)) => {
-            let context = verbs::Context {
+            let context = verbs_command::VerbsContext {
                 loaded: &loaded,
                 root: root.as_deref(),
                 no_root: no_root.as_deref(),
                 home: home.as_deref(),
             };
-            return Ok(match verbs::run(sub, context).await {
+            return Ok(match verbs_command::run(sub, context).await {
                 Ok(code) => code,
                 Err(err) => reporter.fail(exit::FINDINGS, &format!("{err:#}")),
             });
@@ -271,7 +271,7 @@ fn hints_silenced_by_env() -> bool {
 }
 
 /// Print the refused components and other load problems as warnings.
-fn report(loaded: &Loaded) {
+fn report(loaded: &LoadedCatalog) {
     for warning in &loaded.warnings {
         eprintln!("warning: {warning}");
     }

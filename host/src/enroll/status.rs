@@ -53,7 +53,7 @@ impl TargetStatus {
 
 /// What `spec mcps status` reads besides the target: the workspace, its
 /// definitions, and the user's records.
-pub struct Context<'a> {
+pub struct StatusInputs<'a> {
     pub root: &'a Path,
     pub defs: &'a [Definition],
     pub ownership: &'a Ownership,
@@ -61,7 +61,7 @@ pub struct Context<'a> {
 }
 
 /// Assess `target`.
-pub fn assess(target: &Target, cx: &Context<'_>) -> TargetStatus {
+pub fn assess(target: &Target, cx: &StatusInputs<'_>) -> TargetStatus {
     let defs = cx.defs;
     let names: BTreeSet<String> = defs.iter().map(|d| d.name.clone()).collect();
     let mut status = TargetStatus {
@@ -140,7 +140,7 @@ pub fn assess_all(
     ownership: &Ownership,
 ) -> Vec<TargetStatus> {
     let ledger = Ledger::read(homes);
-    let cx = Context {
+    let cx = StatusInputs {
         root,
         defs,
         ownership,

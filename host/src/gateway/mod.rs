@@ -1,6 +1,96 @@
 //! The gateway to the long tail: `discover` ranks the catalog by intent and
 //! returns typed verb schemas; `invoke` checks a call against a verb's
 //! declaration and runs it in the sandbox (`spec/gateway.md`).
+//!
+//! A front end that serves both (the MCP server) holds one [`Gateway`]: the
+//! catalog, the sandbox the catalog's runnable verbs run in, and the ranking
+//! index `discover` builds once. It reaches verbs through it alone.
 
 pub mod discover;
 pub mod invoke;
+
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::catalog::Catalog;
+use crate::sandbox::{Allocation, CompileCache, Sandbox};
+use crate::workspace::Workspace;
+
+/// The catalog and the sandbox of one server, and `discover`'s index of the
+/// catalog, built on first use.
+pub struct Gateway {
+    catalog: Catalog,
+    sandbox: Sandbox,
+    index: OnceLock<discover::Index>,
+}
+
+impl Gateway {
+    /// A gateway to the verbs of `catalog`, run in `sandbox`.
+    pub fn new(catalog: Catalog, sandbox: Sandbox) -> Self {
+        Self {
+            catalog,
+            sandbox,
+            index: OnceLock::new(),
+        }
+    }
+
+    /// A gateway for a server, which makes call after call: pooled
+    /// instances reuse the memory of the call before, `slots` calls at once
+    /// (more wait for a slot). The pool reserves its address space up front;
+    /// where that is refused (a `ulimit -v`), calls map fresh memory instead.
+    /// Compiled components are cached where the environment says.
+    pub fn pooled(catalog: Catalog, slots: u32) -> anyhow::Result<Self> {
+        let sandbox = match Sandbox::with_allocation(
+            CompileCache::from_env(),
+            Allocation::Pooled { slots },
+        ) {
+            Ok(sandbox) => sandbox,
+            Err(err) => {
+                tracing::warn!(
+                    "cannot reserve the verb instance pool, calls will map fresh memory: {err:#}"
+                );
+                Sandbox::new(CompileCache::from_env())?
+            }
+        };
+        Ok(Self::new(catalog, sandbox))
+    }
+
+    /// Every verb `discover` can find and `invoke` can run.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// `discover`'s ranking index of the catalog, built on the first call.
+    pub fn index(&self) -> &discover::Index {
+        self.index
+            .get_or_init(|| discover::Index::build(&self.catalog))
+    }
+
+    /// The `limit` verbs that best fit `query`, best first, each as the
+    /// schema `discover` returns.
+    pub fn discover(&self, query: &str, limit: usize) -> Vec<Value> {
+        self.index()
+            .rank(&self.catalog, query, limit)
+            .into_iter()
+            .map(|r| {
+                discover::schema(
+                    &r.entry.spec,
+                    r.score,
+                    &r.matched,
+                    self.catalog.trust(r.entry),
+                )
+            })
+            .collect()
+    }
+
+    /// Check `request` against its verb and run it on `workspace`
+    /// ([`invoke::invoke`]); `Err` is a refusal, and then nothing ran.
+    pub async fn invoke(
+        &self,
+        workspace: &Workspace,
+        request: &invoke::Request,
+    ) -> Result<Value, String> {
+        invoke::invoke(&self.catalog, &self.sandbox, workspace, request).await
+    }
+}

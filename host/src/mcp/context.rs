@@ -1,34 +1,27 @@
-//! What every tool call of one server shares: the workspace and the mode.
+//! What every tool call of one server shares: the workspace, the mode, the
+//! loaded vault and the gateway to the verbs.
 
 use vaultspec_vault::storage::CALL_READ_BUDGET;
 use vaultspec_vault::{CapStorage, Date, WriteScope};
 
-use std::sync::{Arc, OnceLock};
-
-use super::cache::VaultCache;
-use crate::catalog::Catalog;
-use crate::gateway::discover::Index;
-use crate::sandbox::Sandbox;
+use super::vault_cache::VaultCache;
+use crate::gateway::Gateway;
 use crate::sentinel::{self, Sentinel};
 use crate::workspace::{Workspace, WriteLock};
 
-/// The server's workspace, mode, verb catalog and sandbox.
-pub struct Context {
+/// The server's workspace, mode, vault cache and gateway.
+pub struct ServerContext {
     /// The workspace root, opened.
     pub workspace: Workspace,
     /// Whether the server was started with `--read-only`.
     pub read_only: bool,
-    /// Every verb `discover` can find and `invoke` can run.
-    pub catalog: Arc<Catalog>,
-    /// Where `invoke` runs verbs.
-    pub sandbox: Arc<Sandbox>,
     /// The loaded vault, reused while no file under `.vault/` changes.
     pub vault: VaultCache,
-    /// `discover`'s ranking index of the catalog, built on first use.
-    pub discover: OnceLock<Index>,
+    /// The verbs `discover` finds and `invoke` runs, and where they run.
+    pub gateway: Gateway,
 }
 
-impl Context {
+impl ServerContext {
     /// A fresh storage for one call: writable unless read-only, with the
     /// per-call read budget.
     pub fn storage(&self) -> anyhow::Result<CapStorage> {
@@ -41,11 +34,6 @@ impl Context {
         Ok(CapStorage::from_dir(dir)
             .with_scope(scope)
             .with_read_budget(CALL_READ_BUDGET))
-    }
-
-    /// `discover`'s ranking index of [`Context::catalog`].
-    pub fn discover_index(&self) -> &Index {
-        self.discover.get_or_init(|| Index::build(&self.catalog))
     }
 
     /// Today's date (UTC), the stamp every write uses.
@@ -61,13 +49,13 @@ impl Context {
     }
 
     /// Hold the reference's sentinel of one vault document, as its Python
-    /// writers do (take [`Context::lock_writes`] first).
+    /// writers do (take [`ServerContext::lock_writes`] first).
     pub fn lock_document(&self, path: &str) -> anyhow::Result<Option<Sentinel>> {
         sentinel::document(self.workspace.dir(), path)
     }
 
     /// Hold the reference's sentinel of one feature's index while it is
-    /// regenerated (take [`Context::lock_writes`] first).
+    /// regenerated (take [`ServerContext::lock_writes`] first).
     pub fn lock_feature_index(&self, feature: &str) -> anyhow::Result<Option<Sentinel>> {
         sentinel::feature_index(self.workspace.dir(), feature)
     }

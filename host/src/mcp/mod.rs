@@ -8,7 +8,6 @@
 //! the messages, answering a line that is not JSON with a parse error.
 
 pub mod batch;
-pub mod cache;
 pub mod context;
 pub mod instructions;
 pub mod reply;
@@ -16,19 +15,19 @@ pub mod schema;
 pub mod server;
 pub mod stdio;
 pub mod tools;
+pub mod vault_cache;
 pub mod watchdog;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use rmcp::ServiceExt;
 
-pub use context::Context;
+pub use context::ServerContext;
 pub use server::VaultServer;
 
 use crate::env;
-use crate::sandbox::{Allocation, CompileCache, Sandbox};
+use crate::gateway::Gateway;
 use crate::workspace::Workspace;
 
 /// Verb calls (`invoke`) the server runs at once; more wait for a slot.
@@ -78,30 +77,11 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     for warning in &loaded.warnings {
         tracing::warn!("{warning}");
     }
-    // A server makes call after call: pooled instances reuse the memory of
-    // the call before. The pool reserves its address space up front; where
-    // that is refused (a `ulimit -v`), calls map fresh memory instead.
-    let sandbox = match Sandbox::with_allocation(
-        CompileCache::from_env(),
-        Allocation::Pooled {
-            slots: SANDBOX_SLOTS,
-        },
-    ) {
-        Ok(sandbox) => sandbox,
-        Err(err) => {
-            tracing::warn!(
-                "cannot reserve the verb instance pool, calls will map fresh memory: {err:#}"
-            );
-            Sandbox::new(CompileCache::from_env())?
-        }
-    };
-    let server = VaultServer::new(Context {
+    let server = VaultServer::new(ServerContext {
         workspace,
         read_only: args.read_only,
-        catalog: Arc::new(loaded.catalog),
-        sandbox: Arc::new(sandbox),
-        vault: cache::VaultCache::default(),
-        discover: Default::default(),
+        vault: vault_cache::VaultCache::default(),
+        gateway: Gateway::pooled(loaded.catalog, SANDBOX_SLOTS)?,
     });
     server.preload();
     let service = server

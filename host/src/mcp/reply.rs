@@ -19,30 +19,30 @@ pub struct Reply {
     pub structured: Value,
 }
 
-/// Why a whole call was refused, and how the refusal is worded.
+/// Why a whole call failed or was refused, as the client is told it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
+pub enum ToolError {
     /// A handler refusal: sent as `Error executing tool <name>: <message>`.
     Tool(String),
     /// Sent as the bare text (unknown tool, read-only guard).
     Bare(String),
 }
 
-impl Refusal {
+impl ToolError {
     /// A handler refusal with this message.
     pub fn tool(message: impl Into<String>) -> Self {
         Self::Tool(message.into())
     }
 }
 
-impl<E: std::fmt::Display> From<E> for Refusal {
+impl<E: std::fmt::Display> From<E> for ToolError {
     fn from(err: E) -> Self {
         Self::Tool(err.to_string())
     }
 }
 
 /// The result of one tool call.
-pub type ToolResult = Result<Reply, Refusal>;
+pub type ToolResult = Result<Reply, ToolError>;
 
 /// Cut a summary to [`SUMMARY_LIMIT`] characters.
 pub fn clip_summary(summary: &str) -> String {
@@ -58,10 +58,10 @@ pub fn package(tool: &str, result: ToolResult) -> CallToolResult {
             result.content = vec![ContentBlock::text(clip_summary(&reply.summary))];
             result
         }
-        Err(Refusal::Tool(message)) => CallToolResult::error(vec![ContentBlock::text(format!(
+        Err(ToolError::Tool(message)) => CallToolResult::error(vec![ContentBlock::text(format!(
             "Error executing tool {tool}: {message}"
         ))]),
-        Err(Refusal::Bare(message)) => CallToolResult::error(vec![ContentBlock::text(message)]),
+        Err(ToolError::Bare(message)) => CallToolResult::error(vec![ContentBlock::text(message)]),
     }
 }
 
@@ -88,7 +88,7 @@ pub fn cap_response(tool: &str, result: CallToolResult) -> CallToolResult {
     if wire_size(&result) > RESPONSE_LIMIT {
         package(
             tool,
-            Err(Refusal::tool(format!(
+            Err(ToolError::tool(format!(
                 "Response exceeds {RESPONSE_LIMIT} bytes; tool already ran"
             ))),
         )
@@ -112,11 +112,11 @@ mod tests {
 
     #[test]
     fn a_refusal_carries_the_tool_prefix_but_a_bare_one_does_not() {
-        let result = package("find", Err(Refusal::tool("limit too high")));
+        let result = package("find", Err(ToolError::tool("limit too high")));
         assert_eq!(result.is_error, Some(true));
         let text = serde_json::to_value(&result.content).unwrap();
         assert_eq!(text[0]["text"], "Error executing tool find: limit too high");
-        let result = package("edit", Err(Refusal::Bare("Unknown tool: edit".into())));
+        let result = package("edit", Err(ToolError::Bare("Unknown tool: edit".into())));
         assert_eq!(
             serde_json::to_value(&result.content).unwrap()[0]["text"],
             "Unknown tool: edit"

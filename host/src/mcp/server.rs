@@ -2,9 +2,10 @@
 //! argument checks to the tool, and the result packaged as the spec says.
 //!
 //! Order of a call: unknown tool (bare error) → read-only argument guard
-//! (bare error) → schema validation (tool error) → the tool, run on a
-//! blocking thread so concurrent calls keep flowing, under [`TOOL_DEADLINE`]
-//! → summary + structured payload, with the 128 KiB cap for `find`.
+//! (bare error) → schema validation (tool error) → the tool: a native one on
+//! a blocking thread so concurrent calls keep flowing, under
+//! [`TOOL_DEADLINE`]; `invoke` on the runtime, under its own timeout →
+//! summary + structured payload, with the 128 KiB cap for `find`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,9 +18,9 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 
-use super::context::Context;
+use super::context::ServerContext;
 use super::instructions::{SERVER_NAME, instructions};
-use super::reply::{Refusal, ToolResult, cap_response, package};
+use super::reply::{ToolError, ToolResult, cap_response, package};
 use super::schema::validate;
 use super::tools::{self, ToolDef, definitions};
 
@@ -32,13 +33,13 @@ pub const TOOL_DEADLINE: Duration = Duration::from_secs(60);
 /// The vaultspec MCP server for one workspace.
 #[derive(Clone)]
 pub struct VaultServer {
-    context: Arc<Context>,
+    context: Arc<ServerContext>,
     tools: Arc<Vec<ToolDef>>,
 }
 
 impl VaultServer {
     /// A server over `context`, in its mode.
-    pub fn new(context: Context) -> Self {
+    pub fn new(context: ServerContext) -> Self {
         let tools = Arc::new(definitions(context.read_only));
         Self {
             context: Arc::new(context),
@@ -46,9 +47,9 @@ impl VaultServer {
         }
     }
 
-    /// Load the vault in the background (see [`super::cache::preload`]).
+    /// Load the vault in the background (see [`super::vault_cache::preload`]).
     pub fn preload(&self) {
-        super::cache::preload(self.context.clone());
+        super::vault_cache::preload(self.context.clone());
     }
 
     /// The `Tool` records `tools/list` returns.
@@ -63,14 +64,14 @@ impl VaultServer {
         arguments: Option<Map<String, Value>>,
     ) -> rmcp::model::CallToolResult {
         let Some(def) = self.tools.iter().find(|t| t.name == name) else {
-            return package(name, Err(Refusal::Bare(format!("Unknown tool: {name}"))));
+            return package(name, Err(ToolError::Bare(format!("Unknown tool: {name}"))));
         };
         let args = Value::Object(arguments.unwrap_or_default());
         if let Err(guard) = read_only_guard(self.context.read_only, name, &args) {
-            return package(name, Err(Refusal::Bare(guard)));
+            return package(name, Err(ToolError::Bare(guard)));
         }
         if let Err(problem) = validate(&def.input, &args) {
-            return package(name, Err(Refusal::tool(problem)));
+            return package(name, Err(ToolError::tool(problem)));
         }
         tracing::info!(tool = name, arguments = %args, "tool call");
         let context = self.context.clone();
@@ -78,17 +79,17 @@ impl VaultServer {
         let outcome: ToolResult = if name == "invoke" {
             // `invoke` bounds itself: its timeout covers the verb and every
             // wait of the call (see `Sandbox::call`).
-            run_blocking(context, tool, args).await
+            tools::invoke::call(&context, args).await
         } else {
             match tokio::time::timeout(TOOL_DEADLINE, run_blocking(context, tool, args)).await {
                 Ok(outcome) => outcome,
-                Err(_) => Err(Refusal::tool(format!(
+                Err(_) => Err(ToolError::tool(format!(
                     "the `{name}` tool did not finish within its {} s deadline and was abandoned",
                     TOOL_DEADLINE.as_secs()
                 ))),
             }
         };
-        if let Err(Refusal::Tool(message) | Refusal::Bare(message)) = &outcome {
+        if let Err(ToolError::Tool(message) | ToolError::Bare(message)) = &outcome {
             tracing::info!("Tool '{name}' failed: \"{message}\"");
         }
         let result = package(name, outcome);
@@ -100,11 +101,11 @@ impl VaultServer {
     }
 }
 
-/// Run one tool on a blocking thread.
-async fn run_blocking(context: Arc<Context>, tool: String, args: Value) -> ToolResult {
+/// Run one native tool on a blocking thread.
+async fn run_blocking(context: Arc<ServerContext>, tool: String, args: Value) -> ToolResult {
     match tokio::task::spawn_blocking(move || tools::call(&context, &tool, args)).await {
         Ok(outcome) => outcome,
-        Err(err) => Err(Refusal::tool(format!(
+        Err(err) => Err(ToolError::tool(format!(
             "the tool stopped unexpectedly: {err}"
         ))),
     }

@@ -1,13 +1,14 @@
 //! The one wasmtime engine of the process, with the epoch clock that times
 //! calls out.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use wasmtime::{Engine, ProfilingStrategy};
+use wasmtime::{Engine, ProfilingStrategy, Store, UpdateDeadline};
 
 pub use vaultspec_engine_config::{Allocation, MEMORY_LIMIT};
 
-/// How often the epoch advances: a timeout is counted in these ticks.
+/// How often the epoch advances: how often a running guest yields and
+/// checks its deadline.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// Build the engine every call shares, from the configuration the builtin
@@ -41,10 +42,20 @@ fn start_epoch_clock(engine: &Engine) {
         .expect("spawning the epoch clock thread");
 }
 
-/// The epoch deadline, in ticks, for a timeout (`None`: practically never).
-pub fn deadline_ticks(timeout: Option<Duration>) -> u64 {
-    match timeout {
-        Some(t) => (t.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64,
-        None => u64::MAX / 2,
-    }
+/// Bound a call's guest by its `timeout` on the epoch clock. At every tick
+/// the guest hands its thread back to the async runtime, so a verb that
+/// computes without pause holds no worker of a server (its other calls,
+/// its transport and its timers go on) and a caller that drops the call
+/// stops the guest at the next tick; once `timeout` has passed, the guest
+/// is stopped with [`wasmtime::Trap::Interrupt`]. Without a timeout it only
+/// yields.
+pub fn bound<T: 'static>(store: &mut Store<T>, timeout: Option<Duration>) {
+    let deadline = timeout.map(|t| Instant::now() + t);
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(move |_| {
+        Ok(match deadline {
+            Some(deadline) if Instant::now() >= deadline => UpdateDeadline::Interrupt,
+            _ => UpdateDeadline::Yield(1),
+        })
+    });
 }

@@ -76,7 +76,7 @@
 //! keeps every component busy at once (each still gets its share of slots
 //! and every call its deadline), are served as ordinary heavy work.
 
-mod cache;
+mod compile_cache;
 mod engine;
 mod host_stdout;
 mod inputs;
@@ -88,7 +88,7 @@ mod read_ahead;
 mod slots;
 mod state;
 mod verify;
-mod workspace;
+mod workspace_calls;
 mod write_guard;
 
 use std::collections::HashMap;
@@ -101,8 +101,8 @@ use wasmtime::component::{ComponentExportIndex, InstancePre, Linker, ResourceTab
 use wasmtime::{Engine, Store, Trap};
 use wasmtime_wasi::WasiCtxBuilder;
 
-pub use cache::CompileCache;
-pub(crate) use cache::{own_folder, read_own_file};
+pub use compile_cache::CompileCache;
+pub(crate) use compile_cache::{own_folder, read_own_file};
 pub use engine::{Allocation, EPOCH_TICK, MEMORY_LIMIT};
 pub use host_stdout::{Chunk, HostOutput};
 pub use inputs::Inputs;
@@ -114,7 +114,7 @@ pub use precompiled::CodeSource;
 use slots::Slots;
 pub use slots::share as slot_share;
 use state::CallState;
-pub use workspace::{HELD_BUDGET, MAX_LIVE_READS};
+pub use workspace_calls::{HELD_BUDGET, MAX_LIVE_READS};
 use write_guard::WriteGuard;
 
 use crate::catalog::{Reason, Refusal, Runnable, VerbComponent};
@@ -261,7 +261,7 @@ impl Sandbox {
         let engine = engine::engine(allocation).map_err(anyhow::Error::from)?;
         let mut linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(anyhow::Error::from)?;
-        workspace::Bindings::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
+        workspace_calls::Bindings::add_to_linker::<_, wasmtime::component::HasSelf<_>>(
             &mut linker,
             |s| s,
         )
@@ -355,8 +355,10 @@ impl Sandbox {
     /// waits for the write lock, the sentinel and a pool slot, the
     /// instantiation and the guest, asleep or running. Past it the whole
     /// call future is dropped, which cancels the guest and discards its
-    /// store, and the call fails with [`FailureKind::Timeout`]. The epoch
-    /// deadline stops a guest that computes without yielding.
+    /// store, and the call fails with [`FailureKind::Timeout`]. A guest that
+    /// computes without pause yields to the runtime at every epoch tick (so
+    /// it holds no worker thread, and dropping the call stops it there) and
+    /// is interrupted at the deadline ([`engine::bound`]).
     pub async fn call(
         &self,
         component: &Runnable,
@@ -547,8 +549,7 @@ impl Sandbox {
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);
-        store.set_epoch_deadline(engine::deadline_ticks(options.timeout));
-        store.epoch_deadline_trap();
+        engine::bound(&mut store, options.timeout);
 
         let result = async {
             let instance = prepared.pre.instantiate_async(&mut store).await?;

@@ -24,7 +24,7 @@ pub struct CallState {
     /// `pending-reads` handles not yet finished or dropped.
     pub(super) live_reads: usize,
     /// Bytes of paths and error texts charged against the call's
-    /// [`super::workspace::HELD_BUDGET`].
+    /// [`super::workspace_calls::HELD_BUDGET`].
     pub(super) held: u64,
     /// The docs-domain sentinel, held from the first write on.
     pub(super) write_guard: WriteGuard,

@@ -5,6 +5,29 @@
 //! directly: everything goes through a [`Storage`], implemented natively over
 //! cap-std by [`CapStorage`] and inside components over the host's workspace
 //! interfaces by `vaultspec-sdk`.
+//!
+//! # Which document record to use
+//!
+//! A vault is read into one of two records, each made for its job:
+//!
+//! - **Readers use [`graph::GraphDoc`]**, read by [`graph::read_vault`] (or
+//!   [`graph::load_graph`]): listings, `status`, the graph, search and the
+//!   checks. Its text is normalised (no BOM, `\n` newlines); a file that
+//!   cannot be read, is not UTF-8 or has malformed frontmatter is still a
+//!   document, with its [`doc::DocProblem`], so links to it resolve; reading
+//!   runs on several threads and can keep the documents of unchanged files.
+//! - **Writers use [`Document`] in a [`Corpus`]**, read by [`Corpus::load`]:
+//!   its text is the file's exact decoded bytes (BOM and line endings kept)
+//!   so an edit changes only what it means to, with the whole frontmatter
+//!   model and the line of each key; a file that cannot be read is
+//!   [`doc::Skipped`], never edited.
+//!
+//! Both take the same files ([`doc::place`]), find frontmatter with the same
+//! [`frontmatter::split`] and read its keys with the same line scanner
+//! ([`frontmatter::scan`]). Where one job needs the other record, it is a
+//! view, not a second read: each checker sees a readable `GraphDoc` as a
+//! `Document` over the same text ([`checks::Snapshot::of`]), and a writer
+//! holding a corpus builds the graph from it ([`graph::Graph::from_corpus`]).
 #![deny(missing_docs)]
 
 pub mod adr;

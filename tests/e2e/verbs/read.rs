@@ -144,3 +144,47 @@ fn read_only_verbs_run_in_a_component_without_write_access() {
         );
     }
 }
+
+/// Three documents of three types, for the listing's order.
+fn sample() -> TestVault {
+    let vault = TestVault::new();
+    vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+    vault.doc("research", "2026-03-01", "cache-layer", Some("eviction"));
+    vault.doc("plan", "2026-03-03", "search", None);
+    vault
+}
+
+#[test]
+fn vault_list_prints_every_document_by_type_then_name() {
+    let vault = sample();
+    let out = crate::binary::vaultspec(&vault, &["vault", "list"]);
+    assert!(out.status.success(), "{}", crate::binary::text(&out.stderr));
+    let stdout = crate::binary::text(&out.stdout);
+    let adr = stdout
+        .find("2026-03-02-cache-layer-use-lru-adr.md")
+        .expect("the adr is listed");
+    let plan = stdout
+        .find("2026-03-03-search-plan.md")
+        .expect("the plan is listed");
+    let research = stdout
+        .find("2026-03-01-cache-layer-eviction-research.md")
+        .expect("the research is listed");
+    assert!(adr < plan && plan < research, "{stdout}");
+}
+
+#[test]
+fn vault_list_json_is_one_envelope() -> anyhow::Result<()> {
+    let vault = sample();
+    let out = crate::binary::vaultspec(&vault, &["vault", "list", "--json"]);
+    assert!(out.status.success(), "{}", crate::binary::text(&out.stderr));
+    let envelope: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    assert_eq!(envelope["schema"], "vaultspec.vault.list.v2");
+    assert_eq!(envelope["status"], "unchanged");
+    assert_eq!(envelope["data"]["total"], 3);
+    assert_eq!(
+        envelope["data"]["documents"][0]["path"],
+        ".vault/adr/2026-03-02-cache-layer-use-lru-adr.md"
+    );
+    assert_eq!(envelope["data"]["documents"][0]["doc_type"], "adr");
+    Ok(())
+}

@@ -9,7 +9,7 @@ use vaultspec_vault::CapStorage;
 use vaultspec_vault::checks::{self, CheckResult, Finding, Options, Severity, Snapshot, total};
 
 use super::parse;
-use crate::mcp::context::Context;
+use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolResult};
 
 #[derive(Deserialize)]
@@ -21,7 +21,7 @@ struct Args {
 
 /// Run `check all` over the workspace, fixing under the write lock if asked.
 /// Without `fix`, the reply is kept until a file it read changes.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let raw = args.clone();
     let args: Args = parse(args)?;
     let storage = context.storage()?;

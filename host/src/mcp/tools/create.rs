@@ -14,7 +14,7 @@ use vaultspec_vault::{Corpus, DocType, Document, Error, Storage, frontmatter};
 
 use super::parse;
 use crate::mcp::batch::{Item, check_size, envelope};
-use crate::mcp::context::Context;
+use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolResult};
 
 #[derive(Deserialize)]
@@ -39,7 +39,7 @@ struct Spec {
 }
 
 /// Create each document in order; one failure never stops the rest.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     check_size("create", "document spec", args.documents.len())?;
     let storage = context.storage()?;
@@ -75,7 +75,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
     })
 }
 
-fn create_one(context: &Context, storage: &dyn Storage, index: usize, spec: &Spec) -> Item {
+fn create_one(context: &ServerContext, storage: &dyn Storage, index: usize, spec: &Spec) -> Item {
     let doc_type = spec
         .doc_type
         .clone()
@@ -144,7 +144,7 @@ fn create_one(context: &Context, storage: &dyn Storage, index: usize, spec: &Spe
 
 /// Append `content` under a new `## Context` heading; returns the new blob hash.
 fn seed_context(
-    context: &Context,
+    context: &ServerContext,
     storage: &dyn Storage,
     path: &str,
     content: &str,

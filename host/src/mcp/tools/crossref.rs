@@ -10,7 +10,7 @@ use vaultspec_vault::graph;
 use vaultspec_vault::ops::crossref::{self, CrossrefOutcome, CrossrefRequest};
 
 use super::parse;
-use crate::mcp::context::Context;
+use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolResult};
 
 #[derive(Deserialize)]
@@ -32,7 +32,7 @@ struct Args {
 }
 
 /// Judge one ADR, or sweep several.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let request = CrossrefRequest {
         refs: args.single.map_or(args.refs, |single| vec![single]),

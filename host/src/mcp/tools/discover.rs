@@ -5,8 +5,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::parse;
-use crate::gateway::discover::schema;
-use crate::mcp::context::Context;
+use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolResult};
 
 #[derive(Deserialize)]
@@ -21,21 +20,9 @@ fn ten() -> usize {
 }
 
 /// Rank the verbs for the query.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
-    let verbs: Vec<Value> = context
-        .discover_index()
-        .rank(&context.catalog, &args.query, args.limit)
-        .into_iter()
-        .map(|r| {
-            schema(
-                &r.entry.spec,
-                r.score,
-                &r.matched,
-                context.catalog.trust(r.entry),
-            )
-        })
-        .collect();
+    let verbs = context.gateway.discover(&args.query, args.limit);
     let summary = format!("{} verbs", verbs.len());
     Ok(Reply {
         summary,

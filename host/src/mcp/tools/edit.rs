@@ -12,7 +12,7 @@ use vaultspec_vault::{Corpus, Document, Error, Storage, resolve};
 
 use super::parse;
 use crate::mcp::batch::{Item, check_size, envelope};
-use crate::mcp::context::Context;
+use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolResult};
 
 #[derive(Deserialize)]
@@ -30,7 +30,7 @@ struct Operation {
 }
 
 /// Apply each operation in order; one failure never stops the rest.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     check_size("edit", "operation", args.operations.len())?;
     let storage = context.storage()?;
@@ -50,7 +50,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
 }
 
 fn edit_one(
-    context: &Context,
+    context: &ServerContext,
     storage: &dyn Storage,
     corpus: &Corpus,
     index: usize,
@@ -144,7 +144,7 @@ fn failure_message(err: &Error) -> String {
 }
 
 /// The machine-readable keys of an edit-engine failure.
-fn error_keys(context: &Context, err: &Error) -> Option<Map<String, Value>> {
+fn error_keys(context: &ServerContext, err: &Error) -> Option<Map<String, Value>> {
     let mut keys = Map::new();
     match err {
         Error::Conflict {

@@ -13,8 +13,8 @@ use vaultspec_vault::storage::MAX_FILE_BYTES;
 use vaultspec_vault::{Storage, StorageError};
 
 use super::parse;
-use crate::mcp::context::Context;
-use crate::mcp::reply::{Refusal, Reply, ToolResult, plural};
+use crate::mcp::context::ServerContext;
+use crate::mcp::reply::{Reply, ToolError, ToolResult, plural};
 
 /// The most bytes of a document an excerpt carries.
 pub const EXCERPT_BYTES: usize = 600;
@@ -50,10 +50,10 @@ fn present(value: &Option<String>) -> bool {
 }
 
 /// List features, or find documents.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     if args.body == "full" && args.limit > FULL_BODY_ROWS {
-        return Err(Refusal::tool(format!(
+        return Err(ToolError::tool(format!(
             "body='full' returns whole documents, so it is limited to {FULL_BODY_ROWS} rows; got limit={}. \
              Use body='excerpt' to survey more, then 'full' on the few that matter.",
             args.limit
@@ -203,13 +203,13 @@ fn document_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value
 /// The reference's wording for a read over the per-call budget, naming the
 /// file whose read crossed it. (A file over the per-file limit is not an
 /// error: it is a document with a problem, named beside the answer.)
-fn budget_refusal(err: graph::LoadError) -> Refusal {
+fn budget_refusal(err: graph::LoadError) -> ToolError {
     let graph::LoadError::Storage(storage) = &err;
     match storage {
-        StorageError::BudgetExceeded { path, budget } => Refusal::tool(format!(
+        StorageError::BudgetExceeded { path, budget } => ToolError::tool(format!(
             "find document byte budget exceeded (file limit {MAX_FILE_BYTES}, remaining 0): reading `{path}` would take this call past its {budget}-byte budget"
         )),
-        _ => Refusal::tool(err.to_string()),
+        _ => ToolError::tool(err.to_string()),
     }
 }
 

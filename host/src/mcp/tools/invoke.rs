@@ -1,12 +1,16 @@
 //! `invoke`: run one cataloged verb in the sandbox (`spec/gateway.md` §3–6).
+//!
+//! The only tool that is not run on a blocking thread: the verb runs on the
+//! server's runtime, under the sandbox's own deadline, so the call waits for
+//! it as any other future.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::parse;
-use crate::gateway::invoke::{Request, invoke, summary};
-use crate::mcp::context::Context;
-use crate::mcp::reply::{Refusal, Reply, ToolResult};
+use crate::gateway::invoke::{Request, summary};
+use crate::mcp::context::ServerContext;
+use crate::mcp::reply::{Reply, ToolError, ToolResult};
 
 #[derive(Deserialize)]
 struct Args {
@@ -18,9 +22,8 @@ struct Args {
     timeout: Option<f64>,
 }
 
-/// Check and run the verb; the tool runs on a blocking thread, so it waits
-/// for the sandbox on the server's runtime.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+/// Check and run the verb through the gateway.
+pub async fn call(context: &ServerContext, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let request = Request {
         verb: args.verb,
@@ -28,15 +31,11 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
         positionals: args.positionals,
         timeout: args.timeout,
     };
-    let runtime = tokio::runtime::Handle::current();
-    let reply = runtime
-        .block_on(invoke(
-            &context.catalog,
-            &context.sandbox,
-            &context.workspace,
-            &request,
-        ))
-        .map_err(Refusal::Tool)?;
+    let reply = context
+        .gateway
+        .invoke(&context.workspace, &request)
+        .await
+        .map_err(ToolError::Tool)?;
     Ok(Reply {
         summary: summary(&reply),
         structured: reply,

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use vaultspec_vault::ledger::{self, LogOptions, LogRequest};
 
 use super::parse;
-use crate::mcp::context::Context;
+use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolResult};
 
 #[derive(Deserialize)]
@@ -24,7 +24,7 @@ struct Args {
 }
 
 /// Append the rows, verifications and notes for one step.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
     let _lock = context.lock_writes()?;

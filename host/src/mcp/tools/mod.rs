@@ -2,8 +2,10 @@
 //!
 //! A tool takes its arguments (already checked against its input schema) as
 //! JSON and returns a [`Reply`](super::reply::Reply) or a
-//! [`Refusal`](super::reply::Refusal). Tools run on a blocking thread and
-//! call `vaultspec-vault` directly; writers hold the workspace lock.
+//! [`ToolError`](super::reply::ToolError). The native tools run on a blocking
+//! thread through [`call`] and use `vaultspec-vault` directly; writers hold
+//! the workspace lock. [`invoke`] is async: it waits for the sandbox on the
+//! server's runtime.
 
 mod check;
 mod create;
@@ -12,7 +14,7 @@ mod definitions;
 mod discover;
 mod edit;
 mod find;
-mod invoke;
+pub mod invoke;
 mod log;
 mod plan;
 mod search;
@@ -22,11 +24,11 @@ pub use definitions::{Hints, ToolDef, definitions};
 
 use serde_json::Value;
 
-use super::context::Context;
-use super::reply::{Refusal, ToolResult};
+use super::context::ServerContext;
+use super::reply::{ToolError, ToolResult};
 
-/// Run the tool `name` with `args`.
-pub fn call(context: &Context, name: &str, args: Value) -> ToolResult {
+/// Run the native tool `name` with `args` (every tool but [`invoke`]).
+pub fn call(context: &ServerContext, name: &str, args: Value) -> ToolResult {
     match name {
         "find" => find::call(context, args),
         "create" => create::call(context, args),
@@ -39,13 +41,12 @@ pub fn call(context: &Context, name: &str, args: Value) -> ToolResult {
         "plan_edit" => plan::edit(context, args),
         "log" => log::call(context, args),
         "discover" => discover::call(context, args),
-        "invoke" => invoke::call(context, args),
-        other => Err(Refusal::Bare(format!("Unknown tool: {other}"))),
+        other => Err(ToolError::Bare(format!("Unknown tool: {other}"))),
     }
 }
 
 /// Deserialize validated arguments into a tool's argument struct.
-pub fn parse<T: serde::de::DeserializeOwned>(args: Value) -> Result<T, Refusal> {
+pub fn parse<T: serde::de::DeserializeOwned>(args: Value) -> Result<T, ToolError> {
     serde_json::from_value(args)
-        .map_err(|e| Refusal::tool(format!("the arguments do not fit: {e}")))
+        .map_err(|e| ToolError::tool(format!("the arguments do not fit: {e}")))
 }

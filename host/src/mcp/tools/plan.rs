@@ -7,8 +7,8 @@ use vaultspec_vault::Storage;
 use vaultspec_vault::plan::{self, EditRequest, StepChange, WriteOptions, resolve_plan};
 
 use super::parse;
-use crate::mcp::context::Context;
-use crate::mcp::reply::{Refusal, Reply, ToolResult};
+use crate::mcp::context::ServerContext;
+use crate::mcp::reply::{Reply, ToolError, ToolResult};
 
 #[derive(Deserialize)]
 struct ProgressArgs {
@@ -40,20 +40,20 @@ struct EditOperation {
 }
 
 /// The plan's path for an MCP target: a stem or a feature with one plan.
-fn resolve(storage: &dyn Storage, target: &str) -> Result<String, Refusal> {
+fn resolve(storage: &dyn Storage, target: &str) -> Result<String, ToolError> {
     resolve_plan(storage, target, false).map_err(|err| match err {
         plan::PlanError::InvalidTarget { .. } => {
-            Refusal::tool("MCP plan targets must be a stem or feature handle, not a path")
+            ToolError::tool("MCP plan targets must be a stem or feature handle, not a path")
         }
-        other => Refusal::tool(format!("Cannot resolve plan '{}': {other}.", target.trim())),
+        other => ToolError::tool(format!("Cannot resolve plan '{}': {other}.", target.trim())),
     })
 }
 
 /// Check or uncheck steps.
-pub fn progress(context: &Context, args: Value) -> ToolResult {
+pub fn progress(context: &ServerContext, args: Value) -> ToolResult {
     let args: ProgressArgs = parse(args)?;
     if args.steps.is_empty() {
-        return Err(Refusal::tool(
+        return Err(ToolError::tool(
             "plan_progress requires at least one step change",
         ));
     }
@@ -83,10 +83,10 @@ pub fn progress(context: &Context, args: Value) -> ToolResult {
 }
 
 /// Add, insert, edit or remove steps.
-pub fn edit(context: &Context, args: Value) -> ToolResult {
+pub fn edit(context: &ServerContext, args: Value) -> ToolResult {
     let args: EditArgs = parse(args)?;
     if args.operations.is_empty() {
-        return Err(Refusal::tool("plan_edit requires at least one operation"));
+        return Err(ToolError::tool("plan_edit requires at least one operation"));
     }
     let storage = context.storage()?;
     let _lock = context.lock_writes()?;

@@ -12,7 +12,7 @@ use vaultspec_vault::hash::blob_oid;
 use vaultspec_vault::search::SearchQuery;
 
 use super::parse;
-use crate::mcp::context::Context;
+use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolResult, plural};
 
 #[derive(Deserialize)]
@@ -31,7 +31,7 @@ fn four() -> usize {
 }
 
 /// Rank the vault's sections against the query.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
     let storage = context.storage()?;
     let loaded = context.vault.get(context.workspace.root(), &storage)?;

@@ -7,10 +7,10 @@ use vaultspec_vault::CapStorage;
 use vaultspec_vault::status::{self, DEFAULT_FEATURE_LIMIT};
 
 use super::parse;
-use crate::mcp::cache::Loaded;
-use crate::mcp::context::Context;
+use crate::mcp::context::ServerContext;
 use crate::mcp::instructions::TOOL_SCHEMA_VERSION;
-use crate::mcp::reply::{Refusal, Reply, ToolResult};
+use crate::mcp::reply::{Reply, ToolError, ToolResult};
+use crate::mcp::vault_cache::LoadedVault;
 
 #[derive(Deserialize)]
 struct Args {
@@ -18,7 +18,7 @@ struct Args {
 }
 
 /// Answer with the rollup, or the trace of `target`.
-pub fn call(context: &Context, args: Value) -> ToolResult {
+pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let raw = args.clone();
     let args: Args = parse(args)?;
     let storage = context.storage()?;
@@ -32,7 +32,7 @@ pub fn call(context: &Context, args: Value) -> ToolResult {
 }
 
 /// The rollup, or the trace of `target`, from the loaded vault.
-fn reply(storage: &CapStorage, loaded: &Loaded, target: Option<String>) -> ToolResult {
+fn reply(storage: &CapStorage, loaded: &LoadedVault, target: Option<String>) -> ToolResult {
     let graph = &loaded.graph;
     match target.filter(|t| !t.trim().is_empty()) {
         None => {
@@ -67,8 +67,8 @@ fn reply(storage: &CapStorage, loaded: &Loaded, target: Option<String>) -> ToolR
             })
         }
         Some(target) => {
-            let trace =
-                status::trace(storage, graph, &target).map_err(|e| Refusal::tool(e.to_string()))?;
+            let trace = status::trace(storage, graph, &target)
+                .map_err(|e| ToolError::tool(e.to_string()))?;
             let value = json!({
                 "tool_schema_version": TOOL_SCHEMA_VERSION,
                 "kind": "trace",

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Document, VAULT_DIR, is_excluded};
+use super::{Document, Place, VAULT_DIR, place};
 use crate::error::Result;
 use crate::storage::Storage;
 
@@ -34,7 +34,7 @@ impl Corpus {
         let mut docs = Vec::new();
         let mut skipped = Vec::new();
         for entry in storage.list(VAULT_DIR)? {
-            if !entry.path.ends_with(".md") || is_excluded(&entry.path) {
+            if place(&entry.path) != Place::Corpus {
                 continue;
             }
             match storage

@@ -148,8 +148,64 @@ pub fn is_excluded(path: &str) -> bool {
     path.split('/').any(|c| EXCLUDED_COMPONENTS.contains(&c))
 }
 
+/// Where a listed file stands in the vault: the one rule both corpus
+/// readers ([`Corpus::load`] and [`crate::graph::read_vault`]) follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place<'p> {
+    /// A corpus document: `*.md` under `.vault/`, outside the excluded
+    /// subtrees.
+    Corpus,
+    /// An archived document: `*.md` under `.vault/_archive/` and outside
+    /// `.obsidian/` and `.trash/`, with its archive-relative path
+    /// (`adr/x.md`). Listed so links to it resolve, never read.
+    Archived(&'p str),
+    /// Anything else: not markdown, outside `.vault/`, or excluded.
+    Other,
+}
+
+/// Where the workspace-relative `path` stands in the vault.
+pub fn place(path: &str) -> Place<'_> {
+    let Some(rel) = path.strip_prefix(".vault/") else {
+        return Place::Other;
+    };
+    if !rel.ends_with(".md") {
+        return Place::Other;
+    }
+    let dirs = rel.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+    if !dirs.split('/').any(|d| EXCLUDED_COMPONENTS.contains(&d)) {
+        return Place::Corpus;
+    }
+    match rel.strip_prefix("_archive/") {
+        Some(archived) if !dirs.split('/').any(|d| d == ".obsidian" || d == ".trash") => {
+            Place::Archived(archived)
+        }
+        _ => Place::Other,
+    }
+}
+
 /// The filename stem of a path (`x` for `.vault/adr/x.md`).
 pub fn stem_of(path: &str) -> &str {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.strip_suffix(".md").unwrap_or(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listed_file_is_corpus_archived_or_neither() {
+        assert_eq!(place(".vault/adr/x.md"), Place::Corpus);
+        assert_eq!(place(".vault/x.md"), Place::Corpus);
+        assert_eq!(place(".vault/adr/_archive.md"), Place::Corpus);
+        assert_eq!(
+            place(".vault/_archive/adr/x.md"),
+            Place::Archived("adr/x.md")
+        );
+        assert_eq!(place(".vault/_archive/.trash/x.md"), Place::Other);
+        assert_eq!(place(".vault/adr/.obsidian/x.md"), Place::Other);
+        assert_eq!(place(".vault/adr/_archive/x.md"), Place::Other);
+        assert_eq!(place(".vault/adr/x.txt"), Place::Other);
+        assert_eq!(place(".vaultspec/x.md"), Place::Other);
+    }
 }

@@ -51,9 +51,11 @@ impl Graph {
 pub fn archived_paths(storage: &dyn Storage) -> Result<Vec<String>, LoadError> {
     Ok(storage
         .list(".vault/_archive")?
-        .into_iter()
-        .filter_map(|e| e.path.strip_prefix(".vault/_archive/").map(str::to_owned))
-        .filter(|p| p.ends_with(".md") && !p.split('/').any(|c| c == ".obsidian" || c == ".trash"))
+        .iter()
+        .filter_map(|e| match crate::doc::place(&e.path) {
+            crate::doc::Place::Archived(rel) => Some(rel.to_owned()),
+            _ => None,
+        })
         .collect())
 }
 

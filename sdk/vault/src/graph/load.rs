@@ -5,6 +5,7 @@
 //! read) so links to archived documents resolve. Natively the files are read
 //! and parsed on several threads; on `wasm32` (no threads) in one pass.
 
+use crate::doc::{Place, place};
 use crate::parallel;
 use crate::storage::{FileEntry, Storage, StorageError};
 
@@ -21,8 +22,6 @@ pub enum LoadError {
     #[error("cannot load the vault: {0}")]
     Storage(#[from] StorageError),
 }
-
-const EXCLUDED: [&str; 3] = [".obsidian", ".trash", "_archive"];
 
 pub use crate::parallel::default_threads;
 
@@ -85,23 +84,11 @@ pub fn read_vault_listed(
     let mut corpus: Vec<&FileEntry> = Vec::with_capacity(listing.len());
     let mut archived = Vec::new();
     for entry in &listing {
-        let Some(rel) = entry.path.strip_prefix(".vault/") else {
-            continue;
-        };
-        if !rel.ends_with(".md") {
-            continue;
+        match place(&entry.path) {
+            Place::Corpus => corpus.push(entry),
+            Place::Archived(rel) => archived.push(rel.to_owned()),
+            Place::Other => {}
         }
-        let parts: Vec<&str> = rel.split('/').collect();
-        let dirs = &parts[..parts.len() - 1];
-        if dirs.iter().any(|d| EXCLUDED.contains(d)) {
-            if dirs.first() == Some(&"_archive")
-                && !dirs.iter().any(|d| *d == ".obsidian" || *d == ".trash")
-            {
-                archived.push(rel["_archive/".len()..].to_owned());
-            }
-            continue;
-        }
-        corpus.push(entry);
     }
     let mut docs: Vec<Option<GraphDoc>> = corpus.iter().map(|e| kept(&e.path)).collect();
     let missing: Vec<&FileEntry> = corpus

@@ -29,11 +29,11 @@ mod build;
 pub mod derived;
 mod export;
 pub mod features;
-pub mod figures;
 mod find;
 pub(crate) mod fxhash;
 mod input;
 pub mod links;
+pub mod listing;
 mod load;
 pub(crate) mod markdown;
 pub mod metrics;
@@ -46,9 +46,9 @@ pub use adapter::archived_paths;
 pub use derived::{DEFAULT_TOP_K, DerivedEdge, DerivedSignals};
 pub use export::ExportOptions;
 pub use features::{FeatureFilter, FeatureRow, FindFeatureRow};
-pub use figures::{DocRow, DocSelect, Stats};
 pub use find::{FIND_DEFAULT_TYPES, FindQuery};
 pub use input::{DOC_TYPES, GraphDoc, is_directory_tag};
+pub use listing::{DocRow, DocSelect, Stats};
 pub use load::{
     LoadError, VaultRead, default_threads, load_graph, read_corpus, read_corpus_with, read_vault,
     read_vault_keeping, read_vault_listed,

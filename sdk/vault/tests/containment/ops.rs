@@ -1,5 +1,5 @@
 //! The calls of the sandbox's workspace interface, each made on a
-//! [`CapStorage`] exactly as `host/src/sandbox/workspace.rs` makes it, under
+//! [`CapStorage`] exactly as `host/src/sandbox/workspace_calls.rs` makes it, under
 //! the watchdog, with what it returned checked against the read promise.
 
 use std::path::Path;

@@ -4,7 +4,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::describe::{component_json, component_text, refusal_json};
-use super::{Context, print_envelope};
+use super::{VerbsContext, print_envelope};
 use crate::catalog::Trust;
 use crate::display::Escaped;
 
@@ -20,7 +20,7 @@ pub struct ListArgs {
 }
 
 /// List the components; exit 0.
-pub fn run(args: &ListArgs, context: &Context<'_>) -> anyhow::Result<u8> {
+pub fn run(args: &ListArgs, context: &VerbsContext<'_>) -> anyhow::Result<u8> {
     for warning in &context.loaded.warnings {
         eprintln!("warning: {}", Escaped::text(warning));
     }

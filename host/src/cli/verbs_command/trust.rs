@@ -14,7 +14,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::describe::{component_json, component_text};
-use super::{Context, print_envelope};
+use super::{VerbsContext, print_envelope};
 use crate::catalog::{Origin, Trust, VerbComponent};
 use crate::display::Escaped;
 use crate::trust::{Grant, Terminal, TrustStore, identity, stdin_is_terminal};
@@ -34,7 +34,7 @@ pub struct TrustArgs {
 }
 
 /// Review and trust (or revoke); exit 0 when everything asked for was done.
-pub fn run(args: &TrustArgs, context: &Context<'_>) -> anyhow::Result<u8> {
+pub fn run(args: &TrustArgs, context: &VerbsContext<'_>) -> anyhow::Result<u8> {
     let Some(root) = context.root else {
         bail!(
             "trust is granted per workspace, and there is none: {}",
@@ -129,7 +129,7 @@ pub fn run(args: &TrustArgs, context: &Context<'_>) -> anyhow::Result<u8> {
 /// The components the names pick (all third-party ones when none is given).
 fn select<'c>(
     args: &TrustArgs,
-    context: &Context<'c>,
+    context: &VerbsContext<'c>,
 ) -> anyhow::Result<Vec<(&'c Arc<VerbComponent>, Trust)>> {
     let catalog = &context.loaded.catalog;
     let third_party: Vec<_> = catalog

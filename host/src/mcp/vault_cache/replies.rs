@@ -1,7 +1,7 @@
 //! Replies of the read-only tools, kept with the loaded vault they were
 //! made from, so asking again while nothing changed costs a lookup.
 //!
-//! A reply depends on the files under `.vault/` (the [`Loaded`](super::Loaded)
+//! A reply depends on the files under `.vault/` (the [`LoadedVault`](super::LoadedVault)
 //! it is kept in is dropped when any changes), on the framework files under
 //! `.vaultspec/` (config, the body-schema baseline, rename manifests: their
 //! [`fingerprint`](crate::workspace::survey::fingerprint) is part of the key), on today's date
@@ -96,7 +96,7 @@ mod tests {
         let replies = Replies::default();
         let today: Date = "2026-12-03".parse().unwrap();
         let failed = replies.get_or(dir.path(), today, "status", &json!({}), || {
-            Err(crate::mcp::reply::Refusal::tool("no"))
+            Err(crate::mcp::reply::ToolError::tool("no"))
         });
         assert!(failed.is_err());
         let again = replies.get_or(dir.path(), today, "status", &json!({}), || {

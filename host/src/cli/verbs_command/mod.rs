@@ -17,7 +17,7 @@ use std::path::Path;
 
 use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
 
-use crate::catalog::Loaded;
+use crate::catalog::LoadedCatalog;
 
 /// The `verbs` commands.
 #[derive(Debug, Subcommand)]
@@ -33,9 +33,9 @@ pub enum VerbsCommand {
 }
 
 /// What the commands work on.
-pub struct Context<'a> {
+pub struct VerbsContext<'a> {
     /// The catalog of the workspace, with its refusals.
-    pub loaded: &'a Loaded,
+    pub loaded: &'a LoadedCatalog,
     /// The workspace root, when one was found.
     pub root: Option<&'a Path>,
     /// Why no workspace was found (the folders looked at), when none was.
@@ -54,7 +54,7 @@ pub fn command() -> Command {
 }
 
 /// Run the `verbs` command chosen in `matches`; returns the exit code.
-pub async fn run(matches: &ArgMatches, context: Context<'_>) -> anyhow::Result<u8> {
+pub async fn run(matches: &ArgMatches, context: VerbsContext<'_>) -> anyhow::Result<u8> {
     match VerbsCommand::from_arg_matches(matches)? {
         VerbsCommand::List(args) => list::run(&args, &context),
         VerbsCommand::Trust(args) => trust::run(&args, &context),

@@ -1,5 +1,5 @@
-//! Orphans, dangling links, document listing and the figures of
-//! `vault stats` (spec/graph-and-search.md §2, §3, §6; `vault list`).
+//! The graph's listings: the rows of `vault list`, orphans, dangling links
+//! and the figures of `vault stats` (spec/graph-and-search.md §2, §3, §6).
 
 use std::collections::{HashMap, HashSet};
 

@@ -27,7 +27,7 @@ pub use crate::workspace::survey::fingerprint;
 use crate::workspace::survey::{Survey, survey};
 pub use replies::Replies;
 
-use super::context::Context;
+use super::context::ServerContext;
 use vaultspec_vault::Storage;
 use vaultspec_vault::checks::DocFindings;
 use vaultspec_vault::graph::{self, Graph, GraphDoc, LoadError, VaultRead, default_threads};
@@ -37,7 +37,7 @@ use vaultspec_vault::storage::FileEntry;
 
 /// A loaded vault: the graph, and what is derived from the same files on
 /// first use.
-pub struct Loaded {
+pub struct LoadedVault {
     /// The document graph.
     pub graph: Graph,
     /// Every file under `.vault/` as listed for this load.
@@ -51,7 +51,7 @@ pub struct Loaded {
     pub findings: Mutex<DocFindings>,
 }
 
-impl Loaded {
+impl LoadedVault {
     fn new(read: VaultRead, findings: DocFindings) -> Self {
         Self {
             graph: Graph::build(read.docs, &read.archived),
@@ -104,7 +104,7 @@ mod watch {
 #[derive(Default)]
 struct State {
     /// The last load and the survey taken just before it.
-    last: Option<(Survey, Arc<Loaded>)>,
+    last: Option<(Survey, Arc<LoadedVault>)>,
     /// Armed over `.vault/` before `last` was surveyed.
     watch: Option<watch::Watch>,
     /// Whether a symlinked `.vault` was reported already.
@@ -123,7 +123,7 @@ impl VaultCache {
     /// one that reads again only the files that changed.
     ///
     /// Calls wait for each other here, so concurrent first calls load once.
-    pub fn get(&self, root: &Path, storage: &dyn Storage) -> Result<Arc<Loaded>, LoadError> {
+    pub fn get(&self, root: &Path, storage: &dyn Storage) -> Result<Arc<LoadedVault>, LoadError> {
         let mut state = self.state.lock().expect("cache lock poisoned");
         if let (Some(watch), Some((_, loaded))) = (&state.watch, &state.last)
             && watch.quiet()
@@ -146,7 +146,7 @@ impl VaultCache {
             }
             state.watch = None;
             let read = graph::read_vault(storage, default_threads())?;
-            return Ok(Arc::new(Loaded::new(read, DocFindings::default())));
+            return Ok(Arc::new(LoadedVault::new(read, DocFindings::default())));
         }
         let watch = state.watch.take().or_else(watch::Watch::new);
         state.watch = watch.filter(|w| {
@@ -165,12 +165,12 @@ impl VaultCache {
 /// that reads again only what `now` cannot vouch for.
 fn refresh(
     now: &Survey,
-    previous: Option<(Survey, Arc<Loaded>)>,
+    previous: Option<(Survey, Arc<LoadedVault>)>,
     storage: &dyn Storage,
-) -> Result<Arc<Loaded>, LoadError> {
+) -> Result<Arc<LoadedVault>, LoadError> {
     let Some((then, loaded)) = previous else {
         let read = graph::read_vault(storage, default_threads())?;
-        return Ok(Arc::new(Loaded::new(read, DocFindings::default())));
+        return Ok(Arc::new(LoadedVault::new(read, DocFindings::default())));
     };
     if still_current(now, &then, &loaded, storage) {
         return Ok(loaded);
@@ -209,7 +209,7 @@ fn refresh(
     for path in read_again {
         findings.forget(&path);
     }
-    Ok(Arc::new(Loaded::new(read, findings)))
+    Ok(Arc::new(LoadedVault::new(read, findings)))
 }
 
 /// The documents of the load before, to carry into the next one.
@@ -218,12 +218,12 @@ enum Previous {
     /// one instead of being copied.
     Owned(HashMap<String, GraphDoc>),
     /// A call still reads it: the documents kept are copies.
-    Shared(Arc<Loaded>),
+    Shared(Arc<LoadedVault>),
 }
 
 impl Previous {
     /// The documents of `loaded`, its listing and its findings.
-    fn take_apart(loaded: Arc<Loaded>) -> (Previous, Vec<FileEntry>, DocFindings) {
+    fn take_apart(loaded: Arc<LoadedVault>) -> (Previous, Vec<FileEntry>, DocFindings) {
         match Arc::try_unwrap(loaded) {
             Ok(loaded) => {
                 let docs = loaded.graph.into_docs();
@@ -255,7 +255,7 @@ impl Previous {
 /// Whether `loaded` (read after the survey `then`) still holds by the
 /// survey `now`: no file was added, removed or touched, and each file that
 /// was racy when read reads the same again.
-fn still_current(now: &Survey, then: &Survey, loaded: &Loaded, storage: &dyn Storage) -> bool {
+fn still_current(now: &Survey, then: &Survey, loaded: &LoadedVault, storage: &dyn Storage) -> bool {
     now.print == then.print
         && then.racy.iter().all(|path| match loaded.doc(path) {
             // Outside the corpus (the archive, other files) the load holds
@@ -272,11 +272,11 @@ fn still_current(now: &Survey, then: &Survey, loaded: &Loaded, storage: &dyn Sto
 /// of their own; a tool that comes meanwhile waits for this work instead of
 /// starting it again. A vault that does not load is left for the tools to
 /// report.
-pub fn preload(context: Arc<Context>) {
+pub fn preload(context: Arc<ServerContext>) {
     let spawned = std::thread::Builder::new()
         .name("vaultspec-preload".into())
         .spawn(move || {
-            context.discover_index();
+            context.gateway.index();
             let Ok(storage) = context.storage() else {
                 return;
             };
@@ -410,7 +410,7 @@ mod tests {
         let cache = VaultCache::default();
         cache.get(root, &storage).unwrap();
         settle(&cache);
-        let size = |loaded: &Loaded, path: &str| {
+        let size = |loaded: &LoadedVault, path: &str| {
             loaded
                 .listing
                 .iter()
@@ -446,7 +446,7 @@ mod tests {
         // it was: the survey after it is the survey before it.
         write(root, ".vault/adr/2026-01-01-a-adr.md", "two");
         let now = then.clone();
-        let text = |loaded: &Loaded| {
+        let text = |loaded: &LoadedVault| {
             loaded
                 .doc(".vault/adr/2026-01-01-a-adr.md")
                 .unwrap()

@@ -12,7 +12,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::describe::{capability_words, usage, verb_json};
-use super::{Context, print_envelope};
+use super::{VerbsContext, print_envelope};
 use crate::catalog::{Reason, conflicts, load_file, trust_command};
 use crate::display::Escaped;
 use crate::sandbox::{CompileCache, Sandbox};
@@ -30,7 +30,7 @@ pub struct InspectArgs {
 }
 
 /// Inspect a component; exit 0 when it would be admitted, 1 when refused.
-pub fn run(args: &InspectArgs, context: &Context<'_>) -> anyhow::Result<u8> {
+pub fn run(args: &InspectArgs, context: &VerbsContext<'_>) -> anyhow::Result<u8> {
     if !args.file.is_file() {
         anyhow::bail!(
             "`{}` is not a file: give the path of a built `.wasm` component",
