@@ -5,7 +5,9 @@
 //!
 //! Run with `cargo bench -p vaultspec-host --bench mcp`. Targets: initialize
 //! under 20 ms; status and find on 10,000 documents under 150 ms; a warm
-//! search under 30 ms.
+//! search under 30 ms. With `VAULTSPEC_BENCH_BASELINE` naming another
+//! `vaultspec` binary (an older build), the calls after an edit are timed on
+//! both, each edit answered by one and then the other, in extra rows.
 
 mod support;
 
@@ -13,6 +15,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::{Server, median, ms};
+
+/// Names another `vaultspec` binary to time beside this build.
+const BASELINE: &str = "VAULTSPEC_BENCH_BASELINE";
 
 /// The tools timed after one document was edited behind the server's back.
 const EDITED_TOOLS: [&str; 3] = ["check", "status", "find"];
@@ -85,18 +90,42 @@ fn main() -> anyhow::Result<()> {
             column.push(ms(median(samples)));
         }
         // A warm server after one document changed behind its back: each
-        // sample edits another document's body first.
-        let edited = edited_documents(dir.path(), 5)?;
+        // sample edits another document's body first. A baseline server on
+        // the same vault answers after an edit of its own, right after.
+        let mut baseline = match std::env::var_os(BASELINE) {
+            Some(binary) => {
+                let cache = cache.path().join("baseline");
+                let (mut other, _) =
+                    Server::spawn_binary(std::path::Path::new(&binary), dir.path(), &cache)?;
+                for tool in EDITED_TOOLS {
+                    other.call(tool, json!({}))?;
+                }
+                Some(other)
+            }
+            None => None,
+        };
+        let edited = edited_documents(dir.path(), 9)?;
+        let mut baseline_column = Vec::new();
         for tool in EDITED_TOOLS {
-            let mut samples = Vec::new();
+            let (mut samples, mut baseline_samples) = (Vec::new(), Vec::new());
             for path in &edited {
-                let mut text = std::fs::read_to_string(path)?;
-                text.push_str(&format!("\nEdited before a {tool} call.\n"));
-                std::fs::write(path, text)?;
-                samples.push(server.call(tool, json!({}))?);
+                let edit = |server: &mut Server| -> anyhow::Result<Duration> {
+                    let mut text = std::fs::read_to_string(path)?;
+                    text.push_str(&format!("\nEdited before a {tool} call.\n"));
+                    std::fs::write(path, text)?;
+                    server.call(tool, json!({}))
+                };
+                samples.push(edit(&mut server)?);
+                if let Some(other) = &mut baseline {
+                    baseline_samples.push(edit(other)?);
+                }
             }
             column.push(ms(median(samples)));
+            if baseline.is_some() {
+                baseline_column.push(ms(median(baseline_samples)));
+            }
         }
+        column.extend(baseline_column);
         if rows.is_empty() {
             rows.push(("spawn to initialize reply".into(), Vec::new()));
             for label in [
@@ -115,6 +144,14 @@ fn main() -> anyhow::Result<()> {
                     format!("{tool}, warm, one document edited since"),
                     Vec::new(),
                 ));
+            }
+            if std::env::var_os(BASELINE).is_some() {
+                for tool in EDITED_TOOLS {
+                    rows.push((
+                        format!("{tool}, warm, one document edited since (baseline binary)"),
+                        Vec::new(),
+                    ));
+                }
             }
         }
         for (row, value) in rows.iter_mut().zip(column) {

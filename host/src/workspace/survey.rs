@@ -91,8 +91,9 @@ fn hash_entry(hasher: &mut Sha256, relative: &[u8], stamp: Stamp) {
 /// Every file under `.vault/` as one walk saw it.
 #[derive(Debug, Default, Clone)]
 pub struct Survey {
-    /// The hash of every file's path and stamp.
-    pub print: [u8; 32],
+    /// The hash of every file's path and stamp; `None` for a survey
+    /// [updated](Survey::updated) from another, which walked nothing.
+    pub print: Option<[u8; 32]>,
     /// Each regular file's stamp, by workspace-relative path
     /// (`.vault/adr/x.md`).
     pub stamps: HashMap<String, Stamp>,
@@ -112,6 +113,52 @@ impl Survey {
         !earlier.racy.contains(path)
             && self.stamps.contains_key(path)
             && self.stamps.get(path) == earlier.stamps.get(path)
+    }
+
+    /// This survey brought up to date for the files at `paths` (under
+    /// `vault`'s parent, `.vault/adr/x.md`), which a watch saw change while
+    /// nothing else under `vault` did: each is looked at again (a file gone
+    /// is dropped), and every other file keeps its stamp. `None` when one of
+    /// them is no longer a regular file, nor gone: only a walk can tell what
+    /// a listing through it sees.
+    pub fn updated(
+        &self,
+        vault: &Path,
+        paths: &std::collections::BTreeSet<String>,
+    ) -> Option<Survey> {
+        let racy_after = racy_after(SystemTime::now());
+        let root = vault.parent()?;
+        let mut now = Survey {
+            print: None,
+            stamps: self.stamps.clone(),
+            racy: HashSet::new(),
+            irregular: self.irregular,
+        };
+        for path in paths {
+            match std::fs::symlink_metadata(root.join(path)) {
+                Ok(meta) if meta.is_file() => {
+                    now.stamps.insert(path.clone(), stamp(&meta));
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                    now.stamps.remove(path);
+                }
+                _ => return None,
+            }
+        }
+        // Racy are the files that changed within the window, among those
+        // racy before and those just looked at: no other file changed.
+        now.racy = self
+            .racy
+            .iter()
+            .chain(paths)
+            .filter(|path| {
+                now.stamps
+                    .get(*path)
+                    .is_some_and(|stamp| stamp_changed_at(stamp) >= racy_after)
+            })
+            .cloned()
+            .collect();
+        Some(now)
     }
 
     /// Whether `self` and `earlier` saw the same files (by path) and only
@@ -139,13 +186,18 @@ pub fn racy_after(now: SystemTime) -> Duration {
 /// When the entry last changed, its contents or its inode (the later of
 /// its modification and change times), since the epoch.
 pub fn changed_at(meta: &std::fs::Metadata) -> Duration {
+    stamp_changed_at(&stamp(meta))
+}
+
+/// When the file of `stamp` last changed, as [`changed_at`] tells it.
+fn stamp_changed_at(stamp: &Stamp) -> Duration {
     let at = |secs: i64, nanos: i64| {
         Duration::new(
             u64::try_from(secs).unwrap_or(0),
             u32::try_from(nanos).unwrap_or(0),
         )
     };
-    at(meta.ctime(), meta.ctime_nsec()).max(at(meta.mtime(), meta.mtime_nsec()))
+    at(stamp[3], stamp[4]).max(at(stamp[1], stamp[2]))
 }
 
 /// Survey `vault` (the `.vault` folder of a workspace): the fingerprint,
@@ -170,7 +222,7 @@ pub fn survey(vault: &Path) -> Survey {
         }
         survey.stamps.insert(path, stamp);
     });
-    survey.print = hasher.finalize().into();
+    survey.print = Some(hasher.finalize().into());
     survey
 }
 
@@ -262,6 +314,36 @@ mod tests {
         assert!(
             !survey(&vault).unchanged_since(&settled, ".vault/adr/old.md"),
             "gone"
+        );
+    }
+
+    #[test]
+    fn an_update_for_the_files_named_equals_a_new_survey() {
+        let dir = tempfile::tempdir().unwrap();
+        let vault = dir.path().join(".vault");
+        std::fs::create_dir_all(vault.join("adr")).unwrap();
+        for name in ["a", "b", "c"] {
+            std::fs::write(vault.join(format!("adr/{name}.md")), name).unwrap();
+        }
+        let then = survey(&vault);
+        std::fs::write(vault.join("adr/a.md"), "a longer text").unwrap();
+        std::fs::remove_file(vault.join("adr/b.md")).unwrap();
+        std::fs::write(vault.join("adr/d.md"), "d").unwrap();
+        let named: std::collections::BTreeSet<String> = ["a", "b", "d"]
+            .iter()
+            .map(|n| format!(".vault/adr/{n}.md"))
+            .collect();
+        let updated = then.updated(&vault, &named).expect("only files changed");
+        let walked = survey(&vault);
+        assert_eq!(updated.stamps, walked.stamps);
+        assert_eq!(updated.racy, walked.racy);
+        assert_eq!(updated.print, None, "an update walked nothing");
+
+        std::os::unix::fs::symlink(dir.path(), vault.join("adr/e.md")).unwrap();
+        let named = [".vault/adr/e.md".to_owned()].into_iter().collect();
+        assert!(
+            walked.updated(&vault, &named).is_none(),
+            "a link is for a walk to judge"
         );
     }
 

@@ -4,12 +4,13 @@
 //!
 //! The cache lives in memory only (nothing is written to the workspace). It
 //! is valid while no file under `.vault/` changed: a [`watch::Watch`] on the
-//! tree answers that without touching a file; when it saw anything (or
-//! cannot watch), a [`Survey`] of every file's stamp decides. An unchanged
-//! survey keeps the load; otherwise the vault is listed again and only the
+//! tree answers that without touching a file. When it names the files that
+//! changed, only they are looked at again ([`Survey::updated`]); when it saw
+//! something it cannot name (or cannot watch), a [`Survey`] of every file's
+//! stamp decides. An unchanged survey keeps the load; otherwise only the
 //! files whose stamp moved (or that were racy when last read, see
-//! [`fingerprint`](crate::workspace::survey::Survey)) are read; the rest keep the
-//! documents parsed before, and the graph is built anew over them all.
+//! [`Survey`]) are read again; the rest keep the documents parsed before,
+//! and the graph is built anew over them all.
 //!
 //! Neither the watch nor the survey follows a symlink. A `.vault` that
 //! is itself a symlink is not watched, walked or cached: it is reported once
@@ -26,6 +27,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub use crate::workspace::survey::fingerprint;
 use crate::workspace::survey::{Survey, survey};
 pub use replies::Replies;
+use watch::Seen;
 
 use super::context::ServerContext;
 use vaultspec_vault::Storage;
@@ -86,17 +88,22 @@ impl LoadedVault {
 
 #[cfg(not(target_os = "linux"))]
 mod watch {
-    //! Without inotify every use of the cache takes the fingerprint.
+    //! Without inotify every use of the cache takes the survey.
     pub struct Watch;
+    pub enum Seen {
+        Nothing,
+        Files(std::collections::BTreeSet<String>),
+        Unknown,
+    }
     impl Watch {
         pub fn new() -> Option<Self> {
             None
         }
-        pub fn arm(&self, _: &std::path::Path) -> std::io::Result<()> {
+        pub fn arm(&mut self, _: &std::path::Path, _: &str) -> std::io::Result<()> {
             Ok(())
         }
-        pub fn quiet(&self) -> bool {
-            false
+        pub fn seen(&mut self) -> Seen {
+            Seen::Unknown
         }
     }
 }
@@ -125,13 +132,14 @@ impl VaultCache {
     /// Calls wait for each other here, so concurrent first calls load once.
     pub fn get(&self, root: &Path, storage: &dyn Storage) -> Result<Arc<LoadedVault>, LoadError> {
         let mut state = self.state.lock().expect("cache lock poisoned");
-        if let (Some(watch), Some((_, loaded))) = (&state.watch, &state.last)
-            && watch.quiet()
-        {
+        let state = &mut *state;
+        let seen = match (&mut state.watch, &state.last) {
+            (Some(watch), Some(_)) => watch.seen(),
+            _ => Seen::Unknown,
+        };
+        if let (Seen::Nothing, Some((_, loaded))) = (&seen, &state.last) {
             return Ok(loaded.clone());
         }
-        // Something may have changed. Arm the watch before the survey, so a
-        // change made after it is seen next time.
         let previous = state.last.take();
         let vault = root.join(".vault");
         if std::fs::symlink_metadata(&vault).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -148,12 +156,24 @@ impl VaultCache {
             let read = graph::read_vault(storage, default_threads())?;
             return Ok(Arc::new(LoadedVault::new(read, DocFindings::default())));
         }
-        let watch = state.watch.take().or_else(watch::Watch::new);
-        state.watch = watch.filter(|w| {
-            w.quiet();
-            w.arm(&vault).is_ok()
-        });
-        let now = survey(&vault);
+        // The watch named every file that changed: only those are looked at
+        // again. Otherwise arm the watch before the survey, so a change made
+        // after it is seen next time, and survey the whole tree.
+        let named = match (&seen, &previous) {
+            (Seen::Files(paths), Some((then, _))) => then.updated(&vault, paths),
+            _ => None,
+        };
+        let now = match named {
+            Some(now) => now,
+            None => {
+                let watch = state.watch.take().or_else(watch::Watch::new);
+                state.watch = watch.and_then(|mut w| {
+                    w.seen();
+                    w.arm(&vault, ".vault").is_ok().then_some(w)
+                });
+                survey(&vault)
+            }
+        };
         let loaded = refresh(&now, previous, storage)?;
         state.last = Some((now, loaded.clone()));
         Ok(loaded)
@@ -256,7 +276,8 @@ impl Previous {
 /// survey `now`: no file was added, removed or touched, and each file that
 /// was racy when read reads the same again.
 fn still_current(now: &Survey, then: &Survey, loaded: &LoadedVault, storage: &dyn Storage) -> bool {
-    now.print == then.print
+    now.print.is_some()
+        && now.print == then.print
         && then.racy.iter().all(|path| match loaded.doc(path) {
             // Outside the corpus (the archive, other files) the load holds
             // only names and sizes, which the fingerprint covers.
