@@ -1,14 +1,17 @@
 //! The MCP server's protocol edges over stdio, as a client sees them: a line
 //! that is not JSON, arguments a tool does not take, what `find` hands out,
-//! and what the server logs by default.
+//! what the server logs by default, progress and cancellation.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use vaultspec_test_support::{TestVault, cache_dir};
+use vaultspec_host::catalog::{Origin, VerbComponent};
+use vaultspec_host::trust::{Grant, TrustStore};
+use vaultspec_test_support::{TestVault, cache_dir, guests};
 
 use crate::mcp::{Session, text};
 
@@ -26,7 +29,15 @@ const NO_REPLY: Duration = Duration::from_secs(60);
 
 impl Raw {
     fn start(vault: &TestVault, log_level: Option<&str>) -> Self {
+        Self::start_as(vault, log_level, None)
+    }
+
+    /// [`Raw::start`] for the user whose home folder is `home`.
+    fn start_as(vault: &TestVault, log_level: Option<&str>, home: Option<&Path>) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_vaultspec"));
+        if let Some(home) = home {
+            command.env("HOME", home).env_remove("VAULTSPEC_TARGET_DIR");
+        }
         command
             .arg("mcp")
             .arg("--target")
@@ -169,4 +180,75 @@ fn by_default_the_server_logs_at_info_as_the_readme_says() {
     let stderr = raw.finish();
     assert!(stderr.contains("vaultspec MCP server starting"), "{stderr}");
     assert!(stderr.contains("tool call"), "{stderr}");
+}
+
+/// The hostile probe guest installed in `vault`'s workspace and trusted by
+/// the user whose home folder is `home`.
+fn trust_the_probe(vault: &TestVault, home: &Path) -> anyhow::Result<()> {
+    let bytes = std::fs::read(guests::PROBE)?;
+    let installed = vault.root().join(".vaultspec/verbs/probe.wasm");
+    std::fs::create_dir_all(installed.parent().unwrap())?;
+    std::fs::write(&installed, &bytes)?;
+    let digest =
+        VerbComponent::load("probe", Origin::File(installed.clone()), bytes.into())?.digest;
+    TrustStore::update(home, |grants| {
+        grants.push(Grant::new(vault.root(), &installed, &digest))
+    })?;
+    Ok(())
+}
+
+/// The CPU time the process `pid` has used so far (Linux).
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name (which may hold spaces): utime and
+    // stime are the 14th and 15th of the line, in clock ticks of 10 ms.
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    Duration::from_millis(ticks * 10)
+}
+
+#[test]
+fn a_long_invoke_reports_progress_and_a_cancelled_one_stops_at_once() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let home = tempfile::tempdir()?;
+    trust_the_probe(&vault, home.path())?;
+    let mut raw = Raw::start_as(&vault, Some("error"), Some(home.path()));
+    raw.send(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"invoke","arguments":{"verb":"probe spin","timeout":60},"_meta":{"progressToken":"spin-1"}}}"#,
+    );
+    let mut progress = Vec::new();
+    while progress.len() < 2 {
+        let message = raw.reply();
+        assert_eq!(message["method"], "notifications/progress", "{message}");
+        assert_eq!(message["params"]["progressToken"], "spin-1");
+        progress.push(message["params"]["progress"].as_f64().unwrap());
+    }
+    assert!(progress[1] > progress[0], "progress grows: {progress:?}");
+
+    raw.send(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"enough"}}"#,
+    );
+    // A spinning verb keeps a core busy; once cancelled, the server idles.
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = raw.child.id();
+    let before = cpu_time(pid);
+    std::thread::sleep(Duration::from_millis(1000));
+    let spent = cpu_time(pid) - before;
+    assert!(
+        spent < Duration::from_millis(300),
+        "the server used {spent:?} of CPU in the second after the cancel"
+    );
+
+    // No reply to the cancelled call ever comes; the next call is served.
+    raw.send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#);
+    let reply = loop {
+        let message = raw.reply();
+        if message["method"] != "notifications/progress" {
+            break message;
+        }
+    };
+    assert_eq!(reply["id"], 2, "{reply}");
+    raw.finish();
+    Ok(())
 }

@@ -3,13 +3,15 @@
 //! [`server::VaultServer`] answers `tools/list` from [`tools::definitions`]
 //! and runs `tools/call` through the argument checks of [`schema`] to the
 //! tools in [`tools`], which call `vaultspec-vault` natively. [`reply`] and
-//! [`batch`] package results the way the reference does; [`watchdog`] ends
+//! [`batch`] package results the way the reference does; [`progress`]
+//! reports a long call's progress to a client that asks; [`watchdog`] ends
 //! the server when its client dies without closing stdin; [`stdio`] carries
 //! the messages, answering a line that is not JSON with a parse error.
 
 pub mod batch;
 pub mod context;
 pub mod instructions;
+pub mod progress;
 pub mod reply;
 pub mod schema;
 pub mod server;

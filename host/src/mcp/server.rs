@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 
 use super::context::ServerContext;
 use super::instructions::{SERVER_NAME, instructions};
+use super::progress::Progress;
 use super::reply::{ToolError, ToolResult, cap_response, package};
 use super::schema::validate;
 use super::tools::{self, ToolDef, definitions};
@@ -168,12 +169,27 @@ impl ServerHandler for VaultServer {
         self.tools.iter().find(|t| t.name == name).map(to_tool)
     }
 
+    /// Run the call, reporting its progress while it runs when the client
+    /// sent a progress token. A client's `notifications/cancelled` drops
+    /// the call: a verb `invoke` runs stops at its next epoch tick and frees
+    /// its slot; a native tool's thread finishes its work unheard. No reply
+    /// goes to a cancelled request.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        Ok(self.call(&request.name, request.arguments).await.into())
+        let _progress = context
+            .meta
+            .get_progress_token()
+            .map(|token| Progress::start(context.peer.clone(), token, &request.name));
+        tokio::select! {
+            result = self.call(&request.name, request.arguments) => Ok(result.into()),
+            () = context.ct.cancelled() => {
+                tracing::info!(tool = %request.name, "the client cancelled the call");
+                Err(ErrorData::internal_error("the client cancelled the call", None))
+            }
+        }
     }
 }
 
