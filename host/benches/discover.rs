@@ -119,7 +119,15 @@ fn queries(label: &str, catalog: &Catalog, queries: &[String], rounds: usize) {
             let ranked = index.rank(catalog, query, 10);
             let schemas: Vec<_> = ranked
                 .iter()
-                .map(|r| schema(&r.entry.spec, r.score, &r.matched, catalog.trust(r.entry)))
+                .map(|r| {
+                    schema(
+                        &r.entry.spec,
+                        r.score,
+                        &r.matched,
+                        catalog.trust(r.entry),
+                        !catalog.component_of(r.entry).capabilities.write,
+                    )
+                })
                 .collect();
             std::hint::black_box(schemas);
             samples.push(start.elapsed());

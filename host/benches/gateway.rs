@@ -71,7 +71,13 @@ fn discover_bench(root: &Path, cache: &Path) -> anyhow::Result<()> {
             let schemas: Vec<Value> = ranked
                 .iter()
                 .map(|r| {
-                    discover::schema(&r.entry.spec, r.score, &r.matched, catalog.trust(r.entry))
+                    discover::schema(
+                        &r.entry.spec,
+                        r.score,
+                        &r.matched,
+                        catalog.trust(r.entry),
+                        !catalog.component_of(r.entry).capabilities.write,
+                    )
                 })
                 .collect();
             std::hint::black_box(schemas);

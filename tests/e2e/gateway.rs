@@ -272,6 +272,17 @@ fn discover_and_invoke_answer_over_mcp() -> anyhow::Result<()> {
     );
     let bad = session.call("discover", json!({"query": "x", "limit": -1}))?;
     assert_eq!(bad.is_error, Some(true));
+    // A verb says whether its component can write at all.
+    assert_eq!(reply["verbs"][0]["read_only"], true, "{reply}");
+    let add = session.call("discover", json!({"query": "add a research note"}))?;
+    let add = add.structured_content.unwrap();
+    let entry = add["verbs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["verb"] == "vault add")
+        .unwrap_or_else(|| panic!("vault add is found: {add}"));
+    assert_eq!(entry["read_only"], false);
 
     let listed = session.call(
         "invoke",

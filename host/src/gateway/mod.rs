@@ -79,6 +79,7 @@ impl Gateway {
                     r.score,
                     &r.matched,
                     self.catalog.trust(r.entry),
+                    !self.catalog.component_of(r.entry).capabilities.write,
                 )
             })
             .collect()

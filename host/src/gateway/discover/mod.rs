@@ -41,8 +41,15 @@ fn value_type(scalar: &Scalar) -> &'static str {
 
 /// A verb's schema as `discover` shows it: typed flags (reserved and blocked
 /// ones left out) and operands, with its score and the query words that
-/// matched it.
-pub fn schema(spec: &VerbSpec, score: f64, matched: &[String], trust: Trust) -> Value {
+/// matched it, and whether it can change the vault: `read_only` when its
+/// component imports no write access, which the sandbox then never grants.
+pub fn schema(
+    spec: &VerbSpec,
+    score: f64,
+    matched: &[String],
+    trust: Trust,
+    read_only: bool,
+) -> Value {
     let flags: Vec<Value> = spec
         .flags
         .iter()
@@ -87,6 +94,7 @@ pub fn schema(spec: &VerbSpec, score: f64, matched: &[String], trust: Trust) -> 
         "score": score,
         "matched": matched,
         "supports_json": spec.supports_json,
+        "read_only": read_only,
         "flags": flags,
         "arguments": arguments,
     });

@@ -375,7 +375,7 @@ fn discover() -> ToolDef {
             Ranks the whole verb catalog (plans, phases, waves, checks, features, archives, links, ADRs, ledgers and \
             more) by how well its name, description and the requests it was written for match your words: word \
             forms, the vault's synonyms (delete for remove, done for check) and typos count. Each verb says which of \
-            your words matched it, and comes with its flags (whether each takes a value, repeats, is required, its choices) and operands, ready for invoke.\n\n\
+            your words matched it and whether it only reads (read_only: its component cannot write), and comes with its flags (whether each takes a value, repeats, is required, its choices) and operands, ready for invoke.\n\n\
             Args:\n    query: What you want to do, in a few words.\n    limit: Verbs to return, 1 to 50.",
         input: json!({"type":"object","required":["query"],"properties":{
             "query":{"type":"string"},
@@ -385,7 +385,7 @@ fn discover() -> ToolDef {
             "verbs":{"type":"array","items":{"type":"object","required":["verb","description","score","supports_json"],"properties":{
                 "verb":{"type":"string"},"description":{"type":"string"},"group":{"type":"string"},"score":{"type":"number"},
                 "matched":{"type":"array","items":{"type":"string"}},
-                "supports_json":{"type":"boolean"},"trusted":{"type":"boolean"},
+                "supports_json":{"type":"boolean"},"read_only":{"type":"boolean"},"trusted":{"type":"boolean"},
                 "flags":{"type":"array","items":{"type":"object","required":["name","takes_value"],"properties":{
                     "name":{"type":"string"},"takes_value":{"type":"boolean"},"repeatable":{"type":"boolean"},
                     "required":{"type":"boolean"},"type":{"type":"string"},
