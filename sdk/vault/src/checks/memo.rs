@@ -6,14 +6,17 @@
 //! options only, and report its findings together, in path order (see
 //! [`PER_DOCUMENT`]). For them [`DocFindings::check_all`] runs the checker
 //! over the documents it has no findings for and reuses the rest; every
-//! other checker reads the vault as a whole and runs in full. The owner
-//! must [`forget`](DocFindings::forget) every document whose text may have
-//! changed: findings are kept by path, not by content.
+//! other checker reads the vault as a whole and runs in full, but
+//! `exec-mapping` parses again only the plans and ledgers whose bytes
+//! changed ([`MappingMemo`]). The owner must
+//! [`forget`](DocFindings::forget) every document whose text may have
+//! changed: the per-document findings are kept by path, not by content.
 
 use std::collections::HashSet;
 
 use crate::error::Result;
 use crate::graph::fxhash::FxMap;
+use crate::ledger::MappingMemo;
 
 use super::context::{Options, Snapshot};
 use super::model::{Check, CheckResult, Finding};
@@ -44,6 +47,8 @@ pub struct DocFindings {
     options: Option<Options>,
     /// Document path → what each checker found about it.
     kept: FxMap<String, Judged>,
+    /// What `exec-mapping` parsed of each plan and ledger, kept by content.
+    mapping: MappingMemo,
 }
 
 impl DocFindings {
@@ -104,6 +109,9 @@ impl DocFindings {
                     findings: found.next().expect("one list per checker"),
                     fixed_count: 0,
                 }),
+                false if check == Check::ExecMapping => {
+                    super::exec_mapping::run_kept(snap, &opts, &mut self.mapping)
+                }
                 false => dispatch(snap, check, &opts),
             })
             .collect()

@@ -19,15 +19,16 @@
 //! not a row, or a code fence never closed, is an error here: the next
 //! `vault exec log` would refuse that ledger, and this names the line first.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::plan::{PLAN_DIR, Plan, Severity, list_plans, load_plan};
+use crate::plan::{PLAN_DIR, Plan, Severity, parse_plan};
 use crate::storage::{Storage, StorageError};
 
 use super::error::LedgerError;
-use super::evidence::{exec_meta, steps_of};
+use super::evidence::{ExecMeta, exec_meta, steps_of};
 use super::log::is_ledger_stem;
 use super::row::{Op, RowKind};
 use super::section::{malformed_rows, section_rows, unclosed_fence};
@@ -59,23 +60,126 @@ fn link_stem(item: &str) -> Option<&str> {
     Some(inner[..end].trim()).filter(|s| !s.is_empty())
 }
 
-enum Parent<'p> {
-    Live(String, Option<&'p Plan>),
+enum Parent {
+    Live(String, Option<Arc<Plan>>),
     Archived,
     Missing(String),
 }
 
+/// What the check reads of each file, kept between runs: a ledger's facts
+/// and a plan's parse, each with the SHA-1 of the text it was made from,
+/// so a file is parsed again only when its bytes changed. Whoever runs the
+/// check again and again (a server) keeps one; a file that cannot be read
+/// is never kept, and entries of files gone are dropped at the next run.
+#[derive(Debug, Default, Clone)]
+pub struct MappingMemo {
+    ledgers: HashMap<String, ([u8; 20], Arc<LedgerFacts>)>,
+    plans: HashMap<String, ([u8; 20], Option<Arc<Plan>>)>,
+}
+
+/// What the check needs of one exec document.
+#[derive(Debug)]
+struct LedgerFacts {
+    meta: ExecMeta,
+    /// Lines of a ledger that `vault exec log` would refuse.
+    unparsable: Vec<(usize, String)>,
+    /// The Steps it covers: a ledger's row Steps, or a record's `step_id:`.
+    steps: Vec<String>,
+    /// A ledger with a row for a Step that is not a tier-T row.
+    native: bool,
+}
+
+impl LedgerFacts {
+    fn read(text: &str, ledger: bool) -> LedgerFacts {
+        // `related:` and `step_id:` as YAML reads them, as the reference's
+        // graph does: an unquoted `- [[plan]]` is a nested list, no link.
+        let meta = exec_meta(text);
+        if !ledger {
+            let steps = meta.step_id.clone().into_iter().collect();
+            return LedgerFacts {
+                meta,
+                unparsable: Vec::new(),
+                steps,
+                native: false,
+            };
+        }
+        let rows = section_rows(text);
+        LedgerFacts {
+            meta,
+            unparsable: unparsable(text),
+            steps: steps_of(&rows),
+            native: rows
+                .iter()
+                .any(|r| r.step.is_some() && !matches!(r.kind, RowKind::Op(Op::T))),
+        }
+    }
+}
+
+fn sha1(bytes: &[u8]) -> [u8; 20] {
+    use sha1::Digest;
+    sha1::Sha1::digest(bytes).into()
+}
+
+impl MappingMemo {
+    /// The facts of the exec document at `path` with `bytes`; `None` when
+    /// it is not UTF-8 (the `encoding` check reports it).
+    fn ledger(&mut self, path: &str, bytes: &[u8]) -> Option<Arc<LedgerFacts>> {
+        let digest = sha1(bytes);
+        if let Some((kept, facts)) = self.ledgers.get(path)
+            && *kept == digest
+        {
+            return Some(facts.clone());
+        }
+        let text = std::str::from_utf8(bytes).ok()?;
+        let facts = Arc::new(LedgerFacts::read(
+            text,
+            is_ledger_stem(crate::doc::stem_of(path)),
+        ));
+        self.ledgers
+            .insert(path.to_owned(), (digest, facts.clone()));
+        Some(facts)
+    }
+
+    /// The plan at `path` parsed (`None`: it cannot be read or does not
+    /// parse).
+    fn plan(&mut self, storage: &dyn Storage, path: &str) -> Option<Arc<Plan>> {
+        let bytes = storage.read(path).ok()?;
+        let digest = sha1(&bytes);
+        if let Some((kept, plan)) = self.plans.get(path)
+            && *kept == digest
+        {
+            return plan.clone();
+        }
+        let plan = std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(|text| parse_plan(text).ok())
+            .map(Arc::new);
+        self.plans.insert(path.to_owned(), (digest, plan.clone()));
+        plan
+    }
+
+    /// Drop the entries of files not seen in the run that saw `seen`.
+    fn retain(&mut self, seen: &HashSet<String>) {
+        self.ledgers.retain(|path, _| seen.contains(path));
+        self.plans.retain(|path, _| seen.contains(path));
+    }
+}
+
 /// Live plans parsed once per run (`None`: the plan does not load), since
 /// every ledger of a plan and the closing pass over plans all read it.
-#[derive(Default)]
-struct Plans(HashMap<String, Option<Plan>>);
+struct Plans<'m> {
+    memo: &'m mut MappingMemo,
+    run: HashMap<String, Option<Arc<Plan>>>,
+}
 
-impl Plans {
-    fn get(&mut self, storage: &dyn Storage, path: &str) -> Option<&Plan> {
-        self.0
-            .entry(path.to_string())
-            .or_insert_with(|| load_plan(storage, path).ok().map(|d| d.plan))
-            .as_ref()
+impl Plans<'_> {
+    fn get(&mut self, storage: &dyn Storage, path: &str) -> Option<Arc<Plan>> {
+        if let Some(plan) = self.run.get(path) {
+            return plan.clone();
+        }
+        let plan = self.memo.plan(storage, path);
+        self.run.insert(path.to_owned(), plan.clone());
+        plan
     }
 }
 
@@ -83,11 +187,11 @@ impl Plans {
 /// the first that names a live plan wins; failing that, the parent is
 /// archived when any of them names an archived plan, and missing otherwise
 /// (named after the first link ending `-plan`, as the reference's message).
-fn parent<'p>(
+fn parent(
     storage: &dyn Storage,
-    plans: &'p mut Plans,
+    plans: &mut Plans<'_>,
     related: &[String],
-) -> Result<Parent<'p>, LedgerError> {
+) -> Result<Parent, LedgerError> {
     let stems: Vec<&str> = related.iter().filter_map(|r| link_stem(r)).collect();
     let mut archived = false;
     for stem in &stems {
@@ -124,17 +228,21 @@ pub fn exec_mapping(
     storage: &dyn Storage,
     feature: Option<&str>,
 ) -> Result<Vec<MappingFinding>, LedgerError> {
+    exec_mapping_kept(storage, feature, &mut MappingMemo::default())
+}
+
+/// [`exec_mapping`], parsing again only the ledgers and plans whose bytes
+/// changed since `memo` last saw them.
+pub fn exec_mapping_kept(
+    storage: &dyn Storage,
+    feature: Option<&str>,
+    memo: &mut MappingMemo,
+) -> Result<Vec<MappingFinding>, LedgerError> {
     let feature = feature.map(crate::doc::feature_arg);
     let mut out = Vec::new();
     let mut facts: BTreeMap<String, PlanFacts> = BTreeMap::new();
-    let mut plans = Plans::default();
-    let mut push = |severity, path: &str, message: String| {
-        out.push(MappingFinding {
-            severity,
-            path: path.to_string(),
-            message,
-        })
-    };
+    let mut seen = HashSet::new();
+    let mut ledgers = Vec::new();
     for entry in storage.list(".vault/exec")? {
         if !entry.path.ends_with(".md") {
             continue;
@@ -145,42 +253,52 @@ pub fn exec_mapping(
             Err(e @ StorageError::BudgetExceeded { .. }) => return Err(e.into()),
             Err(_) => continue,
         };
-        let Ok(text) = String::from_utf8(bytes) else {
-            continue;
-        };
-        // `related:` and `step_id:` as YAML reads them, as the reference's
-        // graph does: an unquoted `- [[plan]]` is a nested list, no link.
-        let meta = exec_meta(&text);
+        seen.insert(entry.path.clone());
+        if let Some(ledger) = memo.ledger(&entry.path, &bytes) {
+            ledgers.push((entry.path, ledger));
+        }
+    }
+    // The live plans, as `plan::list_plans` finds them: the markdown files
+    // directly in the plan folder.
+    let plan_paths: Vec<String> = storage
+        .list(PLAN_DIR)?
+        .into_iter()
+        .map(|e| e.path)
+        .filter(|path| {
+            path.strip_prefix(".vault/plan/")
+                .is_some_and(|name| !name.contains('/') && name.ends_with(".md"))
+        })
+        .collect();
+    seen.extend(plan_paths.iter().cloned());
+    memo.retain(&seen);
+    let mut plans = Plans {
+        memo,
+        run: HashMap::new(),
+    };
+    let mut push = |severity, path: &str, message: String| {
+        out.push(MappingFinding {
+            severity,
+            path: path.to_string(),
+            message,
+        })
+    };
+    for (path, ledger) in &ledgers {
+        let path = path.as_str();
+        let meta = &ledger.meta;
         if feature.is_some() && meta.feature.as_deref() != feature {
             continue;
         }
-        let text = text.as_str();
-        let ledger = is_ledger_stem(crate::doc::stem_of(&entry.path));
-        if ledger {
-            for (line, message) in unparsable(text) {
-                push(
-                    Severity::Error,
-                    &entry.path,
-                    format!("line {line}: {message}"),
-                );
-            }
+        for (line, message) in &ledger.unparsable {
+            push(Severity::Error, path, format!("line {line}: {message}"));
         }
-        let rows = if ledger {
-            section_rows(text)
-        } else {
-            Vec::new()
-        };
-        let steps: Vec<String> = if ledger {
-            steps_of(&rows)
-        } else {
-            meta.step_id.clone().into_iter().collect()
-        };
-        if !ledger && let Some(step) = steps.first() {
+        let steps = &ledger.steps;
+        let ledger_file = is_ledger_stem(crate::doc::stem_of(path));
+        if !ledger_file && let Some(step) = steps.first() {
             // A per-Step record is the finding whatever its parent.
             let feature = meta.feature.as_deref().unwrap_or("<feature>");
             push(
                 Severity::Error,
-                &entry.path,
+                path,
                 format!(
                     "per-step execution record for `{step}`; fold it into the ledger with `vault exec fold --feature {feature} --force`"
                 ),
@@ -188,7 +306,7 @@ pub fn exec_mapping(
         }
         let p = parent(storage, &mut plans, &meta.related)?;
         if steps.is_empty() {
-            if !ledger && let Parent::Live(stem, _) = &p {
+            if !ledger_file && let Parent::Live(stem, _) = &p {
                 facts.entry(stem.clone()).or_default().unattributable = true;
             }
             continue;
@@ -203,7 +321,7 @@ pub fn exec_mapping(
                 };
                 push(
                     Severity::Warning,
-                    &entry.path,
+                    path,
                     format!(
                         "execution record declares step `{}` but its parent plan{named} was not found live or archived; point `related:` at it as a quoted `\"[[plan-stem]]\"`",
                         steps[0]
@@ -213,12 +331,10 @@ pub fn exec_mapping(
             Parent::Live(stem, plan) => {
                 let f = facts.entry(stem.clone()).or_default();
                 f.covered.extend(steps.iter().cloned());
-                if !ledger {
+                if !ledger_file {
                     continue;
                 }
-                f.native |= rows
-                    .iter()
-                    .any(|r| r.step.is_some() && !matches!(r.kind, RowKind::Op(Op::T)));
+                f.native |= ledger.native;
                 let Some(plan) = plan else {
                     push(
                         Severity::Warning,
@@ -230,7 +346,7 @@ pub fn exec_mapping(
                     );
                     continue;
                 };
-                for s in &steps {
+                for s in steps {
                     if plan.retired.steps.contains(s) {
                         continue;
                     }
@@ -238,14 +354,14 @@ pub fn exec_mapping(
                         Some(x) if x.checked => {}
                         Some(_) => push(
                             Severity::Info,
-                            &entry.path,
+                            path,
                             format!(
                                 "ledger has rows for step `{s}`, which is still open (work in flight)"
                             ),
                         ),
                         None => push(
                             Severity::Warning,
-                            &entry.path,
+                            path,
                             format!(
                                 "ledger row names step `{s}`, which does not exist in parent plan `{stem}`"
                             ),
@@ -255,14 +371,17 @@ pub fn exec_mapping(
             }
         }
     }
-    for entry in list_plans(storage)? {
-        if feature.is_some() && entry.feature.as_deref() != feature {
-            continue;
-        }
-        let Some(plan) = plans.get(storage, &entry.path) else {
+    for path in &plan_paths {
+        // A plan's feature is read from the same frontmatter its parse
+        // reads; a plan that does not parse has nothing to report here.
+        let Some(plan) = plans.get(storage, path) else {
             continue;
         };
-        let f = facts.remove(&entry.stem).unwrap_or_default();
+        if feature.is_some() && plan.frontmatter.feature() != feature {
+            continue;
+        }
+        let stem = path[".vault/plan/".len()..].trim_end_matches(".md");
+        let f = facts.remove(stem).unwrap_or_default();
         let missing: Vec<&str> = plan
             .steps
             .iter()
@@ -289,7 +408,7 @@ pub fn exec_mapping(
         };
         out.push(MappingFinding {
             severity,
-            path: entry.path,
+            path: path.clone(),
             message: format!("closed steps without ledger rows: {list}; {tail}"),
         });
     }
@@ -324,6 +443,39 @@ mod tests {
         );
         assert!(f[2].message.contains("`S02`"));
         assert!(f[3].message.contains("no logged ledger"));
+    }
+
+    #[test]
+    fn a_kept_memo_answers_as_a_fresh_run_after_edits_and_removals() {
+        let s = MemStorage::new();
+        let plan = ".vault/plan/2026-03-01-f-plan.md";
+        let ledger = ".vault/exec/2026-03-01-f/2026-03-01-f-ledger.md";
+        s.insert(plan, "---\ntags:\n  - '#plan'\n  - '#f'\ndate: '2026-03-01'\ntier: L1\n---\n\n# p\n\n## Steps\n\n- [ ] `S01` - a; `x`.\n- [x] `S02` - b; `y`.\n");
+        s.insert(ledger, "---\ntags:\n  - '#exec'\n  - '#f'\nrelated:\n  - \"[[2026-03-01-f-plan]]\"\n---\n\n# l\n\n## Changes\n\n- `S01` `A` `x`\n");
+        let mut memo = MappingMemo::default();
+        let mut same = |label: &str| {
+            let kept = exec_mapping_kept(&s, None, &mut memo).unwrap();
+            assert_eq!(kept, exec_mapping(&s, None).unwrap(), "{label}");
+            kept
+        };
+        assert_eq!(same("first run").len(), 2);
+        same("unchanged");
+        // The plan closes S01 and the ledger gains a row for S02: both are
+        // parsed again, by their new bytes.
+        s.insert(plan, "---\ntags:\n  - '#plan'\n  - '#f'\ndate: '2026-03-01'\ntier: L1\n---\n\n# p\n\n## Steps\n\n- [x] `S01` - a; `x`.\n- [x] `S02` - b; `y`.\n");
+        assert_eq!(same("plan edited").len(), 1, "S02 has no row yet");
+        s.insert(ledger, "---\ntags:\n  - '#exec'\n  - '#f'\nrelated:\n  - \"[[2026-03-01-f-plan]]\"\n---\n\n# l\n\n## Changes\n\n- `S01` `A` `x`\n- `S02` `A` `y`\n- not a row\n");
+        let after = same("ledger edited");
+        assert!(
+            after.iter().any(|f| f.message.contains("not a ledger row")),
+            "{after:?}"
+        );
+        s.remove(ledger).unwrap();
+        same("ledger removed");
+        assert!(
+            memo.ledgers.is_empty(),
+            "a removed ledger's entry is dropped"
+        );
     }
 
     /// Older records as a real vault has them, and what `vaultspec-core`

@@ -25,7 +25,7 @@ pub use log::{
     LogOptions, LogRequest, LogResult, is_ledger_stem, ledger_path, log, parse_row_spec,
     parse_verify_spec,
 };
-pub use mapping::{MappingFinding, exec_mapping};
+pub use mapping::{MappingFinding, MappingMemo, exec_mapping, exec_mapping_kept};
 pub use recovery::{RecoveryReport, detach, relink, retire};
 pub use row::{LedgerRow, Op, RowKind, parse_note, parse_row, render_note};
 pub use section::{append_notes, append_rows, find_section, malformed_rows, unclosed_fence};
