@@ -42,6 +42,7 @@ mod discover_intents; // discover finds the intended verb for people's words
 mod gateway; // discover ranking, invoke refusals, folding a verb's writes
 mod mcp; // the server over stdio, driven by rmcp's client
 mod mcp_concurrency; // two servers on one vault, many calls at once
+mod mcp_http; // the server over HTTP: token, Host and Origin, both revisions
 mod mcp_incremental; // a warm server answers as a fresh one after edits behind its back
 mod mcp_protocol; // parse errors, unknown arguments, resource URIs, logging
 mod mcp_tools; // every hot tool's happy path and documented refusals

@@ -49,7 +49,11 @@ fn mcp_command() -> Command {
             "Serve this workspace's vault to an AI coding agent over MCP on stdin/stdout.\n\n\
                  The agent's client starts `vaultspec mcp` and speaks JSON-RPC on its stdin and \
                  stdout: tools to find, create and edit documents, plans and ledgers, check the \
-                 vault, and `discover`/`invoke` for every other verb. Logs go to stderr.",
+                 vault, and `discover`/`invoke` for every other verb. Logs go to stderr.\n\n\
+                 With --http the same tools are served over streamable HTTP at \
+                 http://ADDR/mcp to any number of clients at once, on loopback unless \
+                 --allow-remote is given; every request needs the bearer token, made on first \
+                 start into ~/.config/vaultspec/mcp-http-token (or read from --token-file).",
         )
 }
 

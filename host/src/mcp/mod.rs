@@ -1,4 +1,5 @@
-//! `vaultspec mcp`: the MCP server over stdio, with the ten hot tools.
+//! `vaultspec mcp`: the MCP server over stdio (or streamable HTTP, [`http`]),
+//! with the ten hot tools.
 //!
 //! [`server::VaultServer`] answers `tools/list` from [`tools::definitions`]
 //! and runs `tools/call` through the argument checks of [`schema`] to the
@@ -10,6 +11,7 @@
 
 pub mod batch;
 pub mod context;
+pub mod http;
 pub mod instructions;
 pub mod progress;
 pub mod reply;
@@ -44,12 +46,25 @@ pub struct McpArgs {
     /// Exit when this process (the client) is gone, in addition to stdin EOF.
     #[arg(long, value_name = "PID")]
     pub parent_pid: Option<i32>,
+    /// Serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio
+    /// (default address: 127.0.0.1:8756). Every request needs the bearer token.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = http::DEFAULT_ADDR)]
+    pub http: Option<String>,
+    /// Read the bearer token from FILE instead of the one made on first start
+    /// (kept in ~/.config/vaultspec/mcp-http-token).
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub token_file: Option<std::path::PathBuf>,
+    /// Let --http listen on an address that is not loopback: anyone who can
+    /// reach it and holds the token can read and change this vault.
+    #[arg(long, requires = "http")]
+    pub allow_remote: bool,
 }
 
-/// Serve MCP on stdin/stdout until stdin closes (or the watchdog fires).
+/// Serve MCP on stdin/stdout until stdin closes (or the watchdog fires), or
+/// over HTTP when asked.
 pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     tracing::info!(root = %workspace.root().display(), read_only = args.read_only, "vaultspec MCP server starting");
-    if watchdog::enabled() {
+    if args.http.is_none() && watchdog::enabled() {
         let poll = std::env::var(env::WATCHDOG_POLL_MS)
             .ok()
             .and_then(|v| v.trim().parse().ok())
@@ -86,6 +101,14 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         gateway: Gateway::pooled(loaded.catalog, SANDBOX_SLOTS)?,
     });
     server.preload();
+    if let Some(addr) = args.http {
+        let options = http::HttpOptions {
+            addr,
+            token_file: args.token_file,
+            allow_remote: args.allow_remote,
+        };
+        return http::serve(server, &options).await;
+    }
     let service = server
         .serve(stdio::StdioTransport::new())
         .await

@@ -1,0 +1,414 @@
+//! `vaultspec mcp --http`: the server over streamable HTTP, as a client and
+//! an attacker see it: the token, the `Host` and `Origin` checks, the
+//! loopback default, the token made on first start, and tool calls from
+//! several clients at once on one vault.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use vaultspec_test_support::{TestVault, cache_dir};
+
+const TOKEN: &str = "test-token-0123456789";
+
+/// A server on `vault` over HTTP, on a free loopback port.
+struct Http {
+    child: Child,
+    addr: SocketAddr,
+    /// What the server said on stderr before it was ready.
+    said: String,
+}
+
+impl Http {
+    /// Start with `args` after `mcp`, as the user whose home is `home`.
+    // The child is waited for on every path: here when it exits early, by
+    // `Drop` once it is inside an `Http`.
+    #[allow(clippy::zombie_processes)]
+    fn start(vault: &TestVault, home: &Path, args: &[&str]) -> Result<Self, String> {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+            .arg("mcp")
+            .args(args)
+            .arg("--target")
+            .arg(vault.root())
+            .env("HOME", home)
+            .env_remove("XDG_CONFIG_HOME")
+            .env("VAULTSPEC_CACHE_DIR", cache_dir())
+            .env("VAULTSPEC_LOG_LEVEL", "error")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starting vaultspec mcp --http");
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
+        loop {
+            let mut line = String::new();
+            if stderr.read_line(&mut line).unwrap_or(0) == 0 {
+                let _ = child.wait();
+                return Err(said);
+            }
+            said.push_str(&line);
+            if let Some(url) = line.trim().strip_prefix("vaultspec MCP server at http://") {
+                let addr = url.trim_end_matches("/mcp").parse().unwrap();
+                // Keep draining stderr so the server never blocks on it.
+                std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+                return Ok(Self { child, addr, said });
+            }
+        }
+    }
+
+    fn with_token(vault: &TestVault, home: &Path) -> Self {
+        let file = home.join("token");
+        std::fs::write(&file, format!("{TOKEN}\n")).unwrap();
+        let file = file.to_str().unwrap().to_owned();
+        Self::start(
+            vault,
+            home,
+            &["--http", "127.0.0.1:0", "--token-file", &file],
+        )
+        .unwrap()
+    }
+
+    /// POST `body` to `/mcp` with `headers` (the Host header is the bound
+    /// address unless given).
+    fn post(&self, headers: &[(&str, &str)], body: &Value) -> Reply {
+        let body = body.to_string();
+        let mut request = format!("POST /mcp HTTP/1.1\r\nContent-Length: {}\r\n", body.len());
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            request.push_str(&format!("Host: {}\r\n", self.addr));
+        }
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("Content-Type: application/json\r\n");
+        request.push_str("Accept: application/json, text/event-stream\r\n");
+        request.push_str("Connection: close\r\n\r\n");
+        request.push_str(&body);
+        let mut stream = TcpStream::connect(self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).unwrap();
+        Reply::parse(&String::from_utf8_lossy(&raw))
+    }
+}
+
+impl Drop for Http {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP reply: its status, headers (names lowercased) and body.
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn parse(raw: &str) -> Self {
+        let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((raw, ""));
+        let mut lines = head.lines();
+        let status = lines
+            .next()
+            .unwrap_or_default()
+            .split(' ')
+            .nth(1)
+            .unwrap_or("0");
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_lowercase(), v.trim().to_owned()))
+            .collect();
+        let chunked = headers
+            .iter()
+            .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+        Self {
+            status: status.parse().unwrap_or(0),
+            body: if chunked {
+                dechunk(body)
+            } else {
+                body.to_owned()
+            },
+            headers,
+        }
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The JSON-RPC message of the body: the body itself, or the last
+    /// `data:` event of a stream that holds one.
+    fn message(&self) -> Value {
+        if let Ok(value) = serde_json::from_str(&self.body) {
+            return value;
+        }
+        self.body
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+            .rfind(|v| v.get("id").is_some())
+            .unwrap_or_else(|| panic!("no JSON-RPC reply in {:?}", self.body))
+    }
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+fn bearer() -> (&'static str, String) {
+    ("Authorization", format!("Bearer {TOKEN}"))
+}
+
+fn initialize(version: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": version, "capabilities": {},
+        "clientInfo": {"name": "e2e", "version": "1"}}})
+}
+
+#[test]
+fn without_the_token_every_request_is_refused() {
+    let vault = TestVault::new();
+    let home = tempfile::tempdir().unwrap();
+    let server = Http::with_token(&vault, home.path());
+    let none = server.post(&[], &initialize("2025-11-25"));
+    assert_eq!(none.status, 401, "{}", none.body);
+    assert!(
+        none.header("www-authenticate")
+            .is_some_and(|v| v.starts_with("Bearer"))
+    );
+    let wrong = server.post(
+        &[("Authorization", "Bearer not-the-token")],
+        &initialize("2025-11-25"),
+    );
+    assert_eq!(wrong.status, 401);
+    let (name, value) = bearer();
+    let right = server.post(&[(name, &value)], &initialize("2025-11-25"));
+    assert_eq!(right.status, 200, "{}", right.body);
+    assert_eq!(
+        right.message()["result"]["serverInfo"]["name"],
+        "vaultspec-core-mcp"
+    );
+}
+
+#[test]
+fn a_foreign_host_or_origin_is_refused_even_with_the_token() {
+    let vault = TestVault::new();
+    let home = tempfile::tempdir().unwrap();
+    let server = Http::with_token(&vault, home.path());
+    let (name, value) = bearer();
+    // A page on another name, rebound to loopback, sends its own Host.
+    let host = server.post(
+        &[(name, &value), ("Host", "attacker.example:80")],
+        &initialize("2025-11-25"),
+    );
+    assert_eq!(host.status, 403, "{}", host.body);
+    let origin = server.post(
+        &[(name, &value), ("Origin", "http://attacker.example")],
+        &initialize("2025-11-25"),
+    );
+    assert_eq!(origin.status, 403, "{}", origin.body);
+    let own = format!("http://127.0.0.1:{}", server.addr.port());
+    let same = server.post(
+        &[(name, &value), ("Origin", &own)],
+        &initialize("2025-11-25"),
+    );
+    assert_eq!(same.status, 200, "{}", same.body);
+}
+
+#[test]
+fn a_public_address_needs_allow_remote() {
+    let vault = TestVault::new();
+    let home = tempfile::tempdir().unwrap();
+    let said = Http::start(&vault, home.path(), &["--http", "0.0.0.0:0"])
+        .err()
+        .expect("the server refused to start");
+    assert!(said.contains("--allow-remote"), "{said}");
+    assert!(said.contains("0.0.0.0"), "{said}");
+}
+
+#[test]
+fn the_token_is_made_once_private_and_shown_once() {
+    let vault = TestVault::new();
+    let home = tempfile::tempdir().unwrap();
+    let first = Http::start(&vault, home.path(), &["--http", "127.0.0.1:0"]).unwrap();
+    let file = home.path().join(".config/vaultspec/mcp-http-token");
+    let token = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(token.len(), 64, "{token:?}");
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    assert!(first.said.contains(&token), "{}", first.said);
+    let auth = format!("Bearer {token}");
+    let reply = first.post(&[("Authorization", &auth)], &initialize("2025-11-25"));
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    drop(first);
+    let second = Http::start(&vault, home.path(), &["--http", "127.0.0.1:0"]).unwrap();
+    assert!(!second.said.contains(&token), "{}", second.said);
+
+    // A token file others can read is not trusted.
+    drop(second);
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let said = Http::start(&vault, home.path(), &["--http", "127.0.0.1:0"])
+        .err()
+        .expect("the server refused the token file");
+    assert!(said.contains("0600"), "{said}");
+}
+
+#[test]
+fn clients_of_both_revisions_call_tools_on_one_vault() {
+    let vault = TestVault::new();
+    vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+    let home = tempfile::tempdir().unwrap();
+    let server = Http::with_token(&vault, home.path());
+    let (name, value) = bearer();
+
+    // 2025-11-25: a session, named by the header the server hands out.
+    let init = server.post(&[(name, &value)], &initialize("2025-11-25"));
+    assert_eq!(init.status, 200, "{}", init.body);
+    let session = init
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let headers = [
+        (name, value.as_str()),
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let done = server.post(
+        &headers,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    assert!(done.status == 202 || done.status == 200, "{}", done.body);
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "find", "arguments": {}}});
+    let found = server.post(&headers, &call).message();
+    assert_eq!(found["id"], 2, "{found}");
+    let documents = &found["result"]["structuredContent"];
+    assert!(documents.to_string().contains("cache-layer"), "{found}");
+
+    // 2026-07-28: no session and no handshake; each request says its
+    // version, the client and what it can do, in headers and `_meta`.
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let stateless = |method: &str, tool: Option<&str>, id: u32, params: Value| {
+        let mut headers = vec![
+            (name, value.as_str()),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", method),
+        ];
+        if let Some(tool) = tool {
+            headers.push(("Mcp-Name", tool));
+        }
+        let mut params = params;
+        params["_meta"] = meta.clone();
+        let reply = server.post(
+            &headers,
+            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        );
+        assert_eq!(reply.status, 200, "{method}: {}", reply.body);
+        assert!(reply.header("mcp-session-id").is_none(), "no session");
+        reply.message()
+    };
+    let discovered = stateless("server/discover", None, 3, json!({}));
+    let versions = discovered["result"]["supportedVersions"].to_string();
+    assert!(versions.contains("2026-07-28"), "{discovered}");
+    let found = stateless(
+        "tools/call",
+        Some("find"),
+        4,
+        json!({"name": "find", "arguments": {}}),
+    );
+    assert!(
+        found["result"]["structuredContent"]
+            .to_string()
+            .contains("cache-layer"),
+        "{found}"
+    );
+}
+
+#[test]
+fn two_clients_checking_steps_at_once_lose_no_update() {
+    let vault = TestVault::new();
+    let setup = crate::mcp::Session::start(&vault, &[]).unwrap();
+    setup
+        .call(
+            "create",
+            json!({"documents": [{"feature": "race", "type": "plan", "date": "2026-03-01"}]}),
+        )
+        .unwrap();
+    let steps: Vec<Value> = (0..16)
+        .map(|i| json!({"operation": "add", "action": format!("step {i}"), "scope": "src/x.rs"}))
+        .collect();
+    setup
+        .call("plan_edit", json!({"plan": "race", "operations": steps}))
+        .unwrap();
+    drop(setup);
+
+    let home = tempfile::tempdir().unwrap();
+    let server = Http::with_token(&vault, home.path());
+    let (name, value) = bearer();
+    // Two clients, one of each revision, each checking every other step,
+    // all sixteen calls in flight at once.
+    let init = server.post(&[(name, &value)], &initialize("2025-11-25"));
+    let session = init.header("mcp-session-id").unwrap().to_owned();
+    let replies: Vec<Value> = std::thread::scope(|scope| {
+        let calls: Vec<_> = (0..16)
+            .map(|i| {
+                let (server, value, session) = (&server, &value, &session);
+                scope.spawn(move || {
+                    let arguments = json!({"plan": "race",
+                        "steps": [{"step_id": format!("S{:02}", i + 1), "state": "checked"}]});
+                    let mut body = json!({"jsonrpc": "2.0", "id": i + 10, "method": "tools/call",
+                        "params": {"name": "plan_progress", "arguments": arguments}});
+                    let mut headers = vec![(name, value.as_str())];
+                    if i % 2 == 0 {
+                        headers.push(("Mcp-Session-Id", session.as_str()));
+                        headers.push(("MCP-Protocol-Version", "2025-11-25"));
+                    } else {
+                        headers.push(("MCP-Protocol-Version", "2026-07-28"));
+                        headers.push(("Mcp-Method", "tools/call"));
+                        headers.push(("Mcp-Name", "plan_progress"));
+                        body["params"]["_meta"] = json!({
+                            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                            "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "1"},
+                            "io.modelcontextprotocol/clientCapabilities": {},
+                        });
+                    }
+                    server.post(&headers, &body).message()
+                })
+            })
+            .collect();
+        calls.into_iter().map(|c| c.join().unwrap()).collect()
+    });
+    for reply in &replies {
+        assert!(reply["result"]["isError"] != true, "{reply}");
+    }
+    let plan =
+        std::fs::read_to_string(vault.root().join(".vault/plan/2026-03-01-race-plan.md")).unwrap();
+    assert_eq!(plan.matches("- [x]").count(), 16, "{plan}");
+}
