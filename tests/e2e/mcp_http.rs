@@ -412,3 +412,85 @@ fn two_clients_checking_steps_at_once_lose_no_update() {
         std::fs::read_to_string(vault.root().join(".vault/plan/2026-03-01-race-plan.md")).unwrap();
     assert_eq!(plan.matches("- [x]").count(), 16, "{plan}");
 }
+
+/// The Python with the official MCP SDK (`mcp`): `VAULTSPEC_MCP_SDK_PYTHON`,
+/// else the venv `.ci/run` makes (`target/mcp-sdk`), else `mcp-sdk-python`
+/// on `PATH` (as `shared/tools/reference/setup.sh` installs it).
+fn sdk_python() -> Option<std::path::PathBuf> {
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/mcp-sdk/bin/python");
+    std::env::var_os("VAULTSPEC_MCP_SDK_PYTHON")
+        .map(std::path::PathBuf::from)
+        .or_else(|| venv.is_file().then_some(venv))
+        .or_else(|| {
+            std::env::var_os("PATH").and_then(|path| {
+                std::env::split_paths(&path)
+                    .map(|dir| dir.join("mcp-sdk-python"))
+                    .find(|p| p.is_file())
+            })
+        })
+}
+
+#[test]
+fn the_python_sdk_calls_every_tool_in_both_revisions() {
+    let Some(python) = sdk_python() else {
+        eprintln!(
+            "skipped: no Python with the MCP SDK (make one with `python3 -m venv target/mcp-sdk && target/mcp-sdk/bin/pip install mcp==2.3.0`, as .ci/run does)"
+        );
+        return;
+    };
+    let vault = TestVault::new();
+    let setup = crate::mcp::Session::start(&vault, &[]).unwrap();
+    setup
+        .call(
+            "create",
+            json!({"documents": [{"feature": "interop", "type": "plan", "date": "2026-03-01"}]}),
+        )
+        .unwrap();
+    setup
+        .call(
+            "plan_edit",
+            json!({"plan": "interop", "operations": [
+                {"operation": "add", "action": "try the SDK", "scope": "docs/x.md"}]}),
+        )
+        .unwrap();
+    drop(setup);
+    let home = tempfile::tempdir().unwrap();
+    let server = Http::with_token(&vault, home.path());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/interop/python_sdk_http.py");
+    let url = format!("http://{}/mcp", server.addr);
+    for (mode, version) in [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")] {
+        let out = Command::new(&python)
+            .arg(&script)
+            .args([url.as_str(), TOKEN, mode])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{mode}: {stderr}");
+        let said: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{mode}: not JSON ({e}): {stderr}"));
+        assert_eq!(said["protocol"], version, "{said}");
+        assert_eq!(said["tools"].as_array().unwrap().len(), 12, "{said}");
+        for tool in [
+            "find",
+            "create",
+            "edit",
+            "status",
+            "check",
+            "search",
+            "crossref",
+            "plan_progress",
+            "plan_edit",
+            "log",
+            "discover",
+            "invoke",
+        ] {
+            assert!(
+                said["errors"].get(tool).is_some(),
+                "{mode}: {tool} was not called: {said}"
+            );
+        }
+        for tool in ["find", "status", "check", "search", "discover", "invoke"] {
+            assert_eq!(said["errors"][tool], false, "{mode}: {tool} failed: {said}");
+        }
+    }
+}

@@ -30,7 +30,7 @@ use http::{Request, Response, StatusCode};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
@@ -41,6 +41,9 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8756";
 
 /// The path the MCP endpoint is served at.
 pub const ENDPOINT: &str = "/mcp";
+
+/// How long a client may take to send a request's headers.
+const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The token file in the user's config folder.
 const TOKEN_FILE: &str = "mcp-http-token";
@@ -103,7 +106,10 @@ pub async fn serve(server: VaultServer, options: &HttpOptions) -> anyhow::Result
                 let token = token.clone();
                 async move { Ok::<_, Infallible>(route(&service, &token, request).await) }
             });
+            // A client that never finishes its headers is dropped.
             let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
                 .serve_connection(TokioIo::new(stream), answer);
             if let Err(err) = connection.await {
                 tracing::debug!(%peer, "an HTTP connection ended: {err}");
