@@ -98,6 +98,12 @@ pub async fn serve(server: VaultServer, options: &HttpOptions) -> anyhow::Result
                 continue;
             }
         };
+        // A reply goes out in more than one write (headers, then the
+        // stream's events): without this, Nagle's algorithm holds the last
+        // one until the client's delayed ACK, ~40 ms a call.
+        if let Err(err) = stream.set_nodelay(true) {
+            tracing::debug!(%peer, "cannot turn Nagle's algorithm off: {err}");
+        }
         let service = service.clone();
         let token = token.clone();
         tokio::spawn(async move {
