@@ -18,12 +18,13 @@ use vaultspec_host::sandbox::{
     Allocation, CallOptions, CompileCache, FailureKind, Outcome, Sandbox,
 };
 use vaultspec_host::sentinel;
-use vaultspec_host::trust::{Grant, TrustStore};
 use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::{TestVault, cache_dir, guests};
 
 use crate::mcp::{Session, text};
-use crate::support::{assert_host_still_serves, call, load, quick, runnable, sandbox, stdout};
+use crate::support::{
+    assert_host_still_serves, call, install_trusted, load, quick, runnable, sandbox, stdout,
+};
 
 /// Tests that measure the process's resident memory run one at a time.
 static MEASURED: Mutex<()> = Mutex::new(());
@@ -269,15 +270,7 @@ fn a_flood_of_one_sleeping_verb_leaves_pool_slots_for_other_verbs() -> anyhow::R
 /// A session on `vault` whose user trusts the hoarder guest installed in
 /// the workspace.
 fn session_trusting_the_hoarder(vault: &TestVault, home: &Path) -> anyhow::Result<Session> {
-    let bytes = std::fs::read(guests::HOARDER)?;
-    let installed = vault.root().join(".vaultspec/verbs/hoarder.wasm");
-    std::fs::create_dir_all(installed.parent().unwrap())?;
-    std::fs::write(&installed, &bytes)?;
-    let digest =
-        VerbComponent::load("hoarder", Origin::File(installed.clone()), bytes.into())?.digest;
-    TrustStore::update(home, |grants| {
-        grants.push(Grant::new(vault.root(), &installed, &digest))
-    })?;
+    install_trusted(vault, home, "hoarder", guests::HOARDER)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

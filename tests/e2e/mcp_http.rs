@@ -178,6 +178,16 @@ fn dechunk(mut body: &str) -> String {
     out
 }
 
+/// What a 2026-07-28 request says in `_meta`: its version, the client and
+/// what the client can do.
+fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    })
+}
+
 fn bearer() -> (&'static str, String) {
     ("Authorization", format!("Bearer {TOKEN}"))
 }
@@ -310,11 +320,6 @@ fn clients_of_both_revisions_call_tools_on_one_vault() {
 
     // 2026-07-28: no session and no handshake; each request says its
     // version, the client and what it can do, in headers and `_meta`.
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    });
     let stateless = |method: &str, tool: Option<&str>, id: u32, params: Value| {
         let mut headers = vec![
             (name, value.as_str()),
@@ -325,7 +330,7 @@ fn clients_of_both_revisions_call_tools_on_one_vault() {
             headers.push(("Mcp-Name", tool));
         }
         let mut params = params;
-        params["_meta"] = meta.clone();
+        params["_meta"] = modern_meta();
         let reply = server.post(
             &headers,
             &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
@@ -393,11 +398,7 @@ fn two_clients_checking_steps_at_once_lose_no_update() {
                         headers.push(("MCP-Protocol-Version", "2026-07-28"));
                         headers.push(("Mcp-Method", "tools/call"));
                         headers.push(("Mcp-Name", "plan_progress"));
-                        body["params"]["_meta"] = json!({
-                            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                            "io.modelcontextprotocol/clientInfo": {"name": "e2e", "version": "1"},
-                            "io.modelcontextprotocol/clientCapabilities": {},
-                        });
+                        body["params"]["_meta"] = modern_meta();
                     }
                     server.post(&headers, &body).message()
                 })

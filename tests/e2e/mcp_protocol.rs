@@ -9,11 +9,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use vaultspec_host::catalog::{Origin, VerbComponent};
-use vaultspec_host::trust::{Grant, TrustStore};
 use vaultspec_test_support::{TestVault, cache_dir, guests};
 
 use crate::mcp::{Session, text};
+use crate::support::install_trusted;
 
 /// The server on `vault` over raw pipes, initialized; stderr piped.
 struct Raw {
@@ -182,21 +181,6 @@ fn by_default_the_server_logs_at_info_as_the_readme_says() {
     assert!(stderr.contains("tool call"), "{stderr}");
 }
 
-/// The hostile probe guest installed in `vault`'s workspace and trusted by
-/// the user whose home folder is `home`.
-fn trust_the_probe(vault: &TestVault, home: &Path) -> anyhow::Result<()> {
-    let bytes = std::fs::read(guests::PROBE)?;
-    let installed = vault.root().join(".vaultspec/verbs/probe.wasm");
-    std::fs::create_dir_all(installed.parent().unwrap())?;
-    std::fs::write(&installed, &bytes)?;
-    let digest =
-        VerbComponent::load("probe", Origin::File(installed.clone()), bytes.into())?.digest;
-    TrustStore::update(home, |grants| {
-        grants.push(Grant::new(vault.root(), &installed, &digest))
-    })?;
-    Ok(())
-}
-
 /// The CPU time the process `pid` has used so far (Linux).
 fn cpu_time(pid: u32) -> Duration {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
@@ -212,7 +196,7 @@ fn cpu_time(pid: u32) -> Duration {
 fn a_long_invoke_reports_progress_and_a_cancelled_one_stops_at_once() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let home = tempfile::tempdir()?;
-    trust_the_probe(&vault, home.path())?;
+    install_trusted(&vault, home.path(), "probe", guests::PROBE)?;
     let mut raw = Raw::start_as(&vault, Some("error"), Some(home.path()));
     raw.send(
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"invoke","arguments":{"verb":"probe spin","timeout":60},"_meta":{"progressToken":"spin-1"}}}"#,

@@ -105,3 +105,24 @@ pub fn assert_host_still_serves(vault: &TestVault) -> anyhow::Result<()> {
     assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
     Ok(())
 }
+
+/// The guest component at `wasm` installed in `vault`'s workspace as
+/// `.vaultspec/verbs/<name>.wasm`, and trusted by the user whose home folder
+/// is `home`, as `vaultspec verbs trust` would record it.
+pub fn install_trusted(
+    vault: &TestVault,
+    home: &std::path::Path,
+    name: &str,
+    wasm: &str,
+) -> anyhow::Result<()> {
+    use vaultspec_host::trust::{Grant, TrustStore};
+    let bytes = std::fs::read(wasm)?;
+    let installed = vault.root().join(format!(".vaultspec/verbs/{name}.wasm"));
+    std::fs::create_dir_all(installed.parent().unwrap())?;
+    std::fs::write(&installed, &bytes)?;
+    let digest = VerbComponent::load(name, Origin::File(installed.clone()), bytes.into())?.digest;
+    TrustStore::update(home, |grants| {
+        grants.push(Grant::new(vault.root(), &installed, &digest))
+    })?;
+    Ok(())
+}

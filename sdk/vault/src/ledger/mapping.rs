@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::plan::{PLAN_DIR, Plan, Severity, parse_plan};
+use crate::plan::{PLAN_DIR, Plan, Severity, live_plan_paths, parse_plan};
 use crate::storage::{Storage, StorageError};
 
 use super::error::LedgerError;
@@ -258,17 +258,7 @@ pub fn exec_mapping_kept(
             ledgers.push((entry.path, ledger));
         }
     }
-    // The live plans, as `plan::list_plans` finds them: the markdown files
-    // directly in the plan folder.
-    let plan_paths: Vec<String> = storage
-        .list(PLAN_DIR)?
-        .into_iter()
-        .map(|e| e.path)
-        .filter(|path| {
-            path.strip_prefix(".vault/plan/")
-                .is_some_and(|name| !name.contains('/') && name.ends_with(".md"))
-        })
-        .collect();
+    let plan_paths = live_plan_paths(storage)?;
     seen.extend(plan_paths.iter().cloned());
     memo.retain(&seen);
     let mut plans = Plans {

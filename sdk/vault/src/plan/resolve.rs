@@ -3,7 +3,7 @@
 //! matches; several matches are refused with the candidate stems.
 
 use crate::frontmatter;
-use crate::storage::Storage;
+use crate::storage::{Storage, StorageError};
 
 use super::error::PlanError;
 use super::frontmatter::PlanFrontmatter;
@@ -33,11 +33,10 @@ pub fn list_plans(storage: &dyn Storage) -> Result<Vec<PlanEntry>, PlanError> {
 /// A listed plan with its bytes (`None` when it could not be read).
 pub type PlanWithBytes = (PlanEntry, Option<Vec<u8>>);
 
-/// [`list_plans`], with the bytes of each plan (`None` when it could not be
-/// read): one read of every plan, in batches, for callers that go on to
-/// parse them.
-pub fn read_plans(storage: &dyn Storage) -> Result<Vec<PlanWithBytes>, PlanError> {
-    let paths: Vec<String> = storage
+/// The paths of the live plans: the markdown files directly in the plan
+/// folder, in listing order. Nothing is read.
+pub fn live_plan_paths(storage: &dyn Storage) -> Result<Vec<String>, StorageError> {
+    Ok(storage
         .list(PLAN_DIR)?
         .into_iter()
         .map(|entry| entry.path)
@@ -45,7 +44,14 @@ pub fn read_plans(storage: &dyn Storage) -> Result<Vec<PlanWithBytes>, PlanError
             path.strip_prefix(".vault/plan/")
                 .is_some_and(|name| !name.contains('/') && name.ends_with(".md"))
         })
-        .collect();
+        .collect())
+}
+
+/// [`list_plans`], with the bytes of each plan (`None` when it could not be
+/// read): one read of every plan, in batches, for callers that go on to
+/// parse them.
+pub fn read_plans(storage: &dyn Storage) -> Result<Vec<PlanWithBytes>, PlanError> {
+    let paths = live_plan_paths(storage)?;
     let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
     let mut out = Vec::with_capacity(paths.len());
     storage.read_batches(&refs, &mut |offset, reads| {
