@@ -143,6 +143,7 @@ fn a_nonzero_exit_and_what_was_written_are_reported() -> anyhow::Result<()> {
     )?
     .unwrap();
     assert_eq!(reply["changed"], json!([".vault/a.md"]));
+    assert_eq!(reply["read_only"], false, "the probe imports write access");
     Ok(())
 }
 
@@ -291,6 +292,10 @@ fn discover_and_invoke_answer_over_mcp() -> anyhow::Result<()> {
     assert_eq!(text(&listed), "vault list: ok");
     let reply = listed.structured_content.clone().unwrap();
     assert_eq!(reply["verb"], "vault list");
+    assert_eq!(
+        reply["read_only"], true,
+        "vault list's component cannot write"
+    );
     assert_eq!(reply["data"]["schema"], "vaultspec.vault.list.v2");
     let refused = session.call("invoke", json!({"verb": "vault plan"}))?;
     assert!(text(&refused).starts_with("Error executing tool invoke: unknown verb 'vault plan'"));

@@ -254,6 +254,9 @@ fn fold(checked: &Checked<'_>, outcome: Outcome, command: Vec<String>) -> Value 
     }
     reply["command"] = json!(command);
     reply["changed"] = json!(outcome.changed);
+    // The host's word, not the verb's: a component without the write import
+    // was given no way to write.
+    reply["read_only"] = json!(!checked.runnable.capabilities.write);
     reply
 }
 

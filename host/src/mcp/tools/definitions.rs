@@ -404,7 +404,7 @@ fn invoke() -> ToolDef {
             Flags go in arguments by name (feature, --feature or dry_run all work; a list repeats the flag; false \
             leaves a switch off); operands go in positionals. The verb sees only this workspace, has no network and \
             no terminal, may print at most 1 MiB, and is stopped at the timeout. A JSON-capable verb's output comes \
-            back parsed in data; changed lists the files it wrote.\n\n\
+            back parsed in data; changed lists the files it wrote, and read_only says the verb could not write at all.\n\n\
             Args:\n    verb: The verb path, e.g. 'vault plan step add'.\n    arguments: Flag values by flag name.\n    \
             positionals: Operands, in order.\n    timeout: Seconds before the verb is stopped (at most 120).",
         input: json!({"type":"object","required":["verb"],"properties":{
@@ -418,7 +418,8 @@ fn invoke() -> ToolDef {
             "error":{"type":"object","required":["kind","exit_code","message"],"properties":{
                 "kind":{"type":"string"},"exit_code":{"type":"integer"},"message":{"type":"string"},"stderr":{"type":"string"}}},
             "command":{"type":"array","items":{"type":"string"}},
-            "changed":{"type":"array","items":{"type":"string"}}}}),
+            "changed":{"type":"array","items":{"type":"string"}},
+            "read_only":{"type":"boolean"}}}),
         hints: writes(true, false),
     }
 }
