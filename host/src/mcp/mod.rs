@@ -11,6 +11,8 @@
 
 pub mod batch;
 pub mod context;
+#[cfg(feature = "conformance-fixtures")]
+pub mod fixtures;
 pub mod http;
 pub mod instructions;
 pub mod progress;

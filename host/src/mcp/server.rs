@@ -55,7 +55,11 @@ impl VaultServer {
 
     /// The `Tool` records `tools/list` returns.
     pub fn tool_list(&self) -> Vec<Tool> {
-        self.tools.iter().map(to_tool).collect()
+        #[allow(unused_mut)] // the fixtures join only in a conformance build
+        let mut tools: Vec<Tool> = self.tools.iter().map(to_tool).collect();
+        #[cfg(feature = "conformance-fixtures")]
+        tools.extend(super::fixtures::tools());
+        tools
     }
 
     /// Run one tool call to its packaged result.
@@ -150,7 +154,16 @@ fn to_tool(def: &ToolDef) -> Tool {
 
 impl ServerHandler for VaultServer {
     fn get_info(&self) -> ServerConfig {
+        #[cfg(not(feature = "conformance-fixtures"))]
         let capabilities = ServerCapabilities::builder().enable_tools().build();
+        // The logging fixture sends log messages, which a client may only
+        // receive from a server that says it logs.
+        #[cfg(feature = "conformance-fixtures")]
+        #[allow(deprecated)] // as `set_level` below
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
         let mut config = ServerConfig::new(capabilities);
         config.server_info = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
         config.instructions = Some(instructions(self.context.read_only));
@@ -163,6 +176,17 @@ impl ServerHandler for VaultServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(self.tool_list()))
+    }
+
+    /// Accepted in a conformance build, whose logging fixture logs.
+    #[cfg(feature = "conformance-fixtures")]
+    #[allow(deprecated)] // 2026-07-28 deprecates logging; 2025-11-25 tests it
+    async fn set_level(
+        &self,
+        _request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Ok(())
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -183,6 +207,10 @@ impl ServerHandler for VaultServer {
             .meta
             .get_progress_token()
             .map(|token| Progress::start(context.peer.clone(), token, &request.name));
+        #[cfg(feature = "conformance-fixtures")]
+        if let Some(result) = super::fixtures::call(&request.name, &context.peer).await {
+            return Ok(result.into());
+        }
         tokio::select! {
             result = self.call(&request.name, request.arguments) => Ok(result.into()),
             () = context.ct.cancelled() => {
