@@ -228,23 +228,30 @@ fn config_dir() -> anyhow::Result<PathBuf> {
 }
 
 /// The user's token, generated on first use and printed then (only then).
-/// The file must be a regular file only its owner can read: one that is a
-/// link, or that others can read, is refused rather than trusted.
+/// The file must be a regular file of this user that only they can read:
+/// one that is a link, another user's, or readable by others is refused
+/// rather than trusted.
 fn user_token() -> anyhow::Result<String> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
     let dir = config_dir()?;
     let file = dir.join(TOKEN_FILE);
     match std::fs::symlink_metadata(&file) {
         Ok(meta) => {
-            if !meta.is_file() || meta.permissions().mode() & 0o077 != 0 {
+            // SAFETY: `geteuid` has no preconditions.
+            let me = unsafe { libc::geteuid() };
+            if !meta.is_file() || meta.uid() != me || meta.permissions().mode() & 0o077 != 0 {
                 bail!(
-                    "`{}` must be a regular file only you can read (mode 0600); remove it to have a new token made",
+                    "`{}` must be a regular file of yours that only you can read (mode 0600); remove it to have a new token made",
                     file.display()
                 );
             }
             read_token(&file)
         }
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::create_dir_all(&dir)
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(&dir)
                 .with_context(|| format!("creating `{}`", dir.display()))?;
             let token = hex::encode(random_bytes()?);
             // `create_new` never follows a link planted at the path.
