@@ -44,23 +44,27 @@ trap cleanup EXIT
 mkdir -p "$scratch/ws/.vaultspec" "$scratch/ws/.vault"
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$scratch/token"
 
+# The rest of the line of FILE that starts with PREFIX, once it is there
+# (10 s at most); empty when it never came.
+announced() {
+    local prefix=$1 file=$2
+    for _ in $(seq 100); do
+        grep -q "^$prefix" "$file" && break
+        sleep 0.1
+    done
+    sed -n "s/^$prefix//p" "$file"
+}
+
 HOME=$scratch VAULTSPEC_LOG_LEVEL=error "$vaultspec" mcp --http 127.0.0.1:0 \
     --token-file "$scratch/token" --target "$scratch/ws" 2> "$scratch/server.log" &
 pids+=($!)
-for _ in $(seq 100); do
-    grep -q "^vaultspec MCP server at " "$scratch/server.log" && break
-    sleep 0.1
-done
-url=$(sed -n 's/^vaultspec MCP server at //p' "$scratch/server.log")
+url=$(announced "vaultspec MCP server at " "$scratch/server.log")
 [ -n "$url" ] || { cat "$scratch/server.log"; echo "the server did not start" >&2; exit 1; }
 
 "$node" "$here/proxy.mjs" 0 "$url" "$scratch/token" > "$scratch/proxy.log" &
 pids+=($!)
-for _ in $(seq 100); do
-    grep -q "^listening " "$scratch/proxy.log" && break
-    sleep 0.1
-done
-port=$(sed -n 's/^listening //p' "$scratch/proxy.log")
+port=$(announced "listening " "$scratch/proxy.log")
+[ -n "$port" ] || { cat "$scratch/proxy.log"; echo "the proxy did not start" >&2; exit 1; }
 
 echo "conformance suite 0.1.16, spec $spec, against $url (through 127.0.0.1:$port)"
 "$node" "$suite" server --url "http://127.0.0.1:$port/mcp" --spec-version "$spec" \

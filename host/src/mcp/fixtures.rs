@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolResult, ContentBlock, LoggingLevel, LoggingMessageNotificationParam, Tool,
+    CallToolResult, ContentBlock, CustomRequest, LoggingLevel, LoggingMessageNotificationParam,
+    ServerRequest, Tool,
 };
 use rmcp::service::Peer;
 use serde_json::json;
@@ -27,7 +28,7 @@ const PNG: &str =
 const WAV: &str = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA==";
 
 /// The fixtures, each with what it returns.
-const FIXTURES: [(&str, &str); 8] = [
+const FIXTURES: [(&str, &str); 12] = [
     ("test_simple_text", "Returns one text block."),
     ("test_image_content", "Returns one PNG image block."),
     ("test_audio_content", "Returns one WAV audio block."),
@@ -48,24 +49,86 @@ const FIXTURES: [(&str, &str); 8] = [
         "Runs 1.7 s, so its progress is reported three times.",
     ),
     ("test_error_handling", "Always fails with a tool error."),
+    (
+        "test_sampling",
+        "Asks the client's model to answer `prompt`.",
+    ),
+    (
+        "test_elicitation",
+        "Asks the user for a name and an e-mail address.",
+    ),
+    (
+        "test_elicitation_sep1034_defaults",
+        "Asks the user, with a default for every kind of field.",
+    ),
+    (
+        "test_elicitation_sep1330_enums",
+        "Asks the user to choose, in each kind of enum.",
+    ),
 ];
+
+/// The arguments each fixture takes, by name (none take others).
+fn input(name: &str) -> serde_json::Value {
+    let string = |key: &str| {
+        json!({"type": "object", "required": [key],
+               "properties": {key: {"type": "string"}}})
+    };
+    match name {
+        "test_sampling" => string("prompt"),
+        "test_elicitation" => string("message"),
+        _ => json!({"type": "object", "properties": {}}),
+    }
+}
 
 /// The fixture tools, for `tools/list`.
 pub fn tools() -> Vec<Tool> {
-    let schema = Arc::new(
-        json!({"type": "object", "properties": {}})
-            .as_object()
-            .cloned()
-            .unwrap_or_default(),
-    );
     FIXTURES
         .iter()
-        .map(|(name, description)| Tool::new(*name, *description, schema.clone()))
+        .map(|(name, description)| {
+            let schema = input(name).as_object().cloned().unwrap_or_default();
+            Tool::new(*name, *description, Arc::new(schema))
+        })
         .collect()
 }
 
+/// Ask the client `method` with `params`; the answer as text, or the error.
+async fn ask(
+    peer: &Peer<RoleServer>,
+    method: &str,
+    params: serde_json::Value,
+) -> Result<String, String> {
+    let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
+    match peer.send_request(request).await {
+        Ok(answer) => Ok(serde_json::to_string(&answer).unwrap_or_default()),
+        Err(err) => Err(format!("the client did not answer `{method}`: {err}")),
+    }
+}
+
+/// A form for the user: `properties`, none required unless `required`.
+fn form(message: &str, properties: serde_json::Value, required: &[&str]) -> serde_json::Value {
+    json!({"message": message, "requestedSchema":
+        {"type": "object", "properties": properties, "required": required}})
+}
+
 /// The result of the fixture `name`, or `None` when it is no fixture.
-pub async fn call(name: &str, peer: &Peer<RoleServer>) -> Option<CallToolResult> {
+pub async fn call(
+    name: &str,
+    arguments: Option<&serde_json::Map<String, serde_json::Value>>,
+    peer: &Peer<RoleServer>,
+) -> Option<CallToolResult> {
+    let argument = |key: &str| {
+        arguments
+            .and_then(|a| a.get(key))
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let asked = |answer: Result<String, String>, said: &str| match answer {
+        Ok(answer) => {
+            CallToolResult::success(vec![ContentBlock::text(format!("{said}: {answer}"))])
+        }
+        Err(err) => CallToolResult::error(vec![ContentBlock::text(err)]),
+    };
     let text = |t: &str| ContentBlock::text(t);
     let image = || ContentBlock::image(PNG, "image/png");
     let resource =
@@ -93,6 +156,62 @@ pub async fn call(name: &str, peer: &Peer<RoleServer>) -> Option<CallToolResult>
             CallToolResult::success(vec![text("Done after 1.7 s.")])
         }
         "test_error_handling" => CallToolResult::error(vec![text("This tool always fails.")]),
+        "test_sampling" => {
+            let params = json!({"maxTokens": 100, "messages": [{"role": "user",
+                "content": {"type": "text", "text": argument("prompt")}}]});
+            asked(
+                ask(peer, "sampling/createMessage", params).await,
+                "LLM response",
+            )
+        }
+        "test_elicitation" => {
+            let fields = json!({
+                "username": {"type": "string", "description": "User's response"},
+                "email": {"type": "string", "description": "User's email address"},
+            });
+            let params = form(&argument("message"), fields, &["username", "email"]);
+            asked(
+                ask(peer, "elicitation/create", params).await,
+                "User response",
+            )
+        }
+        "test_elicitation_sep1034_defaults" => {
+            let fields = json!({
+                "name": {"type": "string", "description": "User name", "default": "John Doe"},
+                "age": {"type": "integer", "description": "User age", "default": 30},
+                "score": {"type": "number", "description": "User score", "default": 95.5},
+                "status": {"type": "string", "description": "User status",
+                           "enum": ["active", "inactive", "pending"], "default": "active"},
+                "verified": {"type": "boolean", "description": "Verification status", "default": true},
+            });
+            let params = form("Accept or change the defaults.", fields, &[]);
+            asked(
+                ask(peer, "elicitation/create", params).await,
+                "Elicitation completed",
+            )
+        }
+        "test_elicitation_sep1330_enums" => {
+            let fields = json!({
+                "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+                "titledSingle": {"type": "string", "oneOf": [
+                    {"const": "value1", "title": "First Option"},
+                    {"const": "value2", "title": "Second Option"},
+                    {"const": "value3", "title": "Third Option"}]},
+                "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
+                               "enumNames": ["Option One", "Option Two", "Option Three"]},
+                "untitledMulti": {"type": "array",
+                                  "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+                "titledMulti": {"type": "array", "items": {"anyOf": [
+                    {"const": "value1", "title": "First Choice"},
+                    {"const": "value2", "title": "Second Choice"},
+                    {"const": "value3", "title": "Third Choice"}]}},
+            });
+            let params = form("Choose in each kind of list.", fields, &[]);
+            asked(
+                ask(peer, "elicitation/create", params).await,
+                "Elicitation completed",
+            )
+        }
         _ => return None,
     })
 }

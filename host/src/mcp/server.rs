@@ -208,7 +208,9 @@ impl ServerHandler for VaultServer {
             .get_progress_token()
             .map(|token| Progress::start(context.peer.clone(), token, &request.name));
         #[cfg(feature = "conformance-fixtures")]
-        if let Some(result) = super::fixtures::call(&request.name, &context.peer).await {
+        if let Some(result) =
+            super::fixtures::call(&request.name, request.arguments.as_ref(), &context.peer).await
+        {
             return Ok(result.into());
         }
         tokio::select! {
