@@ -117,18 +117,7 @@ fn queries(label: &str, catalog: &Catalog, queries: &[String], rounds: usize) {
         for query in queries {
             let start = Instant::now();
             let ranked = index.rank(catalog, query, 10);
-            let schemas: Vec<_> = ranked
-                .iter()
-                .map(|r| {
-                    schema(
-                        &r.entry.spec,
-                        r.score,
-                        &r.matched,
-                        catalog.trust(r.entry),
-                        !catalog.component_of(r.entry).capabilities.write,
-                    )
-                })
-                .collect();
+            let schemas: Vec<_> = ranked.iter().map(|r| schema(catalog, r)).collect();
             std::hint::black_box(schemas);
             samples.push(start.elapsed());
         }

@@ -70,15 +70,7 @@ fn discover_bench(root: &Path, cache: &Path) -> anyhow::Result<()> {
             let ranked = index.rank(&catalog, query, 10);
             let schemas: Vec<Value> = ranked
                 .iter()
-                .map(|r| {
-                    discover::schema(
-                        &r.entry.spec,
-                        r.score,
-                        &r.matched,
-                        catalog.trust(r.entry),
-                        !catalog.component_of(r.entry).capabilities.write,
-                    )
-                })
+                .map(|r| discover::schema(&catalog, r))
                 .collect();
             std::hint::black_box(schemas);
             samples.push(start.elapsed());

@@ -22,6 +22,16 @@ pub fn cache_base() -> Option<std::path::PathBuf> {
         .or_else(|| std::env::home_dir().map(|h| h.join(".cache").join("vaultspec")))
 }
 
+/// The user's config folder for vaultspec: `$XDG_CONFIG_HOME/vaultspec`,
+/// else `~/.config/vaultspec`.
+pub fn config_base() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(|d| PathBuf::from(d).join("vaultspec"))
+        .or_else(|| std::env::home_dir().map(|h| h.join(".config").join("vaultspec")))
+}
+
 /// Log level of the host on stderr (`error`, `warn`, `info`, `debug`, `trace`).
 pub const LOG_LEVEL: &str = "VAULTSPEC_LOG_LEVEL";
 

@@ -73,15 +73,7 @@ impl Gateway {
         self.index()
             .rank(&self.catalog, query, limit)
             .into_iter()
-            .map(|r| {
-                discover::schema(
-                    &r.entry.spec,
-                    r.score,
-                    &r.matched,
-                    self.catalog.trust(r.entry),
-                    !self.catalog.component_of(r.entry).capabilities.write,
-                )
-            })
+            .map(|r| discover::schema(&self.catalog, &r))
             .collect()
     }
 

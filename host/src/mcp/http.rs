@@ -216,24 +216,14 @@ fn read_token(file: &Path) -> anyhow::Result<String> {
     Ok(token.to_owned())
 }
 
-/// The user's config folder for vaultspec: `$XDG_CONFIG_HOME/vaultspec`,
-/// else `~/.config/vaultspec`.
-fn config_dir() -> anyhow::Result<PathBuf> {
-    std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::home_dir().map(|home| home.join(".config")))
-        .map(|dir| dir.join("vaultspec"))
-        .context("no home folder to keep the HTTP token in; pass --token-file")
-}
-
 /// The user's token, generated on first use and printed then (only then).
 /// The file must be a regular file of this user that only they can read:
 /// one that is a link, another user's, or readable by others is refused
 /// rather than trusted.
 fn user_token() -> anyhow::Result<String> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt};
-    let dir = config_dir()?;
+    let dir = crate::env::config_base()
+        .context("no home folder to keep the HTTP token in; pass --token-file")?;
     let file = dir.join(TOKEN_FILE);
     match std::fs::symlink_metadata(&file) {
         Ok(meta) => {

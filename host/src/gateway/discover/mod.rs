@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 pub use index::{Index, Ranked};
 
-use crate::catalog::{Catalog, Scalar, Trust, VerbSpec};
+use crate::catalog::{Catalog, Scalar, Trust};
 
 /// Flags `discover` never lists: the gateway sets `--json` and `--target`
 /// itself, and `--help` is for people at a terminal.
@@ -39,17 +39,15 @@ fn value_type(scalar: &Scalar) -> &'static str {
     }
 }
 
-/// A verb's schema as `discover` shows it: typed flags (reserved and blocked
-/// ones left out) and operands, with its score and the query words that
-/// matched it, and whether it can change the vault: `read_only` when its
-/// component imports no write access, which the sandbox then never grants.
-pub fn schema(
-    spec: &VerbSpec,
-    score: f64,
-    matched: &[String],
-    trust: Trust,
-    read_only: bool,
-) -> Value {
+/// The schema of a verb `ranked` in `catalog`, as `discover` shows it:
+/// typed flags (reserved and blocked ones left out) and operands, with its
+/// score and the query words that matched it, and whether it can change the
+/// vault: `read_only` when its component imports no write access, which the
+/// sandbox then never grants.
+pub fn schema(catalog: &Catalog, ranked: &Ranked<'_>) -> Value {
+    let (spec, score, matched) = (&ranked.entry.spec, ranked.score, &ranked.matched);
+    let trust = catalog.trust(ranked.entry);
+    let read_only = !catalog.component_of(ranked.entry).capabilities.write;
     let flags: Vec<Value> = spec
         .flags
         .iter()

@@ -81,20 +81,26 @@ impl Watch {
     /// must be a real folder (`DONT_FOLLOW | ONLYDIR` refuses a link), and a
     /// link inside is not descended (`file_type` of an entry is the link's).
     pub fn arm(&mut self, dir: &Path, name: &str) -> std::io::Result<()> {
+        self.arm_named(dir, Some(name))
+    }
+
+    /// [`Watch::arm`]; a folder without a name (it, or one above it, is not
+    /// UTF-8) is watched all the same, and its events count as unnamed.
+    fn arm_named(&mut self, dir: &Path, name: Option<&str>) -> std::io::Result<()> {
         let wd = inotify::add_watch(&self.fd, dir, changes())?;
-        self.dirs.insert(wd, name.to_owned());
+        match name {
+            Some(name) => self.dirs.insert(wd, name.to_owned()),
+            None => self.dirs.remove(&wd),
+        };
         for entry in std::fs::read_dir(dir)?.flatten() {
             if entry
                 .file_type()
                 .is_ok_and(|t| t.is_dir() && !t.is_symlink())
             {
-                let Some(child) = entry.file_name().to_str().map(|n| format!("{name}/{n}")) else {
-                    // A folder whose name is not UTF-8 holds no document
-                    // anyone can name: its changes still count, unnamed.
-                    inotify::add_watch(&self.fd, entry.path(), changes())?;
-                    continue;
-                };
-                self.arm(&entry.path(), &child)?;
+                let child = name
+                    .zip(entry.file_name().to_str())
+                    .map(|(name, n)| format!("{name}/{n}"));
+                self.arm_named(&entry.path(), child.as_deref())?;
             }
         }
         Ok(())
@@ -181,6 +187,18 @@ mod tests {
 
         std::fs::rename(dir.path().join("plan"), dir.path().join("old")).unwrap();
         assert_eq!(watch.seen(), Seen::Unknown, "a folder renamed");
+    }
+
+    #[test]
+    fn a_folder_without_a_utf8_name_is_watched_all_the_way_down() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let odd = dir.path().join(std::ffi::OsStr::from_bytes(b"odd-\xff"));
+        std::fs::create_dir_all(odd.join("sub")).unwrap();
+        let mut watch = Watch::new().unwrap();
+        watch.arm(dir.path(), ".vault").unwrap();
+        std::fs::write(odd.join("sub/x.md"), "x").unwrap();
+        assert_eq!(watch.seen(), Seen::Unknown, "a change it cannot name");
     }
 
     fn files(paths: &[&str]) -> Seen {

@@ -12,7 +12,7 @@ use super::view::SnapshotStorage;
 
 /// Runs the checker.
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
-    run_kept(snap, opts, &mut MappingMemo::default())
+    run_kept(snap, opts, &mut MappingMemo::once())
 }
 
 /// Runs the checker, parsing again only the plans and ledgers whose bytes

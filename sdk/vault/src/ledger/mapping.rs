@@ -71,10 +71,22 @@ enum Parent {
 /// so a file is parsed again only when its bytes changed. Whoever runs the
 /// check again and again (a server) keeps one; a file that cannot be read
 /// is never kept, and entries of files gone are dropped at the next run.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct MappingMemo {
+    /// Whether anything is kept: a one-shot run neither hashes nor keeps.
+    keep: bool,
     ledgers: HashMap<String, ([u8; 20], Arc<LedgerFacts>)>,
     plans: HashMap<String, ([u8; 20], Option<Arc<Plan>>)>,
+}
+
+impl Default for MappingMemo {
+    fn default() -> Self {
+        Self {
+            keep: true,
+            ledgers: HashMap::new(),
+            plans: HashMap::new(),
+        }
+    }
 }
 
 /// What the check needs of one exec document.
@@ -121,20 +133,32 @@ fn sha1(bytes: &[u8]) -> [u8; 20] {
 }
 
 impl MappingMemo {
+    /// A memo for a single run: nothing is hashed or kept.
+    pub fn once() -> Self {
+        Self {
+            keep: false,
+            ..Self::default()
+        }
+    }
+
     /// The facts of the exec document at `path` with `bytes`; `None` when
     /// it is not UTF-8 (the `encoding` check reports it).
     fn ledger(&mut self, path: &str, bytes: &[u8]) -> Option<Arc<LedgerFacts>> {
+        let read = || {
+            let text = std::str::from_utf8(bytes).ok()?;
+            let ledger = is_ledger_stem(crate::doc::stem_of(path));
+            Some(Arc::new(LedgerFacts::read(text, ledger)))
+        };
+        if !self.keep {
+            return read();
+        }
         let digest = sha1(bytes);
         if let Some((kept, facts)) = self.ledgers.get(path)
             && *kept == digest
         {
             return Some(facts.clone());
         }
-        let text = std::str::from_utf8(bytes).ok()?;
-        let facts = Arc::new(LedgerFacts::read(
-            text,
-            is_ledger_stem(crate::doc::stem_of(path)),
-        ));
+        let facts = read()?;
         self.ledgers
             .insert(path.to_owned(), (digest, facts.clone()));
         Some(facts)
@@ -144,16 +168,22 @@ impl MappingMemo {
     /// parse).
     fn plan(&mut self, storage: &dyn Storage, path: &str) -> Option<Arc<Plan>> {
         let bytes = storage.read(path).ok()?;
+        let parse = || {
+            std::str::from_utf8(&bytes)
+                .ok()
+                .and_then(|text| parse_plan(text).ok())
+                .map(Arc::new)
+        };
+        if !self.keep {
+            return parse();
+        }
         let digest = sha1(&bytes);
         if let Some((kept, plan)) = self.plans.get(path)
             && *kept == digest
         {
             return plan.clone();
         }
-        let plan = std::str::from_utf8(&bytes)
-            .ok()
-            .and_then(|text| parse_plan(text).ok())
-            .map(Arc::new);
+        let plan = parse();
         self.plans.insert(path.to_owned(), (digest, plan.clone()));
         plan
     }
@@ -228,7 +258,7 @@ pub fn exec_mapping(
     storage: &dyn Storage,
     feature: Option<&str>,
 ) -> Result<Vec<MappingFinding>, LedgerError> {
-    exec_mapping_kept(storage, feature, &mut MappingMemo::default())
+    exec_mapping_kept(storage, feature, &mut MappingMemo::once())
 }
 
 /// [`exec_mapping`], parsing again only the ledgers and plans whose bytes
