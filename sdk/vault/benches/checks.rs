@@ -6,12 +6,15 @@
 //! Targets: the step check under 2 ms; all checks on 10,000 documents under
 //! 300 ms. `VAULTSPEC_BENCH_SIZES=2000,10000` picks the vault sizes.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use vaultspec_vault::checks::{self, Check, Options, Snapshot};
+use vaultspec_vault::checks::{self, Check, DocFindings, Options, Snapshot};
+use vaultspec_vault::graph::{Graph, GraphDoc, default_threads, read_vault, read_vault_listed};
 use vaultspec_vault::plan::{PlanOp, check_plan, parse_plan, serialise_plan};
 use vaultspec_vault::testgen::{GenSpec, generate, long_plan};
-use vaultspec_vault::{CapStorage, Date};
+use vaultspec_vault::{CapStorage, Date, Storage};
 
 fn ms(d: Duration) -> String {
     format!("{:.3}", d.as_secs_f64() * 1000.0)
@@ -98,6 +101,68 @@ fn checks_bench(docs: usize) -> anyhow::Result<()> {
                 checks::dispatch(&snap, check, &opts).unwrap()
             )))
         );
+    }
+    println!();
+    edited_bench(&storage, &opts)?;
+    Ok(())
+}
+
+/// A server's work after one document was edited: the kept documents taken
+/// over, the graph built, the snapshot made and the kept findings reused
+/// (each stage timed apart, median of 5 edits).
+fn edited_bench(storage: &CapStorage, opts: &Options) -> anyhow::Result<()> {
+    let read = read_vault(storage, default_threads())?;
+    let mut graph = Graph::build(read.docs, &read.archived);
+    let listing = read.listing;
+    let mut memo = DocFindings::default();
+    memo.check_all(
+        &Snapshot::of(storage, Cow::Borrowed(&graph), Cow::Borrowed(&listing)),
+        opts,
+    )?;
+    let paths: Vec<String> = graph.docs().iter().map(|d| d.path.clone()).collect();
+    let mut stages: [Vec<Duration>; 4] = Default::default();
+    for round in 0..5 {
+        let path = &paths[(round * 997) % paths.len()];
+        let mut text = String::from_utf8(storage.read(path)?)?;
+        text.push_str(&format!("\nEdit {round}.\n"));
+        storage.write(path, text.as_bytes())?;
+        let start = Instant::now();
+        let mut previous: HashMap<String, GraphDoc> = graph
+            .into_docs()
+            .into_iter()
+            .map(|d| (d.path.clone(), d))
+            .collect();
+        let read = read_vault_listed(storage, default_threads(), listing.clone(), &mut |p| {
+            (p != path).then(|| previous.remove(p)).flatten()
+        })?;
+        memo.forget(path);
+        let t_read = start.elapsed();
+        graph = Graph::build(read.docs, &read.archived);
+        let t_graph = start.elapsed();
+        let snap = Snapshot::of(storage, Cow::Borrowed(&graph), Cow::Borrowed(&listing));
+        let t_snap = start.elapsed();
+        std::hint::black_box(memo.check_all(&snap, opts)?);
+        let t_check = start.elapsed();
+        for (stage, d) in
+            stages
+                .iter_mut()
+                .zip([t_read, t_graph - t_read, t_snap - t_graph, t_check - t_snap])
+        {
+            stage.push(d);
+        }
+    }
+    println!("| after one edit (kept findings) | median (ms, n=5) |\n|---|---:|");
+    for (name, mut samples) in [
+        "take over the documents",
+        "graph",
+        "snapshot",
+        "check (kept)",
+    ]
+    .into_iter()
+    .zip(stages)
+    {
+        samples.sort();
+        println!("| {name} | {} |", ms(samples[2]));
     }
     println!();
     Ok(())

@@ -16,11 +16,31 @@ pub fn default_threads() -> usize {
 /// would leave threads idle). Few items, or one thread, stay on the caller's
 /// thread; so does everything on `wasm32`, which has no threads.
 pub fn map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_from(64, items, threads, f)
+}
+
+/// [`map`] for a few items that each take long (whole-vault checkers):
+/// two items are enough to use threads.
+pub fn map_heavy<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    map_from(2, items, threads, f)
+}
+
+/// [`map`] on threads once there are at least `least` items.
+fn map_from<T: Sync, R: Send>(
+    least: usize,
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     #[cfg(not(target_arch = "wasm32"))]
-    if threads >= 2 && items.len() >= 64 {
-        return map_on_threads(items, threads, &f);
+    if threads >= 2 && items.len() >= least {
+        return map_on_threads(items, threads.min(items.len()), &f);
     }
-    let _ = threads;
+    let _ = (threads, least);
     items.iter().map(f).collect()
 }
 
@@ -75,6 +95,10 @@ mod tests {
             assert_eq!(
                 map(&items, threads, |&i| u64::from(i) * u64::from(i)),
                 squares
+            );
+            assert_eq!(
+                map_heavy(&items[..3], threads, |&i| u64::from(i) * u64::from(i)),
+                squares[..3]
             );
         }
     }

@@ -18,7 +18,8 @@ use super::context::{Options, Snapshot, declared_type, is_generated};
 use super::model::{Check, CheckResult, Finding, Severity};
 
 const NAME: &str = "body-sections";
-const BASELINE: &str = ".vaultspec/body-schema-baseline.json";
+/// The attestation ledger of legacy body schemas.
+pub const BASELINE: &str = ".vaultspec/body-schema-baseline.json";
 
 /// The attested legacy schemas: path → (body sha256 hex, schema id). A
 /// malformed ledger attests nothing.

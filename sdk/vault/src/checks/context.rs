@@ -113,6 +113,22 @@ impl<'s> Snapshot<'s> {
         }
     }
 
+    /// The same vault with only the documents of graph nodes `only`
+    /// readable (copies of them): what a checker that judges each document
+    /// by itself needs to judge just those.
+    pub fn lending(&self, only: &[NodeId]) -> Snapshot<'_> {
+        let mut docs = vec![None; self.docs.len()];
+        for &id in only {
+            docs[id] = self.docs[id].clone();
+        }
+        Snapshot {
+            storage: self.storage,
+            graph: Cow::Borrowed(&*self.graph),
+            docs,
+            listing: Cow::Borrowed(&*self.listing),
+        }
+    }
+
     /// The corpus files that are documents with a problem, with it, in path
     /// order.
     pub fn problems(&self) -> impl Iterator<Item = (&str, &DocProblem)> {

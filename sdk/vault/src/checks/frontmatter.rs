@@ -154,19 +154,35 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
 
 /// Runs the checker (and its fixer under `opts.fix`).
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
+    let mut result = run_documents(snap, opts)?;
+    let mut findings = malformed(snap, opts);
+    findings.append(&mut result.findings);
+    result.findings = findings;
+    Ok(result)
+}
+
+/// The findings about corpus files whose frontmatter cannot be parsed
+/// (they have no [`Document`], so no other part of the checker sees them).
+pub fn malformed(snap: &Snapshot<'_>, opts: &Options) -> Vec<Finding> {
+    snap.problems()
+        .filter_map(|(path, problem)| match problem {
+            DocProblem::Malformed { line, message } if snap.path_in_scope(path, opts) => {
+                Some(Finding::new(
+                    NAME,
+                    Severity::Error,
+                    Some(path),
+                    format!("Malformed frontmatter at line {line}: {message}; no fixer touches this file until it is repaired by hand"),
+                ))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The checker over the readable documents alone, each judged (and, under
+/// `opts.fix`, repaired) by itself, in path order.
+pub fn run_documents(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut result = CheckResult::new(Check::Frontmatter);
-    for (path, problem) in snap.problems() {
-        if let DocProblem::Malformed { line, message } = problem
-            && snap.path_in_scope(path, opts)
-        {
-            result.findings.push(Finding::new(
-                NAME,
-                Severity::Error,
-                Some(path),
-                format!("Malformed frontmatter at line {line}: {message}; no fixer touches this file until it is repaired by hand"),
-            ));
-        }
-    }
     for doc in snap.scoped(opts) {
         let found = validate(doc);
         if found.is_empty() {

@@ -2,35 +2,43 @@
 //! per document between runs, so a server re-checks only the documents that
 //! changed since its last run instead of the whole vault.
 //!
-//! Eight checkers judge a document by its own path and text and the run's
-//! options only, and report its findings together, in path order (see
-//! [`PER_DOCUMENT`]). For them [`DocFindings::check_all`] runs the checker
-//! over the documents it has no findings for and reuses the rest; every
-//! other checker reads the vault as a whole and runs in full, but
-//! `exec-mapping` parses again only the plans and ledgers whose bytes
-//! changed ([`MappingMemo`]). The owner must
+//! Ten checkers judge a document by its own path and text, the run's options
+//! and the body-schema attestation ledger only, and report its findings
+//! together, in path order (see [`PER_DOCUMENT`]). For them
+//! [`DocFindings::check_all`] runs the checker over the documents it has no
+//! findings for and reuses the rest; every other checker reads the vault as
+//! a whole and runs in full, the checkers side by side on the machine's
+//! threads, `exec-mapping` parsing again only the plans and ledgers whose
+//! bytes changed ([`MappingMemo`]). The owner must
 //! [`forget`](DocFindings::forget) every document whose text may have
 //! changed: the per-document findings are kept by path, not by content.
 
-use std::collections::HashSet;
+use std::sync::Mutex;
 
 use crate::error::Result;
+use crate::graph::default_threads;
 use crate::graph::fxhash::FxMap;
 use crate::ledger::MappingMemo;
+use crate::parallel;
 
 use super::context::{Options, Snapshot};
 use super::model::{Check, CheckResult, Finding};
 use super::run::dispatch;
+use super::{body_sections, exec_mapping, frontmatter};
 
 /// The checkers whose findings about a document depend on that document
-/// (its path and text) and the run's options alone, emitted in path order
-/// with each document's findings together.
-pub const PER_DOCUMENT: [Check; 8] = [
+/// (its path and text), the run's options and the body-schema ledger alone,
+/// emitted in path order with each document's findings together.
+/// `frontmatter` also reports the files whose frontmatter does not parse,
+/// first: that part reads the graph, and runs in full every time.
+pub const PER_DOCUMENT: [Check; 10] = [
+    Check::Frontmatter,
     Check::Annotations,
     Check::Markdown,
     Check::Links,
     Check::BodyLinks,
     Check::Placeholders,
+    Check::BodySections,
     Check::FeatureRenameIntegrity,
     Check::AdrStatus,
     Check::ModifiedStamp,
@@ -40,21 +48,46 @@ pub const PER_DOCUMENT: [Check; 8] = [
 /// order (none is an empty list).
 type Judged = [Vec<Finding>; PER_DOCUMENT.len()];
 
+/// What kept findings were made with; other inputs start over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Inputs {
+    options: Options,
+    /// The body-schema attestation ledger's bytes, if it could be read.
+    baseline: Option<Vec<u8>>,
+}
+
 /// Kept per-document findings of the [`PER_DOCUMENT`] checkers.
 #[derive(Debug, Default, Clone)]
 pub struct DocFindings {
-    /// The options the findings were made with; other options start over.
-    options: Option<Options>,
-    /// Document path → what each checker found about it.
-    kept: FxMap<String, Judged>,
+    inputs: Option<Inputs>,
+    /// In path order: a document's path and what each checker found about it.
+    kept: Vec<(String, Judged)>,
     /// What `exec-mapping` parsed of each plan and ledger, kept by content.
     mapping: MappingMemo,
+}
+
+/// One piece of a check run, done on whichever thread is free.
+enum Job {
+    /// Judge the documents with nothing kept.
+    Judge,
+    /// Run a checker that reads the vault as a whole.
+    Whole(Check),
+}
+
+/// What a [`Job`] gave.
+enum Done {
+    /// Each document judged, in path order; `None` when a checker reported
+    /// a finding about a document it was not lent.
+    Judged(Result<Option<Vec<(String, Judged)>>>),
+    Whole(Result<CheckResult>),
 }
 
 impl DocFindings {
     /// Drop what is kept for the document at `path`, which may have changed.
     pub fn forget(&mut self, path: &str) {
-        self.kept.remove(path);
+        if let Ok(i) = self.kept.binary_search_by(|(p, _)| p.as_str().cmp(path)) {
+            self.kept.remove(i);
+        }
     }
 
     /// How many documents have findings kept.
@@ -64,103 +97,157 @@ impl DocFindings {
 
     /// Every check without fixing, as [`super::check_all_on`] reports it,
     /// running the [`PER_DOCUMENT`] checkers only over the documents of
-    /// `snap` that have nothing kept. `snap` is lent: the documents judged
-    /// before are taken out while those checkers run over the rest, and put
-    /// back before the others run over the whole vault.
-    pub fn check_all(
-        &mut self,
-        snap: &mut Snapshot<'_>,
-        opts: &Options,
-    ) -> Result<Vec<CheckResult>> {
+    /// `snap` that have nothing kept. What is kept of documents no longer
+    /// in `snap` is dropped.
+    pub fn check_all(&mut self, snap: &Snapshot<'_>, opts: &Options) -> Result<Vec<CheckResult>> {
         let opts = Options {
             fix: false,
             ..opts.clone()
         };
-        if self.options.as_ref() != Some(&opts) {
+        let inputs = Inputs {
+            options: opts.clone(),
+            baseline: snap.storage.read(body_sections::BASELINE).ok(),
+        };
+        if self.inputs.as_ref() != Some(&inputs) {
             self.kept.clear();
-            self.options = Some(opts.clone());
+            self.inputs = Some(inputs);
         }
-        // What is kept of documents gone since is never reported (a result
-        // lists the snapshot's documents only), so it is dropped only when
-        // it could outgrow the vault: more kept than there are documents.
-        if self.kept.len() > snap.all_docs().count() {
-            let present: HashSet<&str> = snap.all_docs().map(|d| d.path.as_str()).collect();
-            self.kept.retain(|path, _| present.contains(path.as_str()));
-        }
-        if !self.judge_fresh(snap, &opts)? {
-            // A finding about no document it was lent breaks the rule this
-            // memo stands on: trust a full run instead.
+        let mut aligned = self.align(snap);
+        let fresh: Vec<usize> = (0..aligned.len())
+            .filter(|&i| aligned[i].is_none() && snap.docs[i].is_some())
+            .collect();
+
+        let jobs: Vec<Job> = std::iter::once(Job::Judge)
+            .chain(std::iter::once(Job::Whole(Check::ExecMapping)))
+            .chain(
+                Check::all()
+                    .iter()
+                    .filter(|c| !PER_DOCUMENT.contains(c) && **c != Check::ExecMapping)
+                    .map(|&c| Job::Whole(c)),
+            )
+            .collect();
+        let mapping = Mutex::new(&mut self.mapping);
+        let mut done = parallel::map_heavy(&jobs, default_threads(), |job| match job {
+            Job::Judge => Done::Judged(judge(snap, &fresh, &opts)),
+            Job::Whole(Check::ExecMapping) => {
+                let mut mapping = mapping.lock().expect("mapping memo lock poisoned");
+                Done::Whole(exec_mapping::run_kept(snap, &opts, &mut mapping))
+            }
+            Job::Whole(check) => Done::Whole(dispatch(snap, *check, &opts)),
+        });
+
+        let Done::Judged(judged) = done.remove(0) else {
+            unreachable!("the first job judges");
+        };
+        let Some(judged) = judged? else {
+            // A finding about a document it was not lent breaks the rule
+            // this memo stands on: trust a full run instead.
             self.kept.clear();
             return super::check_all_on(snap, &opts);
+        };
+        for (&i, judged) in fresh.iter().zip(judged) {
+            aligned[i] = Some(judged);
         }
-        // Each checker's findings in path order, one lookup per document.
+        self.kept = aligned.into_iter().flatten().collect();
+
         let mut found: [Vec<Finding>; PER_DOCUMENT.len()] = Default::default();
-        for judged in snap.all_docs().filter_map(|d| self.kept.get(&d.path)) {
+        for (_, judged) in &self.kept {
             for (list, findings) in found.iter_mut().zip(judged) {
                 list.extend(findings.iter().cloned());
             }
         }
-        let mut found = found.into_iter();
+        let mut whole: Vec<(Check, Result<CheckResult>)> = jobs[1..]
+            .iter()
+            .zip(done)
+            .filter_map(|(job, done)| match (job, done) {
+                (Job::Whole(check), Done::Whole(result)) => Some((*check, result)),
+                _ => None,
+            })
+            .collect();
         Check::all()
             .iter()
-            .map(|&check| match PER_DOCUMENT.contains(&check) {
-                true => Ok(CheckResult {
-                    check,
-                    findings: found.next().expect("one list per checker"),
-                    fixed_count: 0,
-                }),
-                false if check == Check::ExecMapping => {
-                    super::exec_mapping::run_kept(snap, &opts, &mut self.mapping)
-                }
-                false => dispatch(snap, check, &opts),
-            })
+            .map(
+                |&check| match PER_DOCUMENT.iter().position(|&c| c == check) {
+                    Some(k) => {
+                        let mut findings = std::mem::take(&mut found[k]);
+                        if check == Check::Frontmatter {
+                            let mut all = frontmatter::malformed(snap, &opts);
+                            all.append(&mut findings);
+                            findings = all;
+                        }
+                        Ok(CheckResult {
+                            check,
+                            findings,
+                            fixed_count: 0,
+                        })
+                    }
+                    None => {
+                        let at = whole
+                            .iter()
+                            .position(|(c, _)| *c == check)
+                            .expect("every other checker ran as a job of its own");
+                        whole.swap_remove(at).1
+                    }
+                },
+            )
             .collect()
     }
 
-    /// Run the [`PER_DOCUMENT`] checkers over the documents of `snap` with
-    /// nothing kept, and keep what they found. False when a checker reported
-    /// a finding about a document it was not lent (nothing is kept then).
-    fn judge_fresh(&mut self, snap: &mut Snapshot<'_>, opts: &Options) -> Result<bool> {
-        // Lend the checkers only the documents not judged yet.
-        let mut parked = Vec::with_capacity(snap.docs.len());
-        for slot in &mut snap.docs {
-            let known = slot
-                .as_ref()
-                .is_some_and(|d| self.kept.contains_key(&d.path));
-            parked.push(if known { slot.take() } else { None });
-        }
-        let mut fresh: FxMap<String, Judged> = snap
-            .all_docs()
-            .map(|d| (d.path.clone(), Judged::default()))
-            .collect();
-        let mut ran = Ok(true);
-        if !fresh.is_empty() {
-            for (i, &check) in PER_DOCUMENT.iter().enumerate() {
-                let findings = match dispatch(snap, check, opts) {
-                    Ok(result) => result.findings,
-                    Err(err) => {
-                        ran = Err(err);
-                        break;
-                    }
-                };
-                for finding in findings {
-                    match finding.path.as_ref().and_then(|p| fresh.get_mut(p)) {
-                        Some(judged) => judged[i].push(finding),
-                        None => ran = Ok(false),
-                    }
-                }
-            }
-        }
-        for (slot, doc) in snap.docs.iter_mut().zip(parked) {
-            if doc.is_some() {
-                *slot = doc;
-            }
-        }
-        if matches!(ran, Ok(true)) {
-            self.kept.extend(fresh);
-        }
-        ran
+    /// The kept findings lined up with the documents of `snap` (both are in
+    /// path order): slot `i` holds what is kept for graph node `i`, if any.
+    fn align(&mut self, snap: &Snapshot<'_>) -> Vec<Option<(String, Judged)>> {
+        let mut kept = std::mem::take(&mut self.kept).into_iter().peekable();
+        snap.docs
+            .iter()
+            .map(|slot| {
+                let path = slot.as_ref()?.path.as_str();
+                while kept.next_if(|(p, _)| p.as_str() < path).is_some() {}
+                kept.next_if(|(p, _)| p == path)
+            })
+            .collect()
     }
+}
+
+/// Run the [`PER_DOCUMENT`] checkers over the documents of graph nodes
+/// `fresh` (ascending) alone; what each found about each, in that order.
+/// `None` when a checker reported a finding about another document.
+fn judge(
+    snap: &Snapshot<'_>,
+    fresh: &[usize],
+    opts: &Options,
+) -> Result<Option<Vec<(String, Judged)>>> {
+    if fresh.is_empty() {
+        return Ok(Some(Vec::new()));
+    }
+    let lent;
+    let lent = if fresh.len() == snap.all_docs().count() {
+        snap
+    } else {
+        lent = snap.lending(fresh);
+        &lent
+    };
+    let mut judged: Vec<(String, Judged)> = lent
+        .all_docs()
+        .map(|d| (d.path.clone(), Judged::default()))
+        .collect();
+    let at: FxMap<&str, usize> = lent
+        .all_docs()
+        .enumerate()
+        .map(|(j, d)| (d.path.as_str(), j))
+        .collect();
+    for (k, &check) in PER_DOCUMENT.iter().enumerate() {
+        let result = match check {
+            Check::Frontmatter => frontmatter::run_documents(lent, opts)?,
+            _ => dispatch(lent, check, opts)?,
+        };
+        for finding in result.findings {
+            match finding.path.as_deref().and_then(|p| at.get(p)) {
+                Some(&j) => judged[j].1[k].push(finding),
+                None => return Ok(None),
+            }
+        }
+    }
+    Ok(Some(judged))
 }
 
 #[cfg(test)]
@@ -194,9 +281,9 @@ mod tests {
         let (_dir, storage) = generated(120, 6, 3);
         let opts = Options::check(Date::new(2026, 12, 4).unwrap());
         let mut memo = DocFindings::default();
-        let mut snap = snapshot(&storage);
+        let snap = snapshot(&storage);
         assert_eq!(
-            memo.check_all(&mut snap, &opts).unwrap(),
+            memo.check_all(&snap, &opts).unwrap(),
             check_all_on(&snap, &opts).unwrap()
         );
         assert_eq!(memo.kept(), snap.all_docs().count());
@@ -209,6 +296,17 @@ mod tests {
             "\n> [!NOTE] left over\n",
             "\n# Second title\n",
         ];
+        // A document whose frontmatter no longer parses leaves the memo's
+        // documents: `frontmatter` reports it apart.
+        let broken = &paths[3];
+        let text = String::from_utf8(storage.read(broken).unwrap()).unwrap();
+        storage
+            .write(
+                broken,
+                text.replacen("tags:", "tags: [unclosed", 1).as_bytes(),
+            )
+            .unwrap();
+        memo.forget(broken);
         for (round, edit) in edits.iter().enumerate() {
             for path in paths.iter().skip(round).step_by(7) {
                 let mut text = String::from_utf8(storage.read(path).unwrap()).unwrap();
@@ -219,27 +317,72 @@ mod tests {
             let gone = &paths[paths.len() - 1 - round];
             storage.remove(gone).unwrap();
             memo.forget(gone);
-            let mut snap = snapshot(&storage);
+            let snap = snapshot(&storage);
             let full = check_all_on(&snap, &opts).unwrap();
-            assert_eq!(
-                memo.check_all(&mut snap, &opts).unwrap(),
-                full,
-                "round {round}"
+            assert!(
+                full[1]
+                    .findings
+                    .iter()
+                    .any(|f| f.path.as_ref() == Some(broken) && f.message.starts_with("Malformed")),
+                "the broken document is reported"
             );
+            assert_eq!(memo.check_all(&snap, &opts).unwrap(), full, "round {round}");
         }
+    }
+
+    #[test]
+    fn a_new_attestation_ledger_starts_over() {
+        let (_dir, storage) = generated(40, 4, 9);
+        let opts = Options::check(Date::new(2026, 12, 4).unwrap());
+        let path = snapshot(&storage)
+            .all_docs()
+            .find(|d| d.doc_type == Some(crate::doc::DocType::Adr))
+            .unwrap()
+            .path
+            .clone();
+        let text = String::from_utf8(storage.read(&path).unwrap()).unwrap();
+        let legacy = text.replace("body_schema: 'body-v2'", "body_schema: 'legacy-adr-v3'");
+        assert_ne!(legacy, text);
+        storage.write(&path, legacy.as_bytes()).unwrap();
+        let mut memo = DocFindings::default();
+        let unattested = |results: &[CheckResult]| {
+            results
+                .iter()
+                .flat_map(|r| &r.findings)
+                .any(|f| f.path.as_deref() == Some(&path) && f.message.contains("not attested"))
+        };
+        assert!(unattested(
+            &memo.check_all(&snapshot(&storage), &opts).unwrap()
+        ));
+
+        // Attest the document's body: its finding goes, though the document
+        // itself did not change and was not forgotten.
+        let snap = snapshot(&storage);
+        let body = snap.all_docs().find(|d| d.path == path).unwrap().body();
+        let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(body.as_bytes()));
+        let ledger = serde_json::json!({"version": 1, "entries": [
+            {"path": path, "body_sha256": sha, "body_schema": "legacy-adr-v3"}
+        ]});
+        storage
+            .write(body_sections::BASELINE, ledger.to_string().as_bytes())
+            .unwrap();
+        let snap = snapshot(&storage);
+        let kept = memo.check_all(&snap, &opts).unwrap();
+        assert!(!unattested(&kept));
+        assert_eq!(kept, check_all_on(&snap, &opts).unwrap());
     }
 
     #[test]
     fn other_options_start_over() {
         let (_dir, storage) = generated(40, 4, 5);
-        let mut snap = snapshot(&storage);
+        let snap = snapshot(&storage);
         let mut memo = DocFindings::default();
         let today = Options::check(Date::new(2026, 12, 4).unwrap());
-        memo.check_all(&mut snap, &today).unwrap();
+        memo.check_all(&snap, &today).unwrap();
         let feature = snap.all_docs().find_map(|d| d.feature()).unwrap();
         let scoped = today.clone().with_feature(Some(&feature));
         assert_eq!(
-            memo.check_all(&mut snap, &scoped).unwrap(),
+            memo.check_all(&snap, &scoped).unwrap(),
             check_all_on(&snap, &scoped).unwrap()
         );
     }
