@@ -9,8 +9,10 @@
 //! something it cannot name (or cannot watch), a [`Survey`] of every file's
 //! stamp decides. An unchanged survey keeps the load; otherwise only the
 //! files whose stamp moved (or that were racy when last read, see
-//! [`Survey`]) are read again; the rest keep the documents parsed before,
-//! and the graph is built anew over them all.
+//! [`Survey`]) are read again; the rest keep the documents parsed before.
+//! When the same files are there and no changed document's links moved,
+//! the new documents are put in place in the graph; otherwise the graph is
+//! built anew over them all.
 //!
 //! Neither the watch nor the survey follows a symlink. A `.vault` that
 //! is itself a symlink is not watched, walked or cached: it is reported once
@@ -20,7 +22,6 @@ mod replies;
 #[cfg(target_os = "linux")]
 mod watch;
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -62,6 +63,28 @@ impl LoadedVault {
             plans: OnceLock::new(),
             replies: Replies::default(),
             findings: Mutex::new(findings),
+        }
+    }
+
+    /// The same graph, listing and findings, without what was derived from
+    /// the files before (the index, the plans, the replies).
+    fn renewed(self) -> Self {
+        let LoadedVault {
+            graph,
+            listing,
+            index,
+            plans,
+            replies,
+            findings,
+        } = self;
+        discard((index, plans, replies));
+        Self {
+            graph,
+            listing,
+            index: OnceLock::new(),
+            plans: OnceLock::new(),
+            replies: Replies::default(),
+            findings,
         }
     }
 
@@ -195,18 +218,21 @@ fn refresh(
     if still_current(now, &then, &loaded, storage) {
         return Ok(loaded);
     }
+    // No call holds the load and the same files are there: put the changed
+    // documents in place, when their links stay as they were.
+    let loaded = match Arc::try_unwrap(loaded) {
+        Ok(mut owned) => {
+            if now.same_files_as(&then) && replaced_in_place(&mut owned, now, &then, storage)? {
+                return Ok(Arc::new(owned.renewed()));
+            }
+            Arc::new(owned)
+        }
+        Err(shared) => shared,
+    };
     let (mut previous, listing, mut findings) = Previous::take_apart(loaded);
     // While the same files are there, the listing holds but for the sizes
     // of those that changed.
-    let listing = now.same_files_as(&then).then(|| {
-        let mut listing = listing;
-        for entry in &mut listing {
-            if let Some(stamp) = now.stamps.get(&entry.path) {
-                entry.size = u64::try_from(stamp[0]).unwrap_or(0);
-            }
-        }
-        listing
-    });
+    let listing = now.same_files_as(&then).then(|| resized(listing, now));
     // The graph is built anew over every document; only the files whose
     // stamp moved, or that were racy when read, are read again.
     let mut read_again = Vec::new();
@@ -232,11 +258,70 @@ fn refresh(
     Ok(Arc::new(LoadedVault::new(read, findings)))
 }
 
+/// Let `stale` go on a thread of its own: what was derived from the files
+/// before can be large (the search index holds every term of every
+/// document), and freeing it need not hold up the call that replaced it.
+fn discard<T: Send + 'static>(stale: T) {
+    // Should no thread start, `stale` is freed here instead.
+    let _ = std::thread::Builder::new()
+        .name("vaultspec-discard".into())
+        .spawn(move || drop(stale));
+}
+
+/// `listing`, of the same files `now` surveyed, with the sizes it found.
+fn resized(mut listing: Vec<FileEntry>, now: &Survey) -> Vec<FileEntry> {
+    for entry in &mut listing {
+        if let Some(stamp) = now.stamps.get(&entry.path) {
+            entry.size = u64::try_from(stamp[0]).unwrap_or(0);
+        }
+    }
+    listing
+}
+
+/// Bring `loaded` (read after the survey `then`, of the same files as
+/// `now`) up to `now` without building its graph again: each document
+/// `now` cannot vouch for is read again and put in place of the one read
+/// before. False when one's links changed: only a new build holds it then
+/// (the documents put in place so far are among those read again).
+fn replaced_in_place(
+    loaded: &mut LoadedVault,
+    now: &Survey,
+    then: &Survey,
+    storage: &dyn Storage,
+) -> Result<bool, LoadError> {
+    let changed: Vec<String> = loaded
+        .graph
+        .docs()
+        .iter()
+        .filter(|d| d.problem.is_some() || !now.unchanged_since(then, &d.path))
+        .map(|d| d.path.clone())
+        .collect();
+    let mut moved = Vec::with_capacity(changed.len());
+    for path in changed {
+        let doc = graph::read_doc(storage, &path)?;
+        // A file read again because it was racy may read as it did: what
+        // was found about it holds.
+        if loaded.doc(&path) == Some(&doc) {
+            continue;
+        }
+        if loaded.graph.replace(doc).is_err() {
+            return Ok(false);
+        }
+        moved.push(path);
+    }
+    let findings = loaded.findings.get_mut().expect("findings lock poisoned");
+    for path in &moved {
+        findings.forget(path);
+    }
+    loaded.listing = resized(std::mem::take(&mut loaded.listing), now);
+    Ok(true)
+}
+
 /// The documents of the load before, to carry into the next one.
 enum Previous {
-    /// No call holds the load any more: its documents move into the next
-    /// one instead of being copied.
-    Owned(HashMap<String, GraphDoc>),
+    /// No call holds the load any more: its documents (in path order) move
+    /// into the next one instead of being copied.
+    Owned(Vec<GraphDoc>),
     /// A call still reads it: the documents kept are copies.
     Shared(Arc<LoadedVault>),
 }
@@ -246,13 +331,17 @@ impl Previous {
     fn take_apart(loaded: Arc<LoadedVault>) -> (Previous, Vec<FileEntry>, DocFindings) {
         match Arc::try_unwrap(loaded) {
             Ok(loaded) => {
-                let docs = loaded.graph.into_docs();
-                let docs = docs.into_iter().map(|d| (d.path.clone(), d)).collect();
-                let findings = loaded
-                    .findings
-                    .into_inner()
-                    .expect("findings lock poisoned");
-                (Previous::Owned(docs), loaded.listing, findings)
+                let LoadedVault {
+                    graph,
+                    listing,
+                    index,
+                    plans,
+                    replies,
+                    findings,
+                } = loaded;
+                discard((index, plans, replies));
+                let findings = findings.into_inner().expect("findings lock poisoned");
+                (Previous::Owned(graph.into_docs()), listing, findings)
             }
             Err(shared) => {
                 let findings =
@@ -266,7 +355,20 @@ impl Previous {
     /// The document read before for the corpus file at `path`.
     fn take(&mut self, path: &str) -> Option<GraphDoc> {
         match self {
-            Previous::Owned(docs) => docs.remove(path),
+            Previous::Owned(docs) => docs
+                .binary_search_by(|d| d.path.as_str().cmp(path))
+                .ok()
+                .map(|i| {
+                    // What stays behind keeps its path: the rest stay sorted.
+                    let path = docs[i].path.clone();
+                    std::mem::replace(
+                        &mut docs[i],
+                        GraphDoc {
+                            path,
+                            ..GraphDoc::default()
+                        },
+                    )
+                }),
             Previous::Shared(loaded) => loaded.doc(path).cloned(),
         }
     }
@@ -398,6 +500,26 @@ mod tests {
             loaded.doc(".vault/adr/2026-01-01-a-adr.md").unwrap().text,
             "two"
         );
+        assert!(loaded.graph.dangling_links().is_empty());
+        settle(&cache);
+
+        // A call still holds the load while a link is added: the next load
+        // is built anew over copies, and the link is in its graph.
+        write(root, ".vault/adr/2026-01-01-a-adr.md", "[[ghost]]");
+        let next = cache.get(root, &storage).unwrap();
+        assert_eq!(storage.reads(), 1);
+        assert_eq!(next.graph.dangling_links().len(), 1, "a's link dangles");
+        drop((loaded, next));
+        settle(&cache);
+        // Nobody holds it, and a link goes: the graph is built anew.
+        write(root, ".vault/adr/2026-01-01-a-adr.md", "three");
+        let loaded = cache.get(root, &storage).unwrap();
+        assert_eq!(
+            storage.reads(),
+            2,
+            "read in place, then again for the build"
+        );
+        assert!(loaded.graph.dangling_links().is_empty());
         settle(&cache);
 
         std::fs::create_dir_all(root.join(".vault/plan")).unwrap();
@@ -419,6 +541,44 @@ mod tests {
             1,
             "b's link now dangles"
         );
+    }
+
+    #[test]
+    fn findings_are_kept_for_every_document_that_reads_as_before() {
+        use std::borrow::Cow;
+        use vaultspec_vault::Date;
+        use vaultspec_vault::checks::{Options, Snapshot};
+
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, ".vault/adr/2026-01-01-a-adr.md", "one");
+        write(root, ".vault/adr/2026-01-01-b-adr.md", "two");
+        let storage = Counting::open(root);
+        let cache = VaultCache::default();
+        let opts = Options::check(Date::new(2026, 12, 5).unwrap());
+        let loaded = cache.get(root, &storage).unwrap();
+        let snap = Snapshot::of(
+            &storage,
+            Cow::Borrowed(&loaded.graph),
+            Cow::Borrowed(&loaded.listing),
+        );
+        loaded
+            .findings
+            .lock()
+            .unwrap()
+            .check_all(&snap, &opts)
+            .unwrap();
+        drop(snap);
+        drop(loaded);
+        storage.reads();
+
+        // Both files are racy still: b is read again with a, reads as it
+        // did, and keeps what was found about it.
+        write(root, ".vault/adr/2026-01-01-a-adr.md", "three");
+        let loaded = cache.get(root, &storage).unwrap();
+        assert_eq!(storage.reads(), 2, "a changed, b was racy");
+        let kept = loaded.findings.lock().unwrap().kept();
+        assert_eq!(kept, 1, "b's findings are kept, a's forgotten");
     }
 
     #[test]

@@ -96,15 +96,11 @@ impl<'s> Snapshot<'s> {
         graph: Cow<'s, Graph>,
         listing: Cow<'s, [FileEntry]>,
     ) -> Snapshot<'s> {
-        let docs = graph
-            .docs()
-            .iter()
-            .map(|g| {
-                g.problem
-                    .is_none()
-                    .then(|| Document::from_text(&g.path, g.text.clone()))
-            })
-            .collect();
+        let docs = crate::parallel::map(graph.docs(), default_threads(), |g| {
+            g.problem
+                .is_none()
+                .then(|| Document::from_text(&g.path, g.text.clone()))
+        });
         Snapshot {
             storage,
             graph,

@@ -111,7 +111,34 @@ fn assign_keys(docs: &[GraphDoc]) -> (Vec<String>, FxMap<String, Vec<NodeId>>) {
     (keys, stem_index)
 }
 
+/// Where a document links: its `related:` targets, then its body's, as
+/// written, in order.
+fn link_targets(doc: &GraphDoc) -> (Vec<&str>, Vec<String>) {
+    let related = doc
+        .related
+        .iter()
+        .filter_map(|item| links::related_target(item))
+        .collect();
+    (related, links::body_links(doc.body()))
+}
+
 impl Graph {
+    /// Put `doc` in place of the document read before from the same path,
+    /// when that leaves the graph as building it anew would: a document
+    /// whose links are the same, in the same order, changes no node and no
+    /// edge. Otherwise (a path the graph does not hold, or links that
+    /// changed) `doc` is given back, and only a new build holds it.
+    pub fn replace(&mut self, doc: GraphDoc) -> Result<(), GraphDoc> {
+        let Ok(i) = self.docs.binary_search_by(|d| d.path.cmp(&doc.path)) else {
+            return Err(doc);
+        };
+        if link_targets(&self.docs[i]) != link_targets(&doc) {
+            return Err(doc);
+        }
+        self.docs[i] = doc;
+        Ok(())
+    }
+
     /// Build the graph from corpus documents and the archive.
     ///
     /// `docs` may come in any order (they are sorted by path); `archived`
@@ -149,12 +176,9 @@ impl Graph {
         for (source, doc) in docs.iter().enumerate() {
             out_start.push(edges.len());
             reached.clear();
-            let related = doc
-                .related
-                .iter()
-                .filter_map(|item| links::related_target(item));
-            let body = links::body_links(doc.body());
+            let (related, body) = link_targets(doc);
             let targets = related
+                .into_iter()
                 .map(|t| (t, LinkSource::Related))
                 .chain(body.iter().map(|t| (t.as_str(), LinkSource::Body)));
             for (target, kind) in targets {
@@ -221,6 +245,38 @@ mod tests {
         text.push_str("---\n\n");
         text.push_str(body);
         GraphDoc::from_text(path, &text)
+    }
+
+    #[test]
+    fn a_document_replaced_with_the_same_links_is_the_graph_built_anew() {
+        let docs = || {
+            vec![
+                doc(".vault/adr/a.md", &["b"], "[[b]] then [[c]]\n"),
+                doc(".vault/adr/b.md", &[], "[[ghost]]\n"),
+                doc(".vault/adr/c.md", &["a"], ""),
+            ]
+        };
+        let mut graph = Graph::build(docs(), &[]);
+        let prose = doc(
+            ".vault/adr/a.md",
+            &["b"],
+            "New prose, [[b]] then `x` [[c]]\n",
+        );
+        graph.replace(prose.clone()).unwrap();
+        let mut rebuilt = docs();
+        rebuilt[0] = prose;
+        assert_eq!(
+            format!("{graph:?}"),
+            format!("{:?}", Graph::build(rebuilt, &[]))
+        );
+
+        // Links that change, or a path the graph does not hold, need a build.
+        let moved = doc(".vault/adr/a.md", &["b"], "[[c]] then [[b]]\n");
+        assert_eq!(graph.replace(moved.clone()), Err(moved));
+        let related = doc(".vault/adr/c.md", &[], "[[a]]\n");
+        assert_eq!(graph.replace(related.clone()), Err(related));
+        let new = doc(".vault/adr/d.md", &[], "");
+        assert_eq!(graph.replace(new.clone()), Err(new));
     }
 
     #[test]

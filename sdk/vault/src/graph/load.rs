@@ -120,6 +120,13 @@ pub fn load_graph(storage: &dyn Storage) -> Result<Graph, LoadError> {
     Ok(Graph::build(docs, &archived))
 }
 
+/// The document of the corpus file at `path`, read again on its own: a
+/// file that cannot be read is a document with its problem, as in a whole
+/// load.
+pub fn read_doc(storage: &dyn Storage, path: &str) -> Result<GraphDoc, LoadError> {
+    Ok(to_doc(path, storage.read(path))?)
+}
+
 /// One read made a document: its bytes parsed, or its failure kept as the
 /// document's problem. Only the call's read budget running out is an error:
 /// the files after it could not be read either.
