@@ -131,9 +131,7 @@ fn edited_bench(storage: &CapStorage, opts: &Options) -> anyhow::Result<()> {
         // here adds prose only.
         let doc = read_doc(storage, path)?;
         let t_read = start.elapsed();
-        graph
-            .replace(doc)
-            .map_err(|_| anyhow::anyhow!("the edit moved no link"))?;
+        anyhow::ensure!(graph.replace(doc), "the edit moved no link");
         let t_graph = start.elapsed();
         let snap = Snapshot::of(storage, Cow::Borrowed(&graph), Cow::Borrowed(&listing));
         let t_snap = start.elapsed();

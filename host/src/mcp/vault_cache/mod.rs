@@ -66,9 +66,9 @@ impl LoadedVault {
         }
     }
 
-    /// The same graph, listing and findings, without what was derived from
-    /// the files before (the index, the plans, the replies).
-    fn renewed(self) -> Self {
+    /// The graph, listing and findings, what was derived from the files
+    /// (the index, the plans, the replies) let go.
+    fn into_parts(self) -> (Graph, Vec<FileEntry>, DocFindings) {
         let LoadedVault {
             graph,
             listing,
@@ -78,13 +78,21 @@ impl LoadedVault {
             findings,
         } = self;
         discard((index, plans, replies));
+        let findings = findings.into_inner().expect("findings lock poisoned");
+        (graph, listing, findings)
+    }
+
+    /// The same graph, listing and findings, without what was derived from
+    /// the files before.
+    fn renewed(self) -> Self {
+        let (graph, listing, findings) = self.into_parts();
         Self {
             graph,
             listing,
             index: OnceLock::new(),
             plans: OnceLock::new(),
             replies: Replies::default(),
-            findings,
+            findings: Mutex::new(findings),
         }
     }
 
@@ -304,7 +312,7 @@ fn replaced_in_place(
         if loaded.doc(&path) == Some(&doc) {
             continue;
         }
-        if loaded.graph.replace(doc).is_err() {
+        if !loaded.graph.replace(doc) {
             return Ok(false);
         }
         moved.push(path);
@@ -331,16 +339,7 @@ impl Previous {
     fn take_apart(loaded: Arc<LoadedVault>) -> (Previous, Vec<FileEntry>, DocFindings) {
         match Arc::try_unwrap(loaded) {
             Ok(loaded) => {
-                let LoadedVault {
-                    graph,
-                    listing,
-                    index,
-                    plans,
-                    replies,
-                    findings,
-                } = loaded;
-                discard((index, plans, replies));
-                let findings = findings.into_inner().expect("findings lock poisoned");
+                let (graph, listing, findings) = loaded.into_parts();
                 (Previous::Owned(graph.into_docs()), listing, findings)
             }
             Err(shared) => {

@@ -126,17 +126,18 @@ impl Graph {
     /// Put `doc` in place of the document read before from the same path,
     /// when that leaves the graph as building it anew would: a document
     /// whose links are the same, in the same order, changes no node and no
-    /// edge. Otherwise (a path the graph does not hold, or links that
-    /// changed) `doc` is given back, and only a new build holds it.
-    pub fn replace(&mut self, doc: GraphDoc) -> Result<(), GraphDoc> {
+    /// edge. False, and the graph left as it was, otherwise (a path the
+    /// graph does not hold, or links that changed): only a new build holds
+    /// `doc` then.
+    pub fn replace(&mut self, doc: GraphDoc) -> bool {
         let Ok(i) = self.docs.binary_search_by(|d| d.path.cmp(&doc.path)) else {
-            return Err(doc);
+            return false;
         };
         if link_targets(&self.docs[i]) != link_targets(&doc) {
-            return Err(doc);
+            return false;
         }
         self.docs[i] = doc;
-        Ok(())
+        true
     }
 
     /// Build the graph from corpus documents and the archive.
@@ -262,7 +263,7 @@ mod tests {
             &["b"],
             "New prose, [[b]] then `x` [[c]]\n",
         );
-        graph.replace(prose.clone()).unwrap();
+        assert!(graph.replace(prose.clone()));
         let mut rebuilt = docs();
         rebuilt[0] = prose;
         assert_eq!(
@@ -271,12 +272,11 @@ mod tests {
         );
 
         // Links that change, or a path the graph does not hold, need a build.
-        let moved = doc(".vault/adr/a.md", &["b"], "[[c]] then [[b]]\n");
-        assert_eq!(graph.replace(moved.clone()), Err(moved));
-        let related = doc(".vault/adr/c.md", &[], "[[a]]\n");
-        assert_eq!(graph.replace(related.clone()), Err(related));
-        let new = doc(".vault/adr/d.md", &[], "");
-        assert_eq!(graph.replace(new.clone()), Err(new));
+        let before = format!("{graph:?}");
+        assert!(!graph.replace(doc(".vault/adr/a.md", &["b"], "[[c]] then [[b]]\n")));
+        assert!(!graph.replace(doc(".vault/adr/c.md", &[], "[[a]]\n")));
+        assert!(!graph.replace(doc(".vault/adr/d.md", &[], "")));
+        assert_eq!(format!("{graph:?}"), before, "left as it was");
     }
 
     #[test]
