@@ -30,8 +30,8 @@ fn change(vault: &TestVault, numbers: &mut Numbers, step: usize) -> String {
     let docs: Vec<String> = walk(vault);
     let features = ["alpha", "beta"];
     let pick = |numbers: &mut Numbers| docs[numbers.below(docs.len())].clone();
-    match numbers.below(6) {
-        0 | 1 if !docs.is_empty() => {
+    match numbers.below(10) {
+        0..=2 if !docs.is_empty() => {
             // The same size, within the same second: only the bytes differ.
             let path = pick(numbers);
             let text = vault.read(&path).unwrap();
@@ -43,20 +43,43 @@ fn change(vault: &TestVault, numbers: &mut Numbers, step: usize) -> String {
             vault.write(&path, &flipped);
             format!("edited {path} in place")
         }
-        2 if !docs.is_empty() => {
+        3 if !docs.is_empty() => {
             let path = pick(numbers);
             std::fs::remove_file(vault.root().join(&path)).unwrap();
             format!("deleted {path}")
         }
-        3 if !docs.is_empty() => {
+        4 if !docs.is_empty() => {
             let path = pick(numbers);
             let to = path.replace(".md", &format!("-{step}.md"));
             std::fs::rename(vault.root().join(&path), vault.root().join(&to)).unwrap();
             format!("renamed {path} to {to}")
         }
-        4 => {
+        5 => {
             vault.write(&format!(".vaultspec/stray-{step}.txt"), "x");
             "a stray framework file".to_owned()
+        }
+        6 | 7 if !docs.is_empty() => {
+            // The same files, but a document's links move.
+            let path = pick(numbers);
+            let target = pick(numbers);
+            let stem = target.rsplit('/').next().unwrap().trim_end_matches(".md");
+            let text = vault.read(&path).unwrap();
+            vault.write(
+                &path,
+                &format!("{text}\nSee [[{stem}]] and [[ghost-{step}]].\n"),
+            );
+            format!("linked {path} to {stem}")
+        }
+        8 if !docs.is_empty() => {
+            // Frontmatter that no longer parses, or parses again.
+            let path = pick(numbers);
+            let text = vault.read(&path).unwrap();
+            let toggled = match text.strip_prefix("---\ntags: [broken\n") {
+                Some(rest) => format!("---\n{rest}"),
+                None => text.replacen("---\n", "---\ntags: [broken\n", 1),
+            };
+            vault.write(&path, &toggled);
+            format!("toggled the frontmatter of {path}")
         }
         _ => {
             let feature = features[numbers.below(2)];
@@ -107,10 +130,14 @@ fn a_warm_server_answers_as_a_fresh_one_after_every_change() -> anyhow::Result<(
     let vault = TestVault::new();
     vault.doc("adr", "2026-01-01", "alpha", None);
     vault.doc("research", "2026-01-02", "beta", None);
+    vault.doc("research", "2026-01-03", "alpha", Some("more"));
+    vault.doc("adr", "2026-01-04", "beta", Some("other"));
+    vault.doc("plan", "2026-01-05", "alpha", None);
+    vault.doc("reference", "2026-01-06", "beta", None);
     let warm = Session::start(&vault, &[])?;
     let mut numbers = Numbers::new(0x5eed);
     answers(&warm)?;
-    for step in 0..12 {
+    for step in 0..24 {
         let what = change(&vault, &mut numbers, step);
         let fresh = Session::start(&vault, &[])?;
         let expected = answers(&fresh)?;

@@ -89,10 +89,10 @@ fn hash_entry(hasher: &mut Sha256, relative: &[u8], stamp: Stamp) {
 }
 
 /// Every file under `.vault/` as one walk saw it.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Survey {
     /// The hash of every file's path and stamp; `None` for a survey
-    /// [updated](Survey::updated) from another, which walked nothing.
+    /// [updated](Survey::update) from another, which walked nothing.
     pub print: Option<[u8; 32]>,
     /// Each regular file's stamp, by workspace-relative path
     /// (`.vault/adr/x.md`).
@@ -115,50 +115,45 @@ impl Survey {
             && self.stamps.get(path) == earlier.stamps.get(path)
     }
 
-    /// This survey brought up to date for the files at `paths` (under
+    /// Bring this survey up to date for the files at `paths` (under
     /// `vault`'s parent, `.vault/adr/x.md`), which a watch saw change while
     /// nothing else under `vault` did: each is looked at again (a file gone
-    /// is dropped), and every other file keeps its stamp. `None` when one of
-    /// them is no longer a regular file, nor gone: only a walk can tell what
-    /// a listing through it sees.
-    pub fn updated(
-        &self,
-        vault: &Path,
-        paths: &std::collections::BTreeSet<String>,
-    ) -> Option<Survey> {
+    /// is dropped), and every other file keeps its stamp. False, and the
+    /// survey left as it was, when one of them is no longer a regular file,
+    /// nor gone: only a walk can tell what a listing through it sees.
+    pub fn update(&mut self, vault: &Path, paths: &std::collections::BTreeSet<String>) -> bool {
         let racy_after = racy_after(SystemTime::now());
-        let root = vault.parent()?;
-        let mut now = Survey {
-            print: None,
-            stamps: self.stamps.clone(),
-            racy: HashSet::new(),
-            irregular: self.irregular,
+        let Some(root) = vault.parent() else {
+            return false;
         };
+        let mut seen = Vec::with_capacity(paths.len());
         for path in paths {
             match std::fs::symlink_metadata(root.join(path)) {
-                Ok(meta) if meta.is_file() => {
-                    now.stamps.insert(path.clone(), stamp(&meta));
-                }
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                    now.stamps.remove(path);
-                }
-                _ => return None,
+                Ok(meta) if meta.is_file() => seen.push(Some(stamp(&meta))),
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => seen.push(None),
+                _ => return false,
             }
+        }
+        self.print = None;
+        for (path, stamp) in paths.iter().zip(seen) {
+            match stamp {
+                Some(stamp) => self.stamps.insert(path.clone(), stamp),
+                None => self.stamps.remove(path),
+            };
         }
         // Racy are the files that changed within the window, among those
         // racy before and those just looked at: no other file changed.
-        now.racy = self
-            .racy
-            .iter()
-            .chain(paths)
+        let racy = std::mem::take(&mut self.racy);
+        self.racy = racy
+            .into_iter()
+            .chain(paths.iter().cloned())
             .filter(|path| {
-                now.stamps
-                    .get(*path)
+                self.stamps
+                    .get(path)
                     .is_some_and(|stamp| stamp_changed_at(stamp) >= racy_after)
             })
-            .cloned()
             .collect();
-        Some(now)
+        true
     }
 
     /// Whether `self` and `earlier` saw the same files (by path) and only
@@ -333,7 +328,8 @@ mod tests {
             .iter()
             .map(|n| format!(".vault/adr/{n}.md"))
             .collect();
-        let updated = then.updated(&vault, &named).expect("only files changed");
+        let mut updated = then;
+        assert!(updated.update(&vault, &named), "only files changed");
         let walked = survey(&vault);
         assert_eq!(updated.stamps, walked.stamps);
         assert_eq!(updated.racy, walked.racy);
@@ -341,10 +337,12 @@ mod tests {
 
         std::os::unix::fs::symlink(dir.path(), vault.join("adr/e.md")).unwrap();
         let named = [".vault/adr/e.md".to_owned()].into_iter().collect();
+        let mut left = walked.clone();
         assert!(
-            walked.updated(&vault, &named).is_none(),
+            !left.update(&vault, &named),
             "a link is for a walk to judge"
         );
+        assert_eq!(left, walked, "and the survey is left as it was");
     }
 
     fn visited(vault: &Path) -> Vec<String> {

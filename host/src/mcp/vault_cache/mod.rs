@@ -5,7 +5,7 @@
 //! The cache lives in memory only (nothing is written to the workspace). It
 //! is valid while no file under `.vault/` changed: a [`watch::Watch`] on the
 //! tree answers that without touching a file. When it names the files that
-//! changed, only they are looked at again ([`Survey::updated`]); when it saw
+//! changed, only they are looked at again ([`Survey::update`]); when it saw
 //! something it cannot name (or cannot watch), a [`Survey`] of every file's
 //! stamp decides. An unchanged survey keeps the load; otherwise only the
 //! files whose stamp moved (or that were racy when last read, see
@@ -22,6 +22,7 @@ mod replies;
 #[cfg(target_os = "linux")]
 mod watch;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -190,24 +191,96 @@ impl VaultCache {
         // The watch named every file that changed: only those are looked at
         // again. Otherwise arm the watch before the survey, so a change made
         // after it is seen next time, and survey the whole tree.
-        let named = match (&seen, &previous) {
-            (Seen::Files(paths), Some((then, _))) => then.updated(&vault, paths),
-            _ => None,
-        };
-        let now = match named {
-            Some(now) => now,
-            None => {
-                let watch = state.watch.take().or_else(watch::Watch::new);
-                state.watch = watch.and_then(|mut w| {
-                    w.seen();
-                    w.arm(&vault, ".vault").is_ok().then_some(w)
-                });
-                survey(&vault)
+        let (now, before) = match (seen, previous) {
+            (Seen::Files(paths), Some((mut then, loaded))) => {
+                let had: Vec<bool> = paths.iter().map(|p| then.stamps.contains_key(p)).collect();
+                let racy = then.racy.clone();
+                if then.update(&vault, &paths) {
+                    let same_files = then.irregular == 0
+                        && paths
+                            .iter()
+                            .zip(had)
+                            .all(|(p, had)| then.stamps.contains_key(p) == had);
+                    let mut maybe: BTreeSet<String> = racy.into_iter().collect();
+                    maybe.extend(paths);
+                    let since = Since::Named {
+                        paths: maybe,
+                        same_files,
+                    };
+                    (then, Some((since, loaded)))
+                } else {
+                    (state.resurvey(&vault), Some((Since::Survey(then), loaded)))
+                }
             }
+            (_, previous) => (
+                state.resurvey(&vault),
+                previous.map(|(then, loaded)| (Since::Survey(then), loaded)),
+            ),
         };
-        let loaded = refresh(&now, previous, storage)?;
+        let loaded = refresh(&now, before, storage)?;
         state.last = Some((now, loaded.clone()));
         Ok(loaded)
+    }
+}
+
+impl State {
+    /// Arm the watch over `vault` (so a change made from now on is seen next
+    /// time), then survey every file under it.
+    fn resurvey(&mut self, vault: &Path) -> Survey {
+        let watch = self.watch.take().or_else(watch::Watch::new);
+        self.watch = watch.and_then(|mut w| {
+            w.seen();
+            w.arm(vault, ".vault").is_ok().then_some(w)
+        });
+        survey(vault)
+    }
+}
+
+/// What may differ between the files a load was read from and the files
+/// now.
+enum Since {
+    /// Only `paths` may differ: the files the watch named and those that
+    /// were racy when last read. `same_files` when none came or went.
+    Named {
+        paths: BTreeSet<String>,
+        same_files: bool,
+    },
+    /// Any file may: this is the survey taken before the load, to compare.
+    Survey(Survey),
+}
+
+impl Since {
+    /// Whether what was read of the file at `path` still holds by `now`.
+    fn unchanged(&self, now: &Survey, path: &str) -> bool {
+        match self {
+            Since::Named { paths, .. } => !paths.contains(path),
+            Since::Survey(then) => now.unchanged_since(then, path),
+        }
+    }
+
+    /// Whether `now` has the same files, by path, all regular.
+    fn same_files(&self, now: &Survey) -> bool {
+        match self {
+            Since::Named { same_files, .. } => *same_files,
+            Since::Survey(then) => now.same_files_as(then),
+        }
+    }
+
+    /// The corpus documents of `graph` whose files may have changed.
+    fn changed_docs(&self, now: &Survey, graph: &Graph) -> Vec<String> {
+        match self {
+            Since::Named { paths, .. } => {
+                let docs = graph.docs();
+                let held = |p: &String| docs.binary_search_by(|d| d.path.cmp(p)).is_ok();
+                paths.iter().filter(|p| held(p)).cloned().collect()
+            }
+            Since::Survey(then) => graph
+                .docs()
+                .iter()
+                .filter(|d| !now.unchanged_since(then, &d.path))
+                .map(|d| d.path.clone())
+                .collect(),
+        }
     }
 }
 
@@ -216,21 +289,23 @@ impl VaultCache {
 /// that reads again only what `now` cannot vouch for.
 fn refresh(
     now: &Survey,
-    previous: Option<(Survey, Arc<LoadedVault>)>,
+    previous: Option<(Since, Arc<LoadedVault>)>,
     storage: &dyn Storage,
 ) -> Result<Arc<LoadedVault>, LoadError> {
-    let Some((then, loaded)) = previous else {
+    let Some((since, loaded)) = previous else {
         let read = graph::read_vault(storage, default_threads())?;
         return Ok(Arc::new(LoadedVault::new(read, DocFindings::default())));
     };
-    if still_current(now, &then, &loaded, storage) {
+    if let Since::Survey(then) = &since
+        && still_current(now, then, &loaded, storage)
+    {
         return Ok(loaded);
     }
     // No call holds the load and the same files are there: put the changed
     // documents in place, when their links stay as they were.
     let loaded = match Arc::try_unwrap(loaded) {
         Ok(mut owned) => {
-            if now.same_files_as(&then) && replaced_in_place(&mut owned, now, &then, storage)? {
+            if since.same_files(now) && replaced_in_place(&mut owned, now, &since, storage)? {
                 return Ok(Arc::new(owned.renewed()));
             }
             Arc::new(owned)
@@ -240,13 +315,13 @@ fn refresh(
     let (mut previous, listing, mut findings) = Previous::take_apart(loaded);
     // While the same files are there, the listing holds but for the sizes
     // of those that changed.
-    let listing = now.same_files_as(&then).then(|| resized(listing, now));
+    let listing = since.same_files(now).then(|| resized(listing, now, &since));
     // The graph is built anew over every document; only the files whose
     // stamp moved, or that were racy when read, are read again.
     let mut read_again = Vec::new();
     let mut kept = |path: &str| {
-        let doc = now
-            .unchanged_since(&then, path)
+        let doc = since
+            .unchanged(now, path)
             .then(|| previous.take(path))
             .flatten()
             .filter(|d| d.problem.is_none());
@@ -276,34 +351,35 @@ fn discard<T: Send + 'static>(stale: T) {
         .spawn(move || drop(stale));
 }
 
-/// `listing`, of the same files `now` surveyed, with the sizes it found.
-fn resized(mut listing: Vec<FileEntry>, now: &Survey) -> Vec<FileEntry> {
+/// `listing`, of the same files `now` surveyed, with the sizes it found
+/// for those that may have changed.
+fn resized(mut listing: Vec<FileEntry>, now: &Survey, since: &Since) -> Vec<FileEntry> {
     for entry in &mut listing {
-        if let Some(stamp) = now.stamps.get(&entry.path) {
+        if !since.unchanged(now, &entry.path)
+            && let Some(stamp) = now.stamps.get(&entry.path)
+        {
             entry.size = u64::try_from(stamp[0]).unwrap_or(0);
         }
     }
     listing
 }
 
-/// Bring `loaded` (read after the survey `then`, of the same files as
-/// `now`) up to `now` without building its graph again: each document
-/// `now` cannot vouch for is read again and put in place of the one read
+/// Bring `loaded` (of the same files as `now`, with what may differ
+/// `since`) up to `now` without building its graph again: each document
+/// that may have changed is read again and put in place of the one read
 /// before. False when one's links changed: only a new build holds it then
 /// (the documents put in place so far are among those read again).
 fn replaced_in_place(
     loaded: &mut LoadedVault,
     now: &Survey,
-    then: &Survey,
+    since: &Since,
     storage: &dyn Storage,
 ) -> Result<bool, LoadError> {
-    let changed: Vec<String> = loaded
-        .graph
-        .docs()
-        .iter()
-        .filter(|d| d.problem.is_some() || !now.unchanged_since(then, &d.path))
-        .map(|d| d.path.clone())
-        .collect();
+    // A file with a problem is read again whether or not it changed.
+    let mut changed = since.changed_docs(now, &loaded.graph);
+    changed.extend(loaded.graph.problems().map(|d| d.path.clone()));
+    changed.sort_unstable();
+    changed.dedup();
     let mut moved = Vec::with_capacity(changed.len());
     for path in changed {
         let doc = graph::read_doc(storage, &path)?;
@@ -321,7 +397,7 @@ fn replaced_in_place(
     for path in &moved {
         findings.forget(path);
     }
-    loaded.listing = resized(std::mem::take(&mut loaded.listing), now);
+    loaded.listing = resized(std::mem::take(&mut loaded.listing), now, since);
     Ok(true)
 }
 
@@ -633,14 +709,24 @@ mod tests {
                 .text
                 .clone()
         };
-        let racy = refresh(&now, Some((then.clone(), first.clone())), &storage).unwrap();
+        let racy = refresh(
+            &now,
+            Some((Since::Survey(then.clone()), first.clone())),
+            &storage,
+        )
+        .unwrap();
         assert_eq!(text(&racy), "two", "the racy file was read again");
 
         // Had it settled before it was read, the stamp would vouch for it
         // (which is why a file is trusted only once it settled).
         let mut settled = then.clone();
         settled.racy.clear();
-        let trusted = refresh(&now, Some((settled, first.clone())), &storage).unwrap();
+        let trusted = refresh(
+            &now,
+            Some((Since::Survey(settled), first.clone())),
+            &storage,
+        )
+        .unwrap();
         assert_eq!(text(&trusted), "one");
     }
 }
