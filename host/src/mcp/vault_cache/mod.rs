@@ -33,7 +33,8 @@ use watch::Seen;
 
 use super::context::ServerContext;
 use vaultspec_vault::Storage;
-use vaultspec_vault::checks::DocFindings;
+use vaultspec_vault::checks::{self, DocFindings};
+use vaultspec_vault::doc::Document;
 use vaultspec_vault::graph::{self, Graph, GraphDoc, LoadError, VaultRead, default_threads};
 use vaultspec_vault::search::SearchIndex;
 use vaultspec_vault::status::PlanStatuses;
@@ -53,6 +54,8 @@ pub struct LoadedVault {
     /// The per-document findings of `check`, carried over from the load
     /// before for every document read from the same text.
     pub findings: Mutex<DocFindings>,
+    /// The checkers' model of each document (see [`LoadedVault::documents`]).
+    documents: OnceLock<Vec<Option<Document>>>,
 }
 
 impl LoadedVault {
@@ -64,6 +67,7 @@ impl LoadedVault {
             plans: OnceLock::new(),
             replies: Replies::default(),
             findings: Mutex::new(findings),
+            documents: OnceLock::new(),
         }
     }
 
@@ -77,15 +81,18 @@ impl LoadedVault {
             plans,
             replies,
             findings,
+            documents,
         } = self;
-        discard((index, plans, replies));
+        discard((index, plans, replies, documents));
         let findings = findings.into_inner().expect("findings lock poisoned");
         (graph, listing, findings)
     }
 
-    /// The same graph, listing and findings, without what was derived from
-    /// the files before.
-    fn renewed(self) -> Self {
+    /// The same load, without what was derived from the files before (the
+    /// index, the plans, the replies) but with the checkers' documents,
+    /// which are kept up to date in place.
+    fn renewed(mut self) -> Self {
+        let documents = std::mem::take(&mut self.documents);
         let (graph, listing, findings) = self.into_parts();
         Self {
             graph,
@@ -94,7 +101,17 @@ impl LoadedVault {
             plans: OnceLock::new(),
             replies: Replies::default(),
             findings: Mutex::new(findings),
+            documents,
         }
+    }
+
+    /// What the checkers read of each document, in graph order (`None` for
+    /// one with a problem): parsed once, then kept beside the graph and
+    /// brought up to date with it, so a check after an edit parses only
+    /// what changed.
+    pub fn documents(&self) -> &[Option<Document>] {
+        self.documents
+            .get_or_init(|| checks::documents_of(&self.graph))
     }
 
     /// The document this load read for the corpus file at `path`.
@@ -397,6 +414,15 @@ fn replaced_in_place(
     for path in &moved {
         findings.forget(path);
     }
+    if let Some(documents) = loaded.documents.get_mut() {
+        let docs = loaded.graph.docs();
+        for path in &moved {
+            let i = docs
+                .binary_search_by(|d| d.path.as_str().cmp(path))
+                .expect("a document put in place is in the graph");
+            documents[i] = checks::document_of(&docs[i]);
+        }
+    }
     loaded.listing = resized(std::mem::take(&mut loaded.listing), now, since);
     Ok(true)
 }
@@ -632,11 +658,12 @@ mod tests {
         let cache = VaultCache::default();
         let opts = Options::check(Date::new(2026, 12, 5).unwrap());
         let loaded = cache.get(root, &storage).unwrap();
-        let snap = Snapshot::of(
-            &storage,
-            Cow::Borrowed(&loaded.graph),
-            Cow::Borrowed(&loaded.listing),
-        );
+        let snap = Snapshot {
+            storage: &storage,
+            graph: Cow::Borrowed(&loaded.graph),
+            docs: Cow::Borrowed(loaded.documents()),
+            listing: Cow::Borrowed(&loaded.listing),
+        };
         loaded
             .findings
             .lock()
@@ -654,6 +681,13 @@ mod tests {
         assert_eq!(storage.reads(), 2, "a changed, b was racy");
         let kept = loaded.findings.lock().unwrap().kept();
         assert_eq!(kept, 1, "b's findings are kept, a's forgotten");
+        assert!(loaded.documents.get().is_some(), "the documents were kept");
+        assert_eq!(
+            loaded.documents(),
+            checks::documents_of(&loaded.graph),
+            "and brought up to date"
+        );
+        assert_eq!(loaded.documents()[0].as_ref().unwrap().text, "three");
     }
 
     #[test]

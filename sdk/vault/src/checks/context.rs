@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use crate::date::Date;
 use crate::doc::{DocProblem, DocType, Document};
 use crate::error::Result;
-use crate::graph::{Graph, LoadError, NodeId, default_threads, read_vault};
+use crate::graph::{Graph, GraphDoc, LoadError, NodeId, default_threads, read_vault};
 use crate::storage::{FileEntry, Storage};
 use crate::text;
 
@@ -68,7 +68,8 @@ pub struct Snapshot<'s> {
     /// `docs[i]` is the document of graph node `i`, over the graph's
     /// normalised text (no BOM, `\n` newlines only); `None` when the file
     /// has a [`DocProblem`], so no per-document checker or fixer sees it.
-    pub docs: Vec<Option<Document>>,
+    /// Borrowed when a server keeps them beside its graph.
+    pub docs: Cow<'s, [Option<Document>]>,
     /// Every file under `.vault/` as listed when the snapshot was read, so
     /// the checkers that walk the tree do not list it again.
     pub listing: Cow<'s, [FileEntry]>,
@@ -96,11 +97,7 @@ impl<'s> Snapshot<'s> {
         graph: Cow<'s, Graph>,
         listing: Cow<'s, [FileEntry]>,
     ) -> Snapshot<'s> {
-        let docs = crate::parallel::map(graph.docs(), default_threads(), |g| {
-            g.problem
-                .is_none()
-                .then(|| Document::from_text(&g.path, g.text.clone()))
-        });
+        let docs = Cow::Owned(documents_of(&graph));
         Snapshot {
             storage,
             graph,
@@ -120,7 +117,7 @@ impl<'s> Snapshot<'s> {
         Snapshot {
             storage: self.storage,
             graph: Cow::Borrowed(&*self.graph),
-            docs,
+            docs: Cow::Owned(docs),
             listing: Cow::Borrowed(&*self.listing),
         }
     }
@@ -171,6 +168,20 @@ impl<'s> Snapshot<'s> {
     pub fn doc(&self, id: NodeId) -> Option<&Document> {
         self.docs.get(id).and_then(Option::as_ref)
     }
+}
+
+/// The [`Document`] of each of `graph`'s documents (`None` for one with a
+/// problem), over the graph's normalised text: what [`Snapshot::docs`]
+/// holds, parsed on the machine's threads.
+pub fn documents_of(graph: &Graph) -> Vec<Option<Document>> {
+    crate::parallel::map(graph.docs(), default_threads(), document_of)
+}
+
+/// The [`Document`] of one graph document, `None` when it has a problem.
+pub fn document_of(doc: &GraphDoc) -> Option<Document> {
+    doc.problem
+        .is_none()
+        .then(|| Document::from_text(&doc.path, doc.text.clone()))
 }
 
 /// Whether a document is a generated feature index (`generated: true`).
