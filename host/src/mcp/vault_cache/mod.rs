@@ -128,10 +128,17 @@ impl LoadedVault {
             .get_or_init(|| SearchIndex::build(self.graph.docs()))
     }
 
-    /// Every plan's status, read once from `storage` (the workspace the graph
-    /// was loaded from).
+    /// Every plan's status, read once: the plans and ledgers from the texts
+    /// this load holds, anything else from `storage` (the workspace the
+    /// graph was loaded from).
     pub fn plans(&self, storage: &dyn Storage) -> &PlanStatuses {
-        self.plans.get_or_init(|| PlanStatuses::read(storage))
+        self.plans.get_or_init(|| {
+            PlanStatuses::read(&checks::SnapshotStorage::over(
+                storage,
+                &self.graph,
+                &self.listing,
+            ))
+        })
     }
 }
 
@@ -491,8 +498,8 @@ fn still_current(now: &Survey, then: &Survey, loaded: &LoadedVault, storage: &dy
         })
 }
 
-/// Build `discover`'s ranking index and load the vault of `context` (graph
-/// and plan statuses) ahead of the first tool that needs them, on a thread
+/// Load the vault of `context` (graph and plan statuses) and build
+/// `discover`'s ranking index ahead of the first tool that needs them, on a thread
 /// of their own; a tool that comes meanwhile waits for this work instead of
 /// starting it again. A vault that does not load is left for the tools to
 /// report.
@@ -500,16 +507,17 @@ pub fn preload(context: Arc<ServerContext>) {
     let spawned = std::thread::Builder::new()
         .name("vaultspec-preload".into())
         .spawn(move || {
-            context.gateway.index();
-            let Ok(storage) = context.storage() else {
-                return;
-            };
-            match context.vault.get(context.workspace.root(), &storage) {
-                Ok(loaded) => {
-                    loaded.plans(&storage);
+            // The vault first: the hot tools wait for it, and a first call
+            // comes sooner to them than to `discover`.
+            if let Ok(storage) = context.storage() {
+                match context.vault.get(context.workspace.root(), &storage) {
+                    Ok(loaded) => {
+                        loaded.plans(&storage);
+                    }
+                    Err(err) => tracing::debug!("the vault was not preloaded: {err}"),
                 }
-                Err(err) => tracing::debug!("the vault was not preloaded: {err}"),
             }
+            context.gateway.index();
         });
     if let Err(err) = spawned {
         tracing::debug!("the vault was not preloaded: {err}");

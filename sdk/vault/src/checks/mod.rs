@@ -60,3 +60,4 @@ pub use model::{Check, CheckResult, Finding, Severity, UnknownCheck};
 pub use prewrite::{body_links, frontmatter, prewrite, prose};
 pub use repair::{RepairOptions, RepairRun, repair};
 pub use run::{check_all_on, dispatch, has_errors, run_all, run_check, run_these, total};
+pub use view::SnapshotStorage;

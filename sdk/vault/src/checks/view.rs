@@ -1,7 +1,8 @@
-//! A read-only [`Storage`] over a [`Snapshot`]: code written against the
-//! storage (the exec-ledger mapping reads plans and ledgers itself) sees
-//! the bytes the snapshot already holds instead of going back to the disk,
-//! which for a large vault costs more than the check itself.
+//! A read-only [`Storage`] over a [`Snapshot`] (or the graph and listing a
+//! snapshot is made of): code written against the storage (the exec-ledger
+//! mapping and the plan statuses read plans and ledgers themselves) sees
+//! the bytes already in memory instead of going back to the disk, which for
+//! a large vault costs more than the work itself.
 //!
 //! Only answers the snapshot is sure of are served from memory: corpus
 //! files whose text is still their exact bytes, listings inside `.vault/`,
@@ -9,24 +10,41 @@
 //! a path the storage would refuse) is asked of the storage, so errors and
 //! edge cases stay the storage's own. Writes are refused.
 
+use crate::graph::Graph;
 use crate::storage::{FileEntry, Storage, StorageError, check_path};
 
 use super::context::Snapshot;
 
-/// The snapshot seen as a read-only storage.
-pub struct SnapshotStorage<'a, 's> {
-    snap: &'a Snapshot<'s>,
+/// A loaded vault seen as a read-only storage.
+pub struct SnapshotStorage<'a> {
+    storage: &'a dyn Storage,
+    graph: &'a Graph,
+    listing: &'a [FileEntry],
 }
 
-impl<'a, 's> SnapshotStorage<'a, 's> {
+impl<'a> SnapshotStorage<'a> {
     /// A view of `snap`.
-    pub fn new(snap: &'a Snapshot<'s>) -> SnapshotStorage<'a, 's> {
-        SnapshotStorage { snap }
+    pub fn new(snap: &'a Snapshot<'_>) -> SnapshotStorage<'a> {
+        SnapshotStorage::over(snap.storage, &snap.graph, &snap.listing)
+    }
+
+    /// A view of `graph` and `listing`, read from `storage`, which answers
+    /// what they do not hold.
+    pub fn over(
+        storage: &'a dyn Storage,
+        graph: &'a Graph,
+        listing: &'a [FileEntry],
+    ) -> SnapshotStorage<'a> {
+        SnapshotStorage {
+            storage,
+            graph,
+            listing,
+        }
     }
 
     /// The exact bytes of a corpus file, when the snapshot holds them.
     fn cached(&self, path: &str) -> Option<&[u8]> {
-        let docs = self.snap.graph.docs();
+        let docs = self.graph.docs();
         let i = docs.binary_search_by(|d| d.path.as_str().cmp(path)).ok()?;
         let d = &docs[i];
         (d.has_text() && !d.normalized).then_some(d.text.as_bytes())
@@ -34,18 +52,17 @@ impl<'a, 's> SnapshotStorage<'a, 's> {
 
     /// Whether the listing of `.vault/` holds `path`.
     fn listed(&self, path: &str) -> bool {
-        self.snap
-            .listing
+        self.listing
             .binary_search_by(|e| e.path.as_str().cmp(path))
             .is_ok()
     }
 }
 
-impl Storage for SnapshotStorage<'_, '_> {
+impl Storage for SnapshotStorage<'_> {
     fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         match self.cached(path) {
             Some(bytes) => Ok(bytes.to_vec()),
-            None => self.snap.storage.read(path),
+            None => self.storage.read(path),
         }
     }
 
@@ -55,11 +72,10 @@ impl Storage for SnapshotStorage<'_, '_> {
             .strip_prefix(crate::doc::VAULT_DIR)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
         if !inside {
-            return self.snap.storage.list(dir);
+            return self.storage.list(dir);
         }
         let prefix = format!("{dir}/");
         Ok(self
-            .snap
             .listing
             .iter()
             .filter(|e| e.path.starts_with(&prefix))
@@ -71,7 +87,7 @@ impl Storage for SnapshotStorage<'_, '_> {
         if self.listed(path) {
             return Ok(true);
         }
-        self.snap.storage.exists(path)
+        self.storage.exists(path)
     }
 
     fn write(&self, path: &str, _bytes: &[u8]) -> Result<(), StorageError> {
