@@ -23,8 +23,16 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sha2::{Digest, Sha256};
 
 /// Visit every entry under `dir`, sorted by name, depth first, without
-/// following a symlink: `visit(relative path, metadata, is_folder)`.
-fn walk(dir: &Path, relative: &mut Vec<u8>, visit: &mut dyn FnMut(&[u8], &std::fs::Metadata)) {
+/// following a symlink: `visit(relative path, metadata)`. Each folder is
+/// first `enter`ed (with its own relative path, empty for `dir`), before
+/// its entries are listed.
+fn walk(
+    dir: &Path,
+    relative: &mut Vec<u8>,
+    visit: &mut dyn FnMut(&[u8], &std::fs::Metadata),
+    enter: &mut dyn FnMut(&Path, &[u8]),
+) {
+    enter(dir, relative);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -40,7 +48,7 @@ fn walk(dir: &Path, relative: &mut Vec<u8>, visit: &mut dyn FnMut(&[u8], &std::f
         relative.extend_from_slice(entry.file_name().as_encoded_bytes());
         visit(&relative[..], &meta);
         if meta.is_dir() {
-            walk(&entry.path(), relative, visit);
+            walk(&entry.path(), relative, visit, enter);
         }
         relative.truncate(mark);
     }
@@ -51,10 +59,15 @@ pub fn is_real_folder(vault: &Path) -> bool {
     std::fs::symlink_metadata(vault).is_ok_and(|m| m.is_dir())
 }
 
-/// Walk the tree of `vault`, unless it is a symlink (or not a folder).
-fn walk_vault(vault: &Path, visit: &mut dyn FnMut(&[u8], &std::fs::Metadata)) {
+/// Walk the tree of `vault` (see [`walk`]), unless it is a symlink (or not
+/// a folder).
+fn walk_vault(
+    vault: &Path,
+    visit: &mut dyn FnMut(&[u8], &std::fs::Metadata),
+    enter: &mut dyn FnMut(&Path, &[u8]),
+) {
     if is_real_folder(vault) {
-        walk(vault, &mut Vec::new(), visit);
+        walk(vault, &mut Vec::new(), visit, enter);
     }
 }
 
@@ -104,6 +117,9 @@ pub struct Survey {
     /// pipes, devices): a listing through them may change while no stamp
     /// here moves.
     pub irregular: usize,
+    /// How many entries have a name that is not UTF-8 (kept above under a
+    /// lossy name, which reads nothing).
+    pub unnamed: usize,
 }
 
 impl Survey {
@@ -156,6 +172,26 @@ impl Survey {
         true
     }
 
+    /// The listing of `.vault/` a workspace's storage would give, made from
+    /// this survey instead of a second walk: every regular file, by path,
+    /// with its size. `None` when the walk met what a listing treats apart
+    /// (a symlink or special file, a name that is not UTF-8).
+    pub fn listing(&self) -> Option<Vec<vaultspec_vault::storage::FileEntry>> {
+        if self.irregular > 0 || self.unnamed > 0 {
+            return None;
+        }
+        let mut listing: Vec<_> = self
+            .stamps
+            .iter()
+            .map(|(path, stamp)| vaultspec_vault::storage::FileEntry {
+                path: path.clone(),
+                size: u64::try_from(stamp[0]).unwrap_or(0),
+            })
+            .collect();
+        listing.sort();
+        Some(listing)
+    }
+
     /// Whether `self` and `earlier` saw the same files (by path) and only
     /// regular ones, so a listing taken after `earlier` still names every
     /// file; only the sizes of those that changed may have moved.
@@ -198,25 +234,40 @@ fn stamp_changed_at(stamp: &Stamp) -> Duration {
 /// Survey `vault` (the `.vault` folder of a workspace): the fingerprint,
 /// and the stamp of every regular file under it.
 pub fn survey(vault: &Path) -> Survey {
+    survey_entering(vault, &mut |_, _| {})
+}
+
+/// [`survey`], calling `enter` with each folder (and its path below
+/// `vault`, empty for `vault` itself) before its entries are looked at: a
+/// watch armed there sees every change the survey may have missed.
+pub fn survey_entering(vault: &Path, enter: &mut dyn FnMut(&Path, &[u8])) -> Survey {
     let racy_after = racy_after(SystemTime::now());
     let mut hasher = Sha256::new();
     let mut survey = Survey::default();
-    walk_vault(vault, &mut |relative, meta| {
-        if meta.is_dir() {
-            return;
-        }
-        let stamp = stamp(meta);
-        hash_entry(&mut hasher, relative, stamp);
-        if !meta.is_file() {
-            survey.irregular += 1;
-            return;
-        }
-        let path = format!(".vault{}", String::from_utf8_lossy(relative));
-        if changed_at(meta) >= racy_after {
-            survey.racy.insert(path.clone());
-        }
-        survey.stamps.insert(path, stamp);
-    });
+    walk_vault(
+        vault,
+        &mut |relative, meta| {
+            let name = String::from_utf8_lossy(relative);
+            if matches!(name, std::borrow::Cow::Owned(_)) {
+                survey.unnamed += 1;
+            }
+            if meta.is_dir() {
+                return;
+            }
+            let stamp = stamp(meta);
+            hash_entry(&mut hasher, relative, stamp);
+            if !meta.is_file() {
+                survey.irregular += 1;
+                return;
+            }
+            let path = format!(".vault{name}");
+            if changed_at(meta) >= racy_after {
+                survey.racy.insert(path.clone());
+            }
+            survey.stamps.insert(path, stamp);
+        },
+        enter,
+    );
     survey.print = Some(hasher.finalize().into());
     survey
 }
@@ -229,30 +280,33 @@ pub fn survey(vault: &Path) -> Survey {
 pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
     let mut hasher = Sha256::new();
     let mut settled = true;
-    walk_vault(dir, &mut |relative, meta| {
+    let mut visit = |relative: &[u8], meta: &std::fs::Metadata| {
         if meta.is_dir() || !settled {
             return;
         }
         settled = meta.is_file() && changed_at(meta) < racy_after;
         hash_entry(&mut hasher, relative, stamp(meta));
-    });
+    };
+    walk_vault(dir, &mut visit, &mut |_, _| {});
     settled.then(|| hasher.finalize().into())
 }
 
 /// The fingerprint of every file under `dir` (`.vault/`, `.vaultspec/`).
 pub fn fingerprint(dir: &Path) -> [u8; 32] {
     let mut hasher = Sha256::new();
-    walk_vault(dir, &mut |relative, meta| {
+    let mut visit = |relative: &[u8], meta: &std::fs::Metadata| {
         if !meta.is_dir() {
             hash_entry(&mut hasher, relative, stamp(meta));
         }
-    });
+    };
+    walk_vault(dir, &mut visit, &mut |_, _| {});
     hasher.finalize().into()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::ffi::OsStrExt;
 
     #[test]
     fn any_change_to_a_file_changes_the_fingerprint() {
@@ -345,11 +399,44 @@ mod tests {
         assert_eq!(left, walked, "and the survey is left as it was");
     }
 
+    #[test]
+    fn the_listing_made_from_a_survey_is_the_storage_s_own() {
+        use vaultspec_vault::Storage;
+        let dir = tempfile::tempdir().unwrap();
+        let vault = dir.path().join(".vault");
+        for (path, text) in [
+            ("adr/a.md", "a"),
+            ("adr/notes.txt", "notes"),
+            ("_archive/plan/old-plan.md", "old"),
+            ("research/deep/er/x.md", "deeper"),
+            ("README.md", "top"),
+        ] {
+            let path = vault.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        std::fs::create_dir_all(vault.join("empty")).unwrap();
+        let storage = vaultspec_vault::CapStorage::open(dir.path()).unwrap();
+        assert_eq!(
+            survey(&vault).listing(),
+            Some(storage.list(".vault").unwrap())
+        );
+
+        // What a listing treats apart is left to the storage.
+        std::os::unix::fs::symlink(vault.join("adr/a.md"), vault.join("adr/b.md")).unwrap();
+        assert_eq!(survey(&vault).listing(), None, "a link");
+        std::fs::remove_file(vault.join("adr/b.md")).unwrap();
+        let odd = std::ffi::OsStr::from_bytes(b"odd-\xff.md");
+        std::fs::write(vault.join("adr").join(odd), "x").unwrap();
+        assert_eq!(survey(&vault).listing(), None, "a name that is not UTF-8");
+    }
+
     fn visited(vault: &Path) -> Vec<String> {
         let mut seen = Vec::new();
-        walk_vault(vault, &mut |relative, _| {
+        let mut visit = |relative: &[u8], _: &std::fs::Metadata| {
             seen.push(String::from_utf8_lossy(relative).into_owned())
-        });
+        };
+        walk_vault(vault, &mut visit, &mut |_, _| {});
         seen
     }
 

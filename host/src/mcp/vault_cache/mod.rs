@@ -27,7 +27,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use crate::workspace::survey::fingerprint;
-use crate::workspace::survey::{Survey, survey};
+use crate::workspace::survey::{Survey, survey_entering};
 pub use replies::Replies;
 use watch::Seen;
 
@@ -155,7 +155,7 @@ mod watch {
         pub fn new() -> Option<Self> {
             None
         }
-        pub fn arm(&mut self, _: &std::path::Path, _: &str) -> std::io::Result<()> {
+        pub fn watch_dir(&mut self, _: &std::path::Path, _: Option<&str>) -> std::io::Result<()> {
             Ok(())
         }
         pub fn seen(&mut self) -> Seen {
@@ -251,12 +251,22 @@ impl State {
     /// Arm the watch over `vault` (so a change made from now on is seen next
     /// time), then survey every file under it.
     fn resurvey(&mut self, vault: &Path) -> Survey {
-        let watch = self.watch.take().or_else(watch::Watch::new);
-        self.watch = watch.and_then(|mut w| {
-            w.seen();
-            w.arm(vault, ".vault").is_ok().then_some(w)
+        let mut watch = self.watch.take().or_else(watch::Watch::new);
+        if let Some(watch) = &mut watch {
+            watch.seen();
+        }
+        // One walk: each folder is watched before the survey lists it.
+        let mut armed = watch.is_some();
+        let now = survey_entering(vault, &mut |dir, relative| {
+            if let (Some(watch), true) = (&mut watch, armed) {
+                let name = std::str::from_utf8(relative)
+                    .ok()
+                    .map(|rest| format!(".vault{rest}"));
+                armed = watch.watch_dir(dir, name.as_deref()).is_ok();
+            }
         });
-        survey(vault)
+        self.watch = watch.filter(|_| armed);
+        now
     }
 }
 
@@ -317,7 +327,12 @@ fn refresh(
     storage: &dyn Storage,
 ) -> Result<Arc<LoadedVault>, LoadError> {
     let Some((since, loaded)) = previous else {
-        let read = graph::read_vault(storage, default_threads())?;
+        let read = match now.listing() {
+            Some(listing) => {
+                graph::read_vault_listed(storage, default_threads(), listing, &mut |_| None)?
+            }
+            None => graph::read_vault(storage, default_threads())?,
+        };
         return Ok(Arc::new(LoadedVault::new(read, DocFindings::default())));
     };
     if let Since::Survey(then) = &since
@@ -338,8 +353,11 @@ fn refresh(
     };
     let (mut previous, listing, mut findings) = Previous::take_apart(loaded);
     // While the same files are there, the listing holds but for the sizes
-    // of those that changed.
-    let listing = since.same_files(now).then(|| resized(listing, now, &since));
+    // of those that changed; otherwise the survey has the new one.
+    let listing = match since.same_files(now) {
+        true => Some(resized(listing, now, &since)),
+        false => now.listing(),
+    };
     // The graph is built anew over every document; only the files whose
     // stamp moved, or that were racy when read, are read again.
     let mut read_again = Vec::new();
@@ -527,6 +545,7 @@ pub fn preload(context: Arc<ServerContext>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workspace::survey::survey;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use vaultspec_vault::{CapStorage, StorageError};
 
@@ -598,6 +617,16 @@ mod tests {
         let cache = VaultCache::default();
         cache.get(root, &storage).unwrap();
         assert_eq!(storage.reads(), 2, "the first load reads every file");
+        #[cfg(target_os = "linux")]
+        {
+            // The survey's walk armed the watch on every folder it listed.
+            write(root, ".vault/adr/2026-01-01-c-adr.md", "new");
+            let seen = cache.state.lock().unwrap().watch.as_mut().unwrap().seen();
+            let named = [".vault/adr/2026-01-01-c-adr.md".to_owned()];
+            assert_eq!(seen, Seen::Files(named.into_iter().collect()));
+            std::fs::remove_file(root.join(".vault/adr/2026-01-01-c-adr.md")).unwrap();
+            cache.state.lock().unwrap().watch.as_mut().unwrap().seen();
+        }
         settle(&cache);
         cache.get(root, &storage).unwrap();
         assert_eq!(storage.reads(), 0, "an unchanged vault is not read again");

@@ -80,18 +80,16 @@ impl Watch {
     /// are named from (`.vault`). Symlinks are not followed: `dir` itself
     /// must be a real folder (`DONT_FOLLOW | ONLYDIR` refuses a link), and a
     /// link inside is not descended (`file_type` of an entry is the link's).
+    #[cfg(test)]
     pub fn arm(&mut self, dir: &Path, name: &str) -> std::io::Result<()> {
         self.arm_named(dir, Some(name))
     }
 
     /// [`Watch::arm`]; a folder without a name (it, or one above it, is not
     /// UTF-8) is watched all the same, and its events count as unnamed.
+    #[cfg(test)]
     fn arm_named(&mut self, dir: &Path, name: Option<&str>) -> std::io::Result<()> {
-        let wd = inotify::add_watch(&self.fd, dir, changes())?;
-        match name {
-            Some(name) => self.dirs.insert(wd, name.to_owned()),
-            None => self.dirs.remove(&wd),
-        };
+        self.watch_dir(dir, name)?;
         for entry in std::fs::read_dir(dir)?.flatten() {
             if entry
                 .file_type()
@@ -103,6 +101,18 @@ impl Watch {
                 self.arm_named(&entry.path(), child.as_deref())?;
             }
         }
+        Ok(())
+    }
+
+    /// Watch `dir` alone (not the folders below it), whose path from the
+    /// tree's root folder is `name` (`.vault/adr`; `None` when it is not
+    /// UTF-8, and its events count as unnamed).
+    pub fn watch_dir(&mut self, dir: &Path, name: Option<&str>) -> std::io::Result<()> {
+        let wd = inotify::add_watch(&self.fd, dir, changes())?;
+        match name {
+            Some(name) => self.dirs.insert(wd, name.to_owned()),
+            None => self.dirs.remove(&wd),
+        };
         Ok(())
     }
 
