@@ -329,18 +329,22 @@ impl PlanStatuses {
         let Ok(read) = read_plans(storage) else {
             return Self::default();
         };
-        let plans = read
-            .into_iter()
-            .map(|(entry, bytes)| {
+        // Each plan parsed on the machine's threads.
+        let statuses = crate::parallel::map(
+            &read,
+            crate::parallel::default_threads(),
+            |(entry, bytes)| {
                 let plan = bytes
                     .as_deref()
-                    .and_then(|b| parse_plan(std::str::from_utf8(b).ok()?).ok());
-                let status = plan.map(|plan| {
-                    let covered = entry.feature.as_deref().map(|f| index.covered(f));
-                    plan_status(&plan, covered.as_ref())
-                });
-                (entry, status)
-            })
+                    .and_then(|b| parse_plan(std::str::from_utf8(b).ok()?).ok())?;
+                let covered = entry.feature.as_deref().map(|f| index.covered(f));
+                Some(plan_status(&plan, covered.as_ref()))
+            },
+        );
+        let plans = read
+            .into_iter()
+            .zip(statuses)
+            .map(|((entry, _), status)| (entry, status))
             .collect();
         Self(plans)
     }
