@@ -3,7 +3,8 @@
 //! on generated vaults of 2,000 and 10,000 documents. Calls after the first
 //! of a server find the vault loaded while no file changed.
 //!
-//! Run with `cargo bench -p vaultspec-host --bench mcp`. Targets: initialize
+//! Run with `cargo bench -p vaultspec-host --bench mcp`
+//! (`VAULTSPEC_BENCH_SIZES=2000,10000,100000` picks the vault sizes). Targets: initialize
 //! under 20 ms; status and find on 10,000 documents under 150 ms; a warm
 //! search under 30 ms. With `VAULTSPEC_BENCH_BASELINE` naming another
 //! `vaultspec` binary (an older build), the calls after an edit are timed on
@@ -37,9 +38,19 @@ fn edited_documents(root: &std::path::Path, n: usize) -> anyhow::Result<Vec<std:
 
 fn main() -> anyhow::Result<()> {
     let cache = tempfile::tempdir()?;
-    println!("| measure | 2,000 docs | 10,000 docs |\n|---|---|---|");
+    let sizes: Vec<usize> = std::env::var("VAULTSPEC_BENCH_SIZES")
+        .unwrap_or_else(|_| "2000,10000".into())
+        .split(',')
+        .map(|n| n.trim().parse())
+        .collect::<Result<_, _>>()?;
+    let heads: Vec<String> = sizes.iter().map(|n| format!("{n} docs")).collect();
+    println!(
+        "| measure | {} |\n|---|{}",
+        heads.join(" | "),
+        "---|".repeat(sizes.len())
+    );
     let mut rows: Vec<(String, Vec<String>)> = Vec::new();
-    for docs in [2_000, 10_000] {
+    for docs in sizes {
         let dir = support::vault(docs)?;
         let inits: Vec<Duration> = (0..5)
             .map(|_| Server::spawn(dir.path(), cache.path()).map(|s| s.1))
@@ -136,6 +147,16 @@ fn main() -> anyhow::Result<()> {
             }
         }
         column.extend(baseline_column);
+        // What the server holds at its peak, beside the text of the vault.
+        let text = support::text_bytes(dir.path())?;
+        column.push(match server.peak_memory() {
+            Some(peak) => format!(
+                "{:.0} MiB, {:.1}x the text",
+                peak as f64 / 1048576.0,
+                peak as f64 / text as f64
+            ),
+            None => "not known here".into(),
+        });
         if rows.is_empty() {
             rows.push(("spawn to initialize reply".into(), Vec::new()));
             for label in [
@@ -163,6 +184,10 @@ fn main() -> anyhow::Result<()> {
                     ));
                 }
             }
+            rows.push((
+                "server memory at its peak (VmHWM), after every call above".into(),
+                Vec::new(),
+            ));
         }
         for (row, value) in rows.iter_mut().zip(column) {
             row.1.push(value);

@@ -28,6 +28,24 @@ pub fn vault(docs: usize) -> anyhow::Result<TempDir> {
     Ok(dir)
 }
 
+/// The bytes of every file under `.vault/` of the workspace at `root`.
+pub fn text_bytes(root: &Path) -> anyhow::Result<u64> {
+    fn walk(dir: &Path) -> std::io::Result<u64> {
+        let mut total = 0;
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let meta = entry.metadata()?;
+            total += if meta.is_dir() {
+                walk(&entry.path())?
+            } else {
+                meta.len()
+            };
+        }
+        Ok(total)
+    }
+    Ok(walk(&root.join(".vault"))?)
+}
+
 /// The median of several durations.
 pub fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
@@ -91,6 +109,15 @@ impl Server {
             r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
         )?;
         Ok((server, elapsed))
+    }
+
+    /// The most memory the server held at once (`VmHWM`, bytes), where the
+    /// system tells it (Linux).
+    pub fn peak_memory(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
     }
 
     /// One JSON-RPC request and its reply.
