@@ -54,8 +54,11 @@ pub fn clip_summary(summary: &str) -> String {
 pub fn package(tool: &str, result: ToolResult) -> CallToolResult {
     match result {
         Ok(reply) => {
-            let mut result = CallToolResult::structured(reply.structured);
-            result.content = vec![ContentBlock::text(clip_summary(&reply.summary))];
+            // Not `CallToolResult::structured`, which would also write the
+            // whole payload out as text only for it to be replaced.
+            let summary = ContentBlock::text(clip_summary(&reply.summary));
+            let mut result = CallToolResult::success(vec![summary]);
+            result.structured_content = Some(reply.structured);
             result
         }
         Err(ToolError::Tool(message)) => CallToolResult::error(vec![ContentBlock::text(format!(

@@ -15,6 +15,8 @@ use vaultspec_vault::{Storage, StorageError};
 use super::parse;
 use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolError, ToolResult, plural};
+use crate::mcp::vault_cache::LoadedVault;
+use vaultspec_vault::CapStorage;
 
 /// The most bytes of a document an excerpt carries.
 pub const EXCERPT_BYTES: usize = 600;
@@ -51,6 +53,7 @@ fn present(value: &Option<String>) -> bool {
 
 /// List features, or find documents.
 pub fn call(context: &ServerContext, args: Value) -> ToolResult {
+    let raw = args.clone();
     let args: Args = parse(args)?;
     if args.body == "full" && args.limit > FULL_BODY_ROWS {
         return Err(ToolError::tool(format!(
@@ -60,10 +63,19 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
         )));
     }
     let storage = context.storage()?;
-    let loaded = context
-        .vault
-        .get(context.workspace.root(), &storage)
-        .map_err(budget_refusal)?;
+    let root = context.workspace.root();
+    let loaded = context.vault.get(root, &storage).map_err(budget_refusal)?;
+    // The answer is kept with the load it was made from, until a file
+    // under `.vault/` or `.vaultspec/` changes.
+    loaded
+        .replies
+        .get_or(root, context.today(), "find", &raw, || {
+            answer(&storage, &loaded, &args)
+        })
+}
+
+/// The answer to `args` from the loaded vault.
+fn answer(storage: &CapStorage, loaded: &LoadedVault, args: &Args) -> ToolResult {
     let graph = &loaded.graph;
     let listing = !present(&args.feature)
         && args.types.is_empty()
@@ -72,13 +84,13 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let rows = if listing {
         // Only the `json` listing shows each feature's lifecycle word.
         let progress = if args.json {
-            loaded.plans(&storage).progress_by_feature()
+            loaded.plans(storage).progress_by_feature()
         } else {
             BTreeMap::new()
         };
-        feature_rows(&progress, graph, &args)
+        feature_rows(&progress, graph, args)
     } else {
-        document_rows(&storage, graph, &args)
+        document_rows(storage, graph, args)
     };
     // Documents the vault cannot read or parse are named beside the answer
     // (the reference fails the whole call on a file over its budget).
