@@ -48,9 +48,13 @@ impl VaultServer {
         }
     }
 
-    /// Load the vault in the background (see [`super::vault_cache::preload`]).
+    /// Load the vault in the background (see [`super::vault_cache::preload`]),
+    /// and have the rollup ready: an agent's first call is most often
+    /// `status`.
     pub fn preload(&self) {
-        super::vault_cache::preload(self.context.clone());
+        super::vault_cache::preload(self.context.clone(), |context| {
+            let _ = super::tools::call(context, "status", serde_json::json!({}));
+        });
     }
 
     /// The `Tool` records `tools/list` returns.

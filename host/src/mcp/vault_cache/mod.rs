@@ -516,12 +516,13 @@ fn still_current(now: &Survey, then: &Survey, loaded: &LoadedVault, storage: &dy
         })
 }
 
-/// Load the vault of `context` (graph and plan statuses) and build
-/// `discover`'s ranking index ahead of the first tool that needs them, on a thread
-/// of their own; a tool that comes meanwhile waits for this work instead of
+/// Load the vault of `context` (graph and plan statuses), then make the
+/// answer a first call most likely wants (`warm`), then build `discover`'s
+/// ranking index, ahead of the first tool that needs them, on a thread of
+/// their own; a tool that comes meanwhile waits for this work instead of
 /// starting it again. A vault that does not load is left for the tools to
 /// report.
-pub fn preload(context: Arc<ServerContext>) {
+pub fn preload(context: Arc<ServerContext>, warm: fn(&ServerContext)) {
     let spawned = std::thread::Builder::new()
         .name("vaultspec-preload".into())
         .spawn(move || {
@@ -531,6 +532,8 @@ pub fn preload(context: Arc<ServerContext>) {
                 match context.vault.get(context.workspace.root(), &storage) {
                     Ok(loaded) => {
                         loaded.plans(&storage);
+                        drop(loaded);
+                        warm(&context);
                     }
                     Err(err) => tracing::debug!("the vault was not preloaded: {err}"),
                 }
