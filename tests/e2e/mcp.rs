@@ -11,6 +11,22 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use vaultspec_test_support::{TestVault, cache_dir};
 
+/// Every tool the server lists, in the reference's order.
+pub const TOOL_NAMES: [&str; 12] = [
+    "find",
+    "create",
+    "edit",
+    "status",
+    "check",
+    "search",
+    "crossref",
+    "plan_progress",
+    "plan_edit",
+    "log",
+    "discover",
+    "invoke",
+];
+
 /// A client connected to `vaultspec mcp` on `vault`.
 pub struct Session {
     pub client: RunningService<RoleClient, ()>,
@@ -82,23 +98,7 @@ fn initialize_names_the_server_and_gives_instructions() -> anyhow::Result<()> {
 fn tools_are_listed_in_order_in_both_modes() -> anyhow::Result<()> {
     let vault = TestVault::new();
     let names = Session::start(&vault, &[])?.tool_names()?;
-    assert_eq!(
-        names,
-        [
-            "find",
-            "create",
-            "edit",
-            "status",
-            "check",
-            "search",
-            "crossref",
-            "plan_progress",
-            "plan_edit",
-            "log",
-            "discover",
-            "invoke"
-        ]
-    );
+    assert_eq!(names, TOOL_NAMES);
     let names = Session::start(&vault, &["--read-only"])?.tool_names()?;
     assert_eq!(
         names,

@@ -18,129 +18,27 @@
 //! is itself a symlink is not watched, walked or cached: it is reported once
 //! (naming it) and read afresh on every use.
 
+mod loaded;
+mod refresh;
 mod replies;
 #[cfg(target_os = "linux")]
 mod watch;
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 pub use crate::workspace::survey::fingerprint;
 use crate::workspace::survey::{Survey, survey_entering};
+pub use loaded::LoadedVault;
+use refresh::{Since, refresh};
 pub use replies::Replies;
 use watch::Seen;
 
 use super::context::ServerContext;
 use vaultspec_vault::Storage;
-use vaultspec_vault::checks::{self, DocFindings};
-use vaultspec_vault::doc::Document;
-use vaultspec_vault::graph::{self, Graph, GraphDoc, LoadError, VaultRead, default_threads};
-use vaultspec_vault::search::SearchIndex;
-use vaultspec_vault::status::PlanStatuses;
-use vaultspec_vault::storage::FileEntry;
-
-/// A loaded vault: the graph, and what is derived from the same files on
-/// first use.
-pub struct LoadedVault {
-    /// The document graph.
-    pub graph: Graph,
-    /// Every file under `.vault/` as listed for this load.
-    pub listing: Vec<FileEntry>,
-    index: OnceLock<SearchIndex>,
-    plans: OnceLock<PlanStatuses>,
-    /// The replies of read-only tools made from this load.
-    pub replies: Replies,
-    /// The per-document findings of `check`, carried over from the load
-    /// before for every document read from the same text.
-    pub findings: Mutex<DocFindings>,
-    /// The checkers' model of each document (see [`LoadedVault::documents`]).
-    documents: OnceLock<Vec<Option<Document>>>,
-}
-
-impl LoadedVault {
-    fn new(read: VaultRead, findings: DocFindings) -> Self {
-        Self {
-            graph: Graph::build(read.docs, &read.archived),
-            listing: read.listing,
-            index: OnceLock::new(),
-            plans: OnceLock::new(),
-            replies: Replies::default(),
-            findings: Mutex::new(findings),
-            documents: OnceLock::new(),
-        }
-    }
-
-    /// The graph, listing and findings, what was derived from the files
-    /// (the index, the plans, the replies) let go.
-    fn into_parts(self) -> (Graph, Vec<FileEntry>, DocFindings) {
-        let LoadedVault {
-            graph,
-            listing,
-            index,
-            plans,
-            replies,
-            findings,
-            documents,
-        } = self;
-        discard((index, plans, replies, documents));
-        let findings = findings.into_inner().expect("findings lock poisoned");
-        (graph, listing, findings)
-    }
-
-    /// The same load, without what was derived from the files before (the
-    /// index, the plans, the replies) but with the checkers' documents,
-    /// which are kept up to date in place.
-    fn renewed(mut self) -> Self {
-        let documents = std::mem::take(&mut self.documents);
-        let (graph, listing, findings) = self.into_parts();
-        Self {
-            graph,
-            listing,
-            index: OnceLock::new(),
-            plans: OnceLock::new(),
-            replies: Replies::default(),
-            findings: Mutex::new(findings),
-            documents,
-        }
-    }
-
-    /// What the checkers read of each document, in graph order (`None` for
-    /// one with a problem): parsed once, then kept beside the graph and
-    /// brought up to date with it, so a check after an edit parses only
-    /// what changed.
-    pub fn documents(&self) -> &[Option<Document>] {
-        self.documents
-            .get_or_init(|| checks::documents_of(&self.graph))
-    }
-
-    /// The document this load read for the corpus file at `path`.
-    fn doc(&self, path: &str) -> Option<&GraphDoc> {
-        let docs = self.graph.docs();
-        docs.binary_search_by(|d| d.path.as_str().cmp(path))
-            .ok()
-            .map(|i| &docs[i])
-    }
-
-    /// The BM25 index over the graph's documents, built once.
-    pub fn index(&self) -> &SearchIndex {
-        self.index
-            .get_or_init(|| SearchIndex::build(self.graph.docs()))
-    }
-
-    /// Every plan's status, read once: the plans and ledgers from the texts
-    /// this load holds, anything else from `storage` (the workspace the
-    /// graph was loaded from).
-    pub fn plans(&self, storage: &dyn Storage) -> &PlanStatuses {
-        self.plans.get_or_init(|| {
-            PlanStatuses::read(&checks::SnapshotStorage::over(
-                storage,
-                &self.graph,
-                &self.listing,
-            ))
-        })
-    }
-}
+use vaultspec_vault::checks::DocFindings;
+use vaultspec_vault::graph::{self, LoadError, default_threads};
 
 #[cfg(not(target_os = "linux"))]
 mod watch {
@@ -270,252 +168,6 @@ impl State {
     }
 }
 
-/// What may differ between the files a load was read from and the files
-/// now.
-enum Since {
-    /// Only `paths` may differ: the files the watch named and those that
-    /// were racy when last read. `same_files` when none came or went.
-    Named {
-        paths: BTreeSet<String>,
-        same_files: bool,
-    },
-    /// Any file may: this is the survey taken before the load, to compare.
-    Survey(Survey),
-}
-
-impl Since {
-    /// Whether what was read of the file at `path` still holds by `now`.
-    fn unchanged(&self, now: &Survey, path: &str) -> bool {
-        match self {
-            Since::Named { paths, .. } => !paths.contains(path),
-            Since::Survey(then) => now.unchanged_since(then, path),
-        }
-    }
-
-    /// Whether `now` has the same files, by path, all regular.
-    fn same_files(&self, now: &Survey) -> bool {
-        match self {
-            Since::Named { same_files, .. } => *same_files,
-            Since::Survey(then) => now.same_files_as(then),
-        }
-    }
-
-    /// The corpus documents of `graph` whose files may have changed.
-    fn changed_docs(&self, now: &Survey, graph: &Graph) -> Vec<String> {
-        match self {
-            Since::Named { paths, .. } => {
-                let docs = graph.docs();
-                let held = |p: &String| docs.binary_search_by(|d| d.path.cmp(p)).is_ok();
-                paths.iter().filter(|p| held(p)).cloned().collect()
-            }
-            Since::Survey(then) => graph
-                .docs()
-                .iter()
-                .filter(|d| !now.unchanged_since(then, &d.path))
-                .map(|d| d.path.clone())
-                .collect(),
-        }
-    }
-}
-
-/// The load that holds by the survey `now`, given the `previous` load and
-/// the survey taken before it: the previous one if nothing moved, else one
-/// that reads again only what `now` cannot vouch for.
-fn refresh(
-    now: &Survey,
-    previous: Option<(Since, Arc<LoadedVault>)>,
-    storage: &dyn Storage,
-) -> Result<Arc<LoadedVault>, LoadError> {
-    let Some((since, loaded)) = previous else {
-        let read = match now.listing() {
-            Some(listing) => {
-                graph::read_vault_listed(storage, default_threads(), listing, &mut |_| None)?
-            }
-            None => graph::read_vault(storage, default_threads())?,
-        };
-        return Ok(Arc::new(LoadedVault::new(read, DocFindings::default())));
-    };
-    if let Since::Survey(then) = &since
-        && still_current(now, then, &loaded, storage)
-    {
-        return Ok(loaded);
-    }
-    // No call holds the load and the same files are there: put the changed
-    // documents in place, when their links stay as they were.
-    let loaded = match Arc::try_unwrap(loaded) {
-        Ok(mut owned) => {
-            if since.same_files(now) && replaced_in_place(&mut owned, now, &since, storage)? {
-                return Ok(Arc::new(owned.renewed()));
-            }
-            Arc::new(owned)
-        }
-        Err(shared) => shared,
-    };
-    let (mut previous, listing, mut findings) = Previous::take_apart(loaded);
-    // While the same files are there, the listing holds but for the sizes
-    // of those that changed; otherwise the survey has the new one.
-    let listing = match since.same_files(now) {
-        true => Some(resized(listing, now, &since)),
-        false => now.listing(),
-    };
-    // The graph is built anew over every document; only the files whose
-    // stamp moved, or that were racy when read, are read again.
-    let mut read_again = Vec::new();
-    let mut kept = |path: &str| {
-        let doc = since
-            .unchanged(now, path)
-            .then(|| previous.take(path))
-            .flatten()
-            .filter(|d| d.problem.is_none());
-        if doc.is_none() {
-            read_again.push(path.to_owned());
-        }
-        doc
-    };
-    let read = match listing {
-        Some(listing) => graph::read_vault_listed(storage, default_threads(), listing, &mut kept)?,
-        None => graph::read_vault_keeping(storage, default_threads(), &mut kept)?,
-    };
-    // Findings carry over only for the documents kept as they were.
-    for path in read_again {
-        findings.forget(&path);
-    }
-    Ok(Arc::new(LoadedVault::new(read, findings)))
-}
-
-/// Let `stale` go on a thread of its own: what was derived from the files
-/// before can be large (the search index holds every term of every
-/// document), and freeing it need not hold up the call that replaced it.
-fn discard<T: Send + 'static>(stale: T) {
-    // Should no thread start, `stale` is freed here instead.
-    let _ = std::thread::Builder::new()
-        .name("vaultspec-discard".into())
-        .spawn(move || drop(stale));
-}
-
-/// `listing`, of the same files `now` surveyed, with the sizes it found
-/// for those that may have changed.
-fn resized(mut listing: Vec<FileEntry>, now: &Survey, since: &Since) -> Vec<FileEntry> {
-    for entry in &mut listing {
-        if !since.unchanged(now, &entry.path)
-            && let Some(stamp) = now.stamps.get(&entry.path)
-        {
-            entry.size = u64::try_from(stamp[0]).unwrap_or(0);
-        }
-    }
-    listing
-}
-
-/// Bring `loaded` (of the same files as `now`, with what may differ
-/// `since`) up to `now` without building its graph again: each document
-/// that may have changed is read again and put in place of the one read
-/// before. False when one's links changed: only a new build holds it then
-/// (the documents put in place so far are among those read again).
-fn replaced_in_place(
-    loaded: &mut LoadedVault,
-    now: &Survey,
-    since: &Since,
-    storage: &dyn Storage,
-) -> Result<bool, LoadError> {
-    // A file with a problem is read again whether or not it changed.
-    let mut changed = since.changed_docs(now, &loaded.graph);
-    changed.extend(loaded.graph.problems().map(|d| d.path.clone()));
-    changed.sort_unstable();
-    changed.dedup();
-    let mut moved = Vec::with_capacity(changed.len());
-    for path in changed {
-        let doc = graph::read_doc(storage, &path)?;
-        // A file read again because it was racy may read as it did: what
-        // was found about it holds.
-        if loaded.doc(&path) == Some(&doc) {
-            continue;
-        }
-        if !loaded.graph.replace(doc) {
-            return Ok(false);
-        }
-        moved.push(path);
-    }
-    let findings = loaded.findings.get_mut().expect("findings lock poisoned");
-    for path in &moved {
-        findings.forget(path);
-    }
-    if let Some(documents) = loaded.documents.get_mut() {
-        let docs = loaded.graph.docs();
-        for path in &moved {
-            let i = docs
-                .binary_search_by(|d| d.path.as_str().cmp(path))
-                .expect("a document put in place is in the graph");
-            documents[i] = checks::document_of(&docs[i]);
-        }
-    }
-    loaded.listing = resized(std::mem::take(&mut loaded.listing), now, since);
-    Ok(true)
-}
-
-/// The documents of the load before, to carry into the next one.
-enum Previous {
-    /// No call holds the load any more: its documents (in path order) move
-    /// into the next one instead of being copied.
-    Owned(Vec<GraphDoc>),
-    /// A call still reads it: the documents kept are copies.
-    Shared(Arc<LoadedVault>),
-}
-
-impl Previous {
-    /// The documents of `loaded`, its listing and its findings.
-    fn take_apart(loaded: Arc<LoadedVault>) -> (Previous, Vec<FileEntry>, DocFindings) {
-        match Arc::try_unwrap(loaded) {
-            Ok(loaded) => {
-                let (graph, listing, findings) = loaded.into_parts();
-                (Previous::Owned(graph.into_docs()), listing, findings)
-            }
-            Err(shared) => {
-                let findings =
-                    std::mem::take(&mut *shared.findings.lock().expect("findings lock poisoned"));
-                let listing = shared.listing.clone();
-                (Previous::Shared(shared), listing, findings)
-            }
-        }
-    }
-
-    /// The document read before for the corpus file at `path`.
-    fn take(&mut self, path: &str) -> Option<GraphDoc> {
-        match self {
-            Previous::Owned(docs) => docs
-                .binary_search_by(|d| d.path.as_str().cmp(path))
-                .ok()
-                .map(|i| {
-                    // What stays behind keeps its path: the rest stay sorted.
-                    let path = docs[i].path.clone();
-                    std::mem::replace(
-                        &mut docs[i],
-                        GraphDoc {
-                            path,
-                            ..GraphDoc::default()
-                        },
-                    )
-                }),
-            Previous::Shared(loaded) => loaded.doc(path).cloned(),
-        }
-    }
-}
-
-/// Whether `loaded` (read after the survey `then`) still holds by the
-/// survey `now`: no file was added, removed or touched, and each file that
-/// was racy when read reads the same again.
-fn still_current(now: &Survey, then: &Survey, loaded: &LoadedVault, storage: &dyn Storage) -> bool {
-    now.print.is_some()
-        && now.print == then.print
-        && then.racy.iter().all(|path| match loaded.doc(path) {
-            // Outside the corpus (the archive, other files) the load holds
-            // only names and sizes, which the fingerprint covers.
-            None => true,
-            Some(doc) => storage
-                .read(path)
-                .is_ok_and(|bytes| GraphDoc::from_vec(path, bytes) == *doc),
-        })
-}
-
 /// Load the vault of `context` (graph and plan statuses), then make the
 /// answer a first call most likely wants (`warm`), then build `discover`'s
 /// ranking index, ahead of the first tool that needs them, on a thread of
@@ -550,6 +202,8 @@ mod tests {
     use super::*;
     use crate::workspace::survey::survey;
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use vaultspec_vault::checks;
+    use vaultspec_vault::storage::FileEntry;
     use vaultspec_vault::{CapStorage, StorageError};
 
     /// A workspace that counts the files read through it.

@@ -1,0 +1,127 @@
+//! One loaded vault: the graph, the listing it was read from, and what is
+//! derived from the same files on first use (search index, plan statuses,
+//! the checkers' documents and findings, kept replies).
+
+use std::sync::{Mutex, OnceLock};
+
+use vaultspec_vault::Storage;
+use vaultspec_vault::checks::{self, DocFindings};
+use vaultspec_vault::doc::Document;
+use vaultspec_vault::graph::{Graph, GraphDoc, VaultRead};
+use vaultspec_vault::search::SearchIndex;
+use vaultspec_vault::status::PlanStatuses;
+use vaultspec_vault::storage::FileEntry;
+
+use super::Replies;
+
+/// A loaded vault: the graph, and what is derived from the same files on
+/// first use.
+pub struct LoadedVault {
+    /// The document graph.
+    pub graph: Graph,
+    /// Every file under `.vault/` as listed for this load.
+    pub listing: Vec<FileEntry>,
+    index: OnceLock<SearchIndex>,
+    plans: OnceLock<PlanStatuses>,
+    /// The replies of read-only tools made from this load.
+    pub replies: Replies,
+    /// The per-document findings of `check`, carried over from the load
+    /// before for every document read from the same text.
+    pub findings: Mutex<DocFindings>,
+    /// The checkers' model of each document (see [`LoadedVault::documents`]).
+    pub(super) documents: OnceLock<Vec<Option<Document>>>,
+}
+
+impl LoadedVault {
+    pub(super) fn new(read: VaultRead, findings: DocFindings) -> Self {
+        Self {
+            graph: Graph::build(read.docs, &read.archived),
+            listing: read.listing,
+            index: OnceLock::new(),
+            plans: OnceLock::new(),
+            replies: Replies::default(),
+            findings: Mutex::new(findings),
+            documents: OnceLock::new(),
+        }
+    }
+
+    /// The graph, listing and findings, what was derived from the files
+    /// (the index, the plans, the replies) let go.
+    pub(super) fn into_parts(self) -> (Graph, Vec<FileEntry>, DocFindings) {
+        let LoadedVault {
+            graph,
+            listing,
+            index,
+            plans,
+            replies,
+            findings,
+            documents,
+        } = self;
+        discard((index, plans, replies, documents));
+        let findings = findings.into_inner().expect("findings lock poisoned");
+        (graph, listing, findings)
+    }
+
+    /// The same load, without what was derived from the files before (the
+    /// index, the plans, the replies) but with the checkers' documents,
+    /// which are kept up to date in place.
+    pub(super) fn renewed(mut self) -> Self {
+        let documents = std::mem::take(&mut self.documents);
+        let (graph, listing, findings) = self.into_parts();
+        Self {
+            graph,
+            listing,
+            index: OnceLock::new(),
+            plans: OnceLock::new(),
+            replies: Replies::default(),
+            findings: Mutex::new(findings),
+            documents,
+        }
+    }
+
+    /// What the checkers read of each document, in graph order (`None` for
+    /// one with a problem): parsed once, then kept beside the graph and
+    /// brought up to date with it, so a check after an edit parses only
+    /// what changed.
+    pub fn documents(&self) -> &[Option<Document>] {
+        self.documents
+            .get_or_init(|| checks::documents_of(&self.graph))
+    }
+
+    /// The document this load read for the corpus file at `path`.
+    pub(super) fn doc(&self, path: &str) -> Option<&GraphDoc> {
+        let docs = self.graph.docs();
+        docs.binary_search_by(|d| d.path.as_str().cmp(path))
+            .ok()
+            .map(|i| &docs[i])
+    }
+
+    /// The BM25 index over the graph's documents, built once.
+    pub fn index(&self) -> &SearchIndex {
+        self.index
+            .get_or_init(|| SearchIndex::build(self.graph.docs()))
+    }
+
+    /// Every plan's status, read once: the plans and ledgers from the texts
+    /// this load holds, anything else from `storage` (the workspace the
+    /// graph was loaded from).
+    pub fn plans(&self, storage: &dyn Storage) -> &PlanStatuses {
+        self.plans.get_or_init(|| {
+            PlanStatuses::read(&checks::SnapshotStorage::over(
+                storage,
+                &self.graph,
+                &self.listing,
+            ))
+        })
+    }
+}
+
+/// Let `stale` go on a thread of its own: what was derived from the files
+/// before can be large (the search index holds every term of every
+/// document), and freeing it need not hold up the call that replaced it.
+pub(super) fn discard<T: Send + 'static>(stale: T) {
+    // Should no thread start, `stale` is freed here instead.
+    let _ = std::thread::Builder::new()
+        .name("vaultspec-discard".into())
+        .spawn(move || drop(stale));
+}
