@@ -52,10 +52,10 @@ impl Since {
                 let held = |p: &String| docs.binary_search_by(|d| d.path.cmp(p)).is_ok();
                 paths.iter().filter(|p| held(p)).cloned().collect()
             }
-            Since::Survey(then) => graph
+            Since::Survey(_) => graph
                 .docs()
                 .iter()
-                .filter(|d| !now.unchanged_since(then, &d.path))
+                .filter(|d| !self.unchanged(now, &d.path))
                 .map(|d| d.path.clone())
                 .collect(),
         }
@@ -63,8 +63,8 @@ impl Since {
 }
 
 /// The load that holds by the survey `now`, given the `previous` load and
-/// the survey taken before it: the previous one if nothing moved, else one
-/// that reads again only what `now` cannot vouch for.
+/// what may have changed since it was read: the previous one if nothing
+/// moved, else one that reads again only what `now` cannot vouch for.
 pub(super) fn refresh(
     now: &Survey,
     previous: Option<(Since, Arc<LoadedVault>)>,
