@@ -1,6 +1,7 @@
 //! Benchmarks of the vault model on generated vaults on disk: load with
 //! graph, feature listing, stats, BM25 index build and query, and memory
-//! against the vault's size on disk.
+//! against the vault's size on disk, with what a server keeps once it has
+//! run `check` (the checkers' documents and the findings of each).
 //!
 //! Run: `cargo bench -p vaultspec-vault --bench model --features testgen`.
 //! `VAULTSPEC_BENCH_SIZES=2000,10000` picks the sizes (default 2000, 10000,
@@ -8,16 +9,18 @@
 //! live heap bytes during a stage, and what stays allocated after it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use vaultspec_vault::checks::{self, DocFindings, Options, Snapshot};
 use vaultspec_vault::graph::{
     DocSelect, FeatureFilter, Graph, GraphDoc, load_graph, read_corpus, read_corpus_with,
 };
 use vaultspec_vault::search::{SearchIndex, SearchQuery};
 use vaultspec_vault::testgen::{GenSpec, generate};
-use vaultspec_vault::{CapStorage, FileEntry, Storage, StorageError};
+use vaultspec_vault::{CapStorage, Date, FileEntry, Storage, StorageError};
 
 struct Counting;
 
@@ -279,6 +282,27 @@ fn bench(n: usize) {
     });
     let index_live = LIVE.load(Ordering::Relaxed) - before_index;
 
+    // What a server that has run `check` keeps beside its graph: the
+    // checkers' model of every document, then the findings of each.
+    let before_documents = LIVE.load(Ordering::Relaxed);
+    let documents = checks::documents_of(&graph);
+    let documents_live = LIVE.load(Ordering::Relaxed) - before_documents;
+    let before_findings = reset_peak();
+    let mut kept = DocFindings::default();
+    let snapshot = Snapshot {
+        storage: &storage,
+        graph: Cow::Borrowed(&graph),
+        docs: Cow::Borrowed(&documents),
+        listing: Cow::Borrowed(&entries),
+    };
+    let today: Date = "2026-12-05".parse().expect("a date");
+    let results = kept
+        .check_all(&snapshot, &Options::check(today))
+        .expect("check");
+    drop(results);
+    let findings_live = LIVE.load(Ordering::Relaxed) - before_findings;
+    let check_peak = PEAK.load(Ordering::Relaxed) - before_findings;
+
     // Queries made of words that occur in the vault: pieces of titles.
     let queries: Vec<String> = graph
         .docs()
@@ -423,6 +447,17 @@ fn bench(n: usize) {
         "| memory: search index | {:.1} MiB | | {:.2}x disk |",
         mib(index_live),
         index_live as f64 / disk as f64
+    );
+    println!(
+        "| memory: checkers' documents | {:.1} MiB | | {:.2}x disk |",
+        mib(documents_live),
+        documents_live as f64 / disk as f64
+    );
+    println!(
+        "| memory: kept findings (peak of the run) | {:.1} MiB ({:.1} MiB) | | {:.2}x disk |",
+        mib(findings_live),
+        mib(check_peak),
+        findings_live as f64 / disk as f64
     );
     assert_eq!(graph.docs().len(), report.docs);
 }
