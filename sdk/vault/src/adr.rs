@@ -110,7 +110,7 @@ pub fn set_status(doc: &Document, new: AdrStatus) -> Option<String> {
     let title = doc.title()?;
     let range = marker(title)?.token_range;
     let start = doc.body_range().start + doc.body().find(title)?;
-    let mut out = doc.text.clone();
+    let mut out = doc.text.to_string();
     out.replace_range(start + range.start..start + range.end, new.as_str());
     Some(out)
 }
@@ -222,7 +222,7 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
         return Ok(result);
     }
     let old_text =
-        set_status(old_doc, AdrStatus::Superseded).unwrap_or_else(|| old_doc.text.clone());
+        set_status(old_doc, AdrStatus::Superseded).unwrap_or_else(|| old_doc.text.to_string());
     let old_parsed = Document::from_text(&old_doc.path, old_text);
     let mut old_meta = old_parsed.meta.clone();
     old_meta.superseded_by = Some(new_doc.stem.clone());
@@ -269,12 +269,12 @@ mod tests {
     fn the_status_marker_is_read_and_rewritten_keeping_backticks() {
         let d = Document::from_text(
             ".vault/adr/x.md",
-            "---\ndate: x\n---\n\n# `f` adr: `t` | (**status:** `Accepted`)\n".into(),
+            "---\ndate: x\n---\n\n# `f` adr: `t` | (**status:** `Accepted`)\n",
         );
         assert_eq!(status(&d), Some(AdrStatus::Accepted));
         let t = set_status(&d, AdrStatus::Superseded).unwrap();
         assert!(t.ends_with("| (**status:** `superseded`)\n"), "{t}");
-        let d = Document::from_text(".vault/adr/x.md", "# t | (**status:** proposed)\n".into());
+        let d = Document::from_text(".vault/adr/x.md", "# t | (**status:** proposed)\n");
         assert_eq!(status(&d), Some(AdrStatus::Proposed));
     }
 }

@@ -98,7 +98,7 @@ pub fn plan_index(corpus: &Corpus, feature: &str, today: Date) -> Option<(String
             .as_deref()
             .and_then(|m| Date::parse_lenient(m).ok())
             .unwrap_or(today);
-        if render(feature, &members, created, old_modified) == old.text {
+        if render(feature, &members, created, old_modified) == *old.text {
             return None;
         }
     }

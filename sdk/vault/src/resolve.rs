@@ -95,7 +95,7 @@ mod tests {
     fn corpus() -> Corpus {
         let docs = ["2026-01-01-a-research", "2026-01-02-b-adr"]
             .iter()
-            .map(|s| Document::from_text(&format!(".vault/x/{s}.md"), "x".into()))
+            .map(|s| Document::from_text(&format!(".vault/x/{s}.md"), "x"))
             .collect();
         Corpus::from_docs(docs, vec![])
     }

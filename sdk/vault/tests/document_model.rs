@@ -67,7 +67,7 @@ fn scaffolds_parse_back_to_the_same_model_and_rewrite_nothing() {
         let scaffold_day = Date::new(2026, 3, 1).unwrap();
         let e = ops::edit::set_frontmatter(&s, &a.name, &fm, scaffold_day).expect("edit");
         assert_eq!(e.status, Status::Unchanged, "{ty}");
-        assert_eq!(text(&s, &a.path), doc.text);
+        assert_eq!(text(&s, &a.path), *doc.text);
         // On a later day it still re-stamps `modified:` (and only that), as
         // the reference's edit engine does.
         let e = ops::edit::set_frontmatter(&s, &a.name, &fm, today()).expect("edit");
@@ -78,7 +78,7 @@ fn scaffolds_parse_back_to_the_same_model_and_rewrite_nothing() {
                 &format!("modified: '{}'", today()),
                 "modified: '2026-03-01'"
             ),
-            doc.text,
+            *doc.text,
             "{ty}"
         );
     }

@@ -181,7 +181,7 @@ fn document_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value
                 .doc(row.node)
                 .filter(|d| d.has_text() && !d.normalized);
             let (blob, text) = match cached {
-                Some(doc) => (doc.blob_oid(), Some(Cow::Borrowed(doc.text.as_str()))),
+                Some(doc) => (doc.blob_oid(), Some(Cow::Borrowed(&*doc.text))),
                 None => match storage.read(&row.path) {
                     Ok(bytes) => (
                         Some(blob_oid(&bytes)),

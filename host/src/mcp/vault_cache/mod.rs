@@ -292,7 +292,7 @@ mod tests {
         let loaded = cache.get(root, &storage).unwrap();
         assert_eq!(storage.reads(), 1, "a write in place reads that file alone");
         assert_eq!(
-            loaded.doc(".vault/adr/2026-01-01-a-adr.md").unwrap().text,
+            &*loaded.doc(".vault/adr/2026-01-01-a-adr.md").unwrap().text,
             "two"
         );
         assert!(loaded.graph.dangling_links().is_empty());
@@ -381,7 +381,7 @@ mod tests {
             checks::documents_of(&loaded.graph),
             "and brought up to date"
         );
-        assert_eq!(loaded.documents()[0].as_ref().unwrap().text, "three");
+        assert_eq!(&*loaded.documents()[0].as_ref().unwrap().text, "three");
     }
 
     #[test]
@@ -435,7 +435,7 @@ mod tests {
                 .doc(".vault/adr/2026-01-01-a-adr.md")
                 .unwrap()
                 .text
-                .clone()
+                .to_string()
         };
         let racy = refresh(
             &now,

@@ -251,3 +251,28 @@ pub fn write_if_changed(storage: &dyn Storage, path: &str, old: &str, new: &str)
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checkers_documents_share_the_graphs_text() {
+        let docs = vec![
+            GraphDoc::from_text(
+                ".vault/adr/2026-01-01-a-adr.md",
+                "---\ntags: []\n---\nbody\n",
+            ),
+            GraphDoc::from_text(".vault/adr/2026-01-02-b-adr.md", "\u{feff}# no fence\r\n"),
+        ];
+        let graph = Graph::build(docs, &[]);
+        let documents = documents_of(&graph);
+        for (doc, document) in graph.docs().iter().zip(&documents) {
+            let document = document.as_ref().expect("readable");
+            // One text in memory, held by both: a server keeps both models
+            // of every document, and a copy would double the vault's text.
+            assert!(std::sync::Arc::ptr_eq(&doc.text, &document.text));
+        }
+        assert_eq!(&*documents[1].as_ref().unwrap().text, "# no fence\n");
+    }
+}

@@ -312,7 +312,7 @@ mod tests {
     fn missing_fields_are_errors_and_format_problems_warnings() {
         let d = Document::from_text(
             ".vault/adr/x.md",
-            "---\ntags:\n  - '#adr'\nrelated:\n  - 'x'\n---\nb\n".into(),
+            "---\ntags:\n  - '#adr'\nrelated:\n  - 'x'\n---\nb\n",
         );
         let sev: Vec<Severity> = validate(&d).iter().map(|f| f.severity).collect();
         assert_eq!(sev, [Severity::Error, Severity::Error, Severity::Warning]);

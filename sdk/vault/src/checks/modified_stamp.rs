@@ -141,7 +141,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
         let value = fix_value(&verdict, opts.today);
         if !opts.fix {
             let fixable =
-                value.is_some_and(|v| hash::refresh_modified_stamp(&doc.text, v) != doc.text);
+                value.is_some_and(|v| *hash::refresh_modified_stamp(&doc.text, v) != *doc.text);
             result
                 .findings
                 .extend(report(doc, &verdict, fixable, value));

@@ -43,7 +43,7 @@ mod tests {
     fn body_wiki_links_are_found_outside_code_only() {
         let d = Document::from_text(
             ".vault/research/x.md",
-            "---\ntags:\n  - '#research'\n  - '#x'\ndate: '2026-01-01'\n---\n\nsee [[a]] and `[[b]]`\n<!-- [[c]] -->\n```\n[[d]]\n```\n[t](src/x.rs) [u](https://x)\n".into(),
+            "---\ntags:\n  - '#research'\n  - '#x'\ndate: '2026-01-01'\n---\n\nsee [[a]] and `[[b]]`\n<!-- [[c]] -->\n```\n[[d]]\n```\n[t](src/x.rs) [u](https://x)\n",
         );
         let f = body_links(&d);
         assert_eq!(f.len(), 2, "{f:?}");
@@ -64,7 +64,7 @@ mod tests {
     fn only_required_frontmatter_problems_refuse_a_write() {
         let d = Document::from_text(
             ".vault/research/x.md",
-            "---\ntags:\n  - '#research'\n  - 'x'\ndate: '2026-01-01'\n---\nb\n".into(),
+            "---\ntags:\n  - '#research'\n  - 'x'\ndate: '2026-01-01'\n---\nb\n",
         );
         let f = prewrite(&d);
         assert_eq!(f.len(), 1);

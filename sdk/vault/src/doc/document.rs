@@ -2,6 +2,7 @@
 //! it in a single pass (spec/vault-format.md §5).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::{DocType, stem_of};
 use crate::date::Date;
@@ -21,8 +22,9 @@ pub struct Document {
     pub stem: String,
     /// The first folder under `.vault/`, when it is a document type.
     pub doc_type: Option<DocType>,
-    /// The file's text, unchanged.
-    pub text: String,
+    /// The file's text, unchanged (shared with the graph document it was
+    /// made from, when it was).
+    pub text: Arc<str>,
     /// Where the frontmatter lies, if there is any.
     pub split: Option<Split>,
     /// The modelled frontmatter (empty without frontmatter).
@@ -41,7 +43,8 @@ impl Document {
     }
 
     /// Parses a document from its text.
-    pub fn from_text(path: &str, text: String) -> Document {
+    pub fn from_text(path: &str, text: impl Into<Arc<str>>) -> Document {
+        let text = text.into();
         let split = frontmatter::split(&text);
         let meta = split
             .as_ref()
@@ -204,7 +207,7 @@ mod tests {
     #[test]
     fn a_hand_edited_document_is_read() {
         let text = "\u{feff}---\r\ntags: [\"#adr\", '#x']\r\ndate: 2026-01-05\r\nrelated:\r\n- \"[[a|alias]]\"\r\n---\r\n\r\n```\r\n# no\r\n```\r\n# `x` adr: `t`\r\n";
-        let d = Document::from_text(".vault/adr/2026-01-05-x-adr.md", text.into());
+        let d = Document::from_text(".vault/adr/2026-01-05-x-adr.md", text);
         assert_eq!(d.doc_type, Some(DocType::Adr));
         assert_eq!(d.feature().as_deref(), Some("x"));
         assert_eq!(d.date(), Date::new(2026, 1, 5));
@@ -215,10 +218,7 @@ mod tests {
 
     #[test]
     fn broken_yaml_is_reported_with_file_and_line() {
-        let d = Document::from_text(
-            ".vault/adr/x.md",
-            "---\ntags:\n  - '#adr\ndate: x\n---\nb".into(),
-        );
+        let d = Document::from_text(".vault/adr/x.md", "---\ntags:\n  - '#adr\ndate: x\n---\nb");
         let e = d.require_frontmatter().unwrap_err().to_string();
         assert!(
             e.starts_with("`.vault/adr/x.md` line 3: unclosed quote"),

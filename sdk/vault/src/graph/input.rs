@@ -6,6 +6,7 @@
 //! stays a single pass over each file.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::markdown;
 use crate::doc::{DocProblem, frontmatter_problem, yaml_problem};
@@ -40,8 +41,9 @@ pub struct GraphDoc {
     pub feature_key: Option<String>,
     /// Whether the frontmatter says `generated: true` (feature indexes).
     pub generated: bool,
-    /// The text with one BOM removed and `\r\n`/`\r` turned into `\n`.
-    pub text: String,
+    /// The text with one BOM removed and `\r\n`/`\r` turned into `\n`
+    /// (shared with the checkers' model of the document).
+    pub text: Arc<str>,
     /// The YAML between the fences, as a range of `text` (empty when none).
     pub frontmatter: Range<usize>,
     /// Where the body starts in `text` (spec/vault-format.md §5.1).
@@ -71,7 +73,7 @@ impl GraphDoc {
         match String::from_utf8(bytes) {
             Ok(text) if !text.starts_with('\u{feff}') && !crate::text::contains(&text, "\r") => {
                 let mut doc = GraphDoc::bare(path);
-                doc.text = text;
+                doc.text = text.into();
                 doc.parse_text();
                 doc
             }
@@ -125,9 +127,9 @@ impl GraphDoc {
         self.normalized = raw.starts_with('\u{feff}') || crate::text::contains(raw, "\r");
         let raw = raw.strip_prefix('\u{feff}').unwrap_or(raw);
         self.text = if crate::text::contains(raw, "\r") {
-            raw.replace("\r\n", "\n").replace('\r', "\n")
+            raw.replace("\r\n", "\n").replace('\r', "\n").into()
         } else {
-            raw.to_owned()
+            raw.into()
         };
         self.parse_text();
     }

@@ -110,7 +110,7 @@ pub fn plan_edit(
         });
     }
     doc.require_frontmatter()?;
-    let mut text = doc.text.clone();
+    let mut text = doc.text.to_string();
     if let Some(body) = &req.body {
         text = replace_body(&text, body).unwrap_or(text);
     }
@@ -140,7 +140,7 @@ pub fn plan_edit(
     // reference does: an edit that changes no key or body still writes
     // when the stamps move, and is `unchanged` only when the bytes stay.
     let text = hash::refresh_modified_stamp(&text, today);
-    if text == doc.text {
+    if *text == *doc.text {
         let edited = Edited {
             path: doc.path.clone(),
             status: Status::Unchanged,

@@ -257,7 +257,7 @@ pub fn rename_feature(
     let (mut tag_rewrites, mut related_rewrites, mut cross_links) = (0, 0, Vec::new());
     for d in corpus.docs.iter().filter(|d| d.path != old_index) {
         let is_member = member_paths.contains(d.path.as_str());
-        let mut text = d.text.clone();
+        let mut text = d.text.to_string();
         if is_member {
             let (t, n) = rewrite_items(&text, "tags", &|v: &str| {
                 (v == old_tag).then(|| new_tag.clone())
@@ -284,7 +284,7 @@ pub fn rename_feature(
                 to: new_path.clone(),
             });
         }
-        if text != d.text {
+        if *text != *d.text {
             text = hash::refresh_modified_stamp(&text, today);
             changes.push(Change::Write {
                 path: new_path.clone(),

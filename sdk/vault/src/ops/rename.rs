@@ -128,7 +128,7 @@ pub fn rename(
     let (own, _) = repoint_related(&doc.text, &renames);
     let own = hash::refresh_modified_stamp(&own, today);
     let new_blob = hash::blob_oid(own.as_bytes());
-    if own != doc.text {
+    if *own != *doc.text {
         changes.push(Change::Write {
             path: new_path.clone(),
             bytes: own.into_bytes(),

@@ -55,7 +55,7 @@ pub(crate) fn line_of(text: &str, offset: usize) -> usize {
 /// Append the blocks of `doc` (document number `doc_index`) to `out`;
 /// parents are indexes into `out`.
 pub fn split_blocks(doc: &GraphDoc, doc_index: u32, out: &mut Vec<Block>) {
-    let text = doc.text.as_str();
+    let text: &str = &doc.text;
     let body_start = doc.body_start;
     let first_line = line_of(text, body_start);
     let mut fences = FenceTracker::default();
