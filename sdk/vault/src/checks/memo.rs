@@ -45,8 +45,36 @@ pub const PER_DOCUMENT: [Check; 10] = [
 ];
 
 /// What the [`PER_DOCUMENT`] checkers found about one document, in that
-/// order (none is an empty list).
-type Judged = [Vec<Finding>; PER_DOCUMENT.len()];
+/// order, in one allocation (none for a document without findings, as most
+/// are): a server keeps one of these for every document of its vault.
+#[derive(Debug, Clone, Default)]
+struct Judged {
+    findings: Box<[Finding]>,
+    /// Where the findings of each checker end in `findings`.
+    ends: [u32; PER_DOCUMENT.len()],
+}
+
+impl Judged {
+    /// The findings of each checker, in [`PER_DOCUMENT`] order.
+    fn new(lists: [Vec<Finding>; PER_DOCUMENT.len()]) -> Judged {
+        let mut findings = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        let mut ends = [0; PER_DOCUMENT.len()];
+        for (end, list) in ends.iter_mut().zip(lists) {
+            findings.extend(list);
+            *end = findings.len() as u32;
+        }
+        Judged {
+            findings: findings.into_boxed_slice(),
+            ends,
+        }
+    }
+
+    /// What the `k`th checker of [`PER_DOCUMENT`] found.
+    fn of(&self, k: usize) -> &[Finding] {
+        let start = k.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.findings[start as usize..self.ends[k] as usize]
+    }
+}
 
 /// What kept findings were made with; other inputs start over.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,8 +180,8 @@ impl DocFindings {
 
         let mut found: [Vec<Finding>; PER_DOCUMENT.len()] = Default::default();
         for (_, judged) in &self.kept {
-            for (list, findings) in found.iter_mut().zip(judged) {
-                list.extend(findings.iter().cloned());
+            for (k, list) in found.iter_mut().enumerate() {
+                list.extend(judged.of(k).iter().cloned());
             }
         }
         let mut whole: Vec<(Check, Result<CheckResult>)> = jobs[1..]
@@ -226,10 +254,8 @@ fn judge(
         lent = snap.lending(fresh);
         &lent
     };
-    let mut judged: Vec<(String, Judged)> = lent
-        .all_docs()
-        .map(|d| (d.path.clone(), Judged::default()))
-        .collect();
+    let mut judged: Vec<[Vec<Finding>; PER_DOCUMENT.len()]> =
+        vec![Default::default(); lent.all_docs().count()];
     let at: FxMap<&str, usize> = lent
         .all_docs()
         .enumerate()
@@ -242,12 +268,17 @@ fn judge(
         };
         for finding in result.findings {
             match finding.path.as_deref().and_then(|p| at.get(p)) {
-                Some(&j) => judged[j].1[k].push(finding),
+                Some(&j) => judged[j][k].push(finding),
                 None => return Ok(None),
             }
         }
     }
-    Ok(Some(judged))
+    Ok(Some(
+        lent.all_docs()
+            .zip(judged)
+            .map(|(d, lists)| (d.path.clone(), Judged::new(lists)))
+            .collect(),
+    ))
 }
 
 #[cfg(test)]
