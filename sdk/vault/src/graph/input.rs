@@ -67,8 +67,9 @@ impl GraphDoc {
         doc
     }
 
-    /// Read a document from its raw bytes, reusing the buffer when the text
-    /// needs no normalisation (no BOM, no `\r`).
+    /// Read a document from its raw bytes, taken: text that needs no
+    /// normalisation (no BOM, no `\r`) is checked in place and copied once,
+    /// into the shared text.
     pub fn from_vec(path: &str, bytes: Vec<u8>) -> GraphDoc {
         match String::from_utf8(bytes) {
             Ok(text) if !text.starts_with('\u{feff}') && !crate::text::contains(&text, "\r") => {
