@@ -7,7 +7,7 @@ use std::sync::{Mutex, OnceLock};
 use vaultspec_vault::Storage;
 use vaultspec_vault::checks::{self, DocFindings};
 use vaultspec_vault::doc::Document;
-use vaultspec_vault::graph::{Graph, GraphDoc, VaultRead};
+use vaultspec_vault::graph::{self, Graph, GraphDoc, VaultRead};
 use vaultspec_vault::search::SearchIndex;
 use vaultspec_vault::status::PlanStatuses;
 use vaultspec_vault::storage::FileEntry;
@@ -91,9 +91,7 @@ impl LoadedVault {
     /// The document this load read for the corpus file at `path`.
     pub(super) fn doc(&self, path: &str) -> Option<&GraphDoc> {
         let docs = self.graph.docs();
-        docs.binary_search_by(|d| d.path.as_str().cmp(path))
-            .ok()
-            .map(|i| &docs[i])
+        graph::position(docs, path).map(|i| &docs[i])
     }
 
     /// The BM25 index over the graph's documents, built once.

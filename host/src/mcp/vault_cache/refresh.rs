@@ -49,8 +49,11 @@ impl Since {
         match self {
             Since::Named { paths, .. } => {
                 let docs = graph.docs();
-                let held = |p: &String| docs.binary_search_by(|d| d.path.cmp(p)).is_ok();
-                paths.iter().filter(|p| held(p)).cloned().collect()
+                paths
+                    .iter()
+                    .filter(|p| graph::position(docs, p).is_some())
+                    .cloned()
+                    .collect()
             }
             Since::Survey(_) => graph
                 .docs()
@@ -176,9 +179,7 @@ fn replaced_in_place(
     if let Some(documents) = loaded.documents.get_mut() {
         let docs = loaded.graph.docs();
         for path in &moved {
-            let i = docs
-                .binary_search_by(|d| d.path.as_str().cmp(path))
-                .expect("a document put in place is in the graph");
+            let i = graph::position(docs, path).expect("a document put in place is in the graph");
             documents[i] = checks::document_of(&docs[i]);
         }
     }
@@ -215,20 +216,17 @@ impl Previous {
     /// The document read before for the corpus file at `path`.
     fn take(&mut self, path: &str) -> Option<GraphDoc> {
         match self {
-            Previous::Owned(docs) => docs
-                .binary_search_by(|d| d.path.as_str().cmp(path))
-                .ok()
-                .map(|i| {
-                    // What stays behind keeps its path: the rest stay sorted.
-                    let path = docs[i].path.clone();
-                    std::mem::replace(
-                        &mut docs[i],
-                        GraphDoc {
-                            path,
-                            ..GraphDoc::default()
-                        },
-                    )
-                }),
+            Previous::Owned(docs) => graph::position(docs, path).map(|i| {
+                // What stays behind keeps its path: the rest stay sorted.
+                let path = docs[i].path.clone();
+                std::mem::replace(
+                    &mut docs[i],
+                    GraphDoc {
+                        path,
+                        ..GraphDoc::default()
+                    },
+                )
+            }),
             Previous::Shared(loaded) => loaded.doc(path).cloned(),
         }
     }

@@ -45,7 +45,7 @@ impl<'a> SnapshotStorage<'a> {
     /// The exact bytes of a corpus file, when the snapshot holds them.
     fn cached(&self, path: &str) -> Option<&[u8]> {
         let docs = self.graph.docs();
-        let i = docs.binary_search_by(|d| d.path.as_str().cmp(path)).ok()?;
+        let i = crate::graph::position(docs, path)?;
         let d = &docs[i];
         (d.has_text() && !d.normalized).then_some(d.text.as_bytes())
     }

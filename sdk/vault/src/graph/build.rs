@@ -130,7 +130,7 @@ impl Graph {
     /// graph does not hold, or links that changed): only a new build holds
     /// `doc` then.
     pub fn replace(&mut self, doc: GraphDoc) -> bool {
-        let Ok(i) = self.docs.binary_search_by(|d| d.path.cmp(&doc.path)) else {
+        let Some(i) = super::position(&self.docs, &doc.path) else {
             return false;
         };
         if link_targets(&self.docs[i]) != link_targets(&doc) {

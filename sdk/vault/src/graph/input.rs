@@ -56,6 +56,12 @@ pub struct GraphDoc {
     pub normalized: bool,
 }
 
+/// Where the document of the file at `path` is in `docs`, which are in path
+/// order (as a graph's are).
+pub fn position(docs: &[GraphDoc], path: &str) -> Option<usize> {
+    docs.binary_search_by(|d| d.path.as_str().cmp(path)).ok()
+}
+
 impl GraphDoc {
     /// Read a document from its raw bytes. `path` is workspace-relative.
     pub fn from_bytes(path: &str, bytes: &[u8]) -> GraphDoc {

@@ -47,7 +47,7 @@ pub use derived::{DEFAULT_TOP_K, DerivedEdge, DerivedSignals};
 pub use export::ExportOptions;
 pub use features::{FeatureFilter, FeatureRow, FindFeatureRow};
 pub use find::{FIND_DEFAULT_TYPES, FindQuery};
-pub use input::{DOC_TYPES, GraphDoc, is_directory_tag};
+pub use input::{DOC_TYPES, GraphDoc, is_directory_tag, position};
 pub use listing::{DocRow, DocSelect, Stats};
 pub use load::{
     LoadError, VaultRead, default_threads, load_graph, read_corpus, read_corpus_with, read_doc,
