@@ -3,13 +3,15 @@
 //!
 //! A block's terms are its own tokens plus those of its ancestors' headings
 //! (so the title and section names count for every block under them).
-//! Postings are stored per term as `(block, tf)` in block order; a query
-//! accumulates scores into a dense array, so it costs the length of its
-//! terms' postings, not the size of the vault.
+//! Postings are stored per term as `(block, tf)` in block order, packed
+//! ([`postings`](super::postings)); a query accumulates scores into a dense
+//! array, so it costs the length of its terms' postings, not the size of the
+//! vault.
 
 use std::collections::HashMap;
 
 use super::blocks::{Block, split_blocks};
+use super::postings::{Postings, PostingsBuilder};
 use super::tokenize::for_each_token;
 use crate::doc::DocType;
 use crate::graph::GraphDoc;
@@ -86,7 +88,7 @@ pub struct SearchIndex {
     lengths: Vec<u32>,
     avgdl: f64,
     terms: FxMap<Box<str>, u32>,
-    postings: Vec<Vec<(u32, u32)>>,
+    postings: Postings,
     pub(crate) docs: Vec<DocMeta>,
     pub(crate) features: Vec<String>,
     paths_fingerprint: u64,
@@ -111,12 +113,13 @@ impl SearchIndex {
             lengths: Vec::new(),
             avgdl: 1.0,
             terms: FxMap::default(),
-            postings: Vec::new(),
+            postings: Postings::default(),
             docs: Vec::with_capacity(docs.len()),
             features: Vec::new(),
             paths_fingerprint: fingerprint(docs),
         };
         let mut feature_ids: HashMap<String, u32> = HashMap::new();
+        let mut postings = PostingsBuilder::default();
         let mut counts = Counts::default();
         let mut heading_terms: Vec<Vec<u32>> = Vec::new();
         for (d, doc) in docs.iter().enumerate() {
@@ -152,9 +155,13 @@ impl SearchIndex {
                 } else {
                     0
                 };
-                for_each_token(&text[..heading_len], |t| own_heading.push(index.term_id(t)));
+                for_each_token(&text[..heading_len], |t| {
+                    own_heading.push(index.term_id(&mut postings, t))
+                });
                 own_heading.iter().for_each(|&t| counts.add(t));
-                for_each_token(&text[heading_len..], |t| counts.add(index.term_id(t)));
+                for_each_token(&text[heading_len..], |t| {
+                    counts.add(index.term_id(&mut postings, t))
+                });
                 let mut ancestor = block.parent;
                 while let Some(p) = ancestor {
                     heading_terms[p as usize - first]
@@ -166,7 +173,7 @@ impl SearchIndex {
                 let mut length = 0;
                 counts.drain(|t, c| {
                     length += c;
-                    index.postings[t as usize].push((b as u32, c));
+                    postings.push(t, b as u32, c);
                 });
                 index.lengths.push(length);
             }
@@ -175,17 +182,17 @@ impl SearchIndex {
         if total > 0 && !index.lengths.is_empty() {
             index.avgdl = total as f64 / index.lengths.len() as f64;
         }
-        index.postings.iter_mut().for_each(|p| p.shrink_to_fit());
+        index.postings = postings.finish();
         index
     }
 
-    fn term_id(&mut self, token: &str) -> u32 {
+    /// The id of `token`, opening a posting list for a token not seen yet.
+    fn term_id(&mut self, postings: &mut PostingsBuilder, token: &str) -> u32 {
         if let Some(&id) = self.terms.get(token) {
             return id;
         }
-        let id = self.postings.len() as u32;
+        let id = postings.add_term();
         self.terms.insert(token.into(), id);
-        self.postings.push(Vec::new());
         id
     }
 
@@ -217,9 +224,8 @@ impl SearchIndex {
         let mut scores = vec![0.0f64; self.blocks.len()];
         for_each_token(query, |t| {
             let Some(&id) = self.terms.get(t) else { return };
-            let postings = &self.postings[id as usize];
-            let idf = idf(n, postings.len() as f64);
-            for &(b, tf) in postings {
+            let idf = idf(n, f64::from(self.postings.count(id)));
+            for (b, tf) in self.postings.list(id) {
                 let tf = f64::from(tf);
                 let len = f64::from(self.lengths[b as usize]);
                 scores[b as usize] +=

@@ -20,6 +20,7 @@ pub mod blocks;
 pub mod crossref;
 mod crossref_rank;
 mod index;
+mod postings;
 mod query;
 pub mod tokenize;
 
