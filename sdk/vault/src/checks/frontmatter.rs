@@ -136,10 +136,10 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
         );
     }
     let mut seen: Vec<(&str, usize)> = Vec::new();
-    for (k, _) in &m.keys {
-        match seen.iter_mut().find(|(s, _)| *s == k.as_ref()) {
+    for (k, _) in doc.keys() {
+        match seen.iter_mut().find(|(s, _)| *s == k) {
             Some(e) => e.1 += 1,
-            None => seen.push((k.as_ref(), 1)),
+            None => seen.push((k, 1)),
         }
     }
     for (k, n) in seen.into_iter().filter(|(_, n)| *n > 1) {

@@ -120,14 +120,22 @@ impl Document {
         crate::hash::blob_oid(self.text.as_bytes())
     }
 
-    /// The 1-based line of the text where `key` is written, if it is.
+    /// Every key line of the frontmatter, in order, with its 1-based line
+    /// within the YAML (read again from the text on each call).
+    pub fn keys(&self) -> Vec<(&str, usize)> {
+        self.split
+            .as_ref()
+            .map(|s| frontmatter::scan::keys(s.yaml(&self.text)))
+            .unwrap_or_default()
+    }
+
+    /// The 1-based line of the text where `key` is first written, if it is.
     pub fn key_line(&self, key: &str) -> Option<usize> {
         let s = self.split.as_ref()?;
         let first = s.first_yaml_line(&self.text);
-        self.meta
-            .keys
-            .iter()
-            .find(|(k, _)| k == key)
+        self.keys()
+            .into_iter()
+            .find(|(k, _)| *k == key)
             .map(|(_, l)| first + l - 1)
     }
 

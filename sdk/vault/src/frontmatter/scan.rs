@@ -3,10 +3,9 @@
 //!
 //! It reads one `key: value` per line and `- item` lines under list keys,
 //! strips surrounding quotes, and never fails: whatever it cannot read it
-//! skips. [`Metadata::keys`] keeps every key line seen (with its line number)
-//! so callers can report duplicates.
-
-use std::borrow::Cow;
+//! skips. [`keys`] lists every key line (with its line number) so callers
+//! can report duplicates; [`Metadata`] does not keep them, since a server
+//! holds one for every document and only a checker of one document asks.
 
 use crate::text;
 
@@ -52,43 +51,11 @@ pub struct Metadata {
     pub tier: Option<String>,
     /// `generated:` as written (feature indexes say `true`).
     pub generated: Option<String>,
-    /// Every key line met, in order, with its 1-based line within the YAML
-    /// (a key this scanner models is borrowed, not copied: this runs on
-    /// every document a verb loads).
-    pub keys: Vec<(Cow<'static, str>, usize)>,
 }
 
 /// Python's `str.strip("\"'")`: drops any run of quotes at both ends.
 pub fn strip_quotes(s: &str) -> &str {
     s.trim_matches(|c| c == '"' || c == '\'')
-}
-
-/// The keys [`Metadata`] models, and `title`: a key line naming one of
-/// these records it without an allocation.
-const KNOWN_KEYS: [&str; 16] = [
-    "tags",
-    "related",
-    "supersedes",
-    "derived_from",
-    "promoted_to",
-    "date",
-    "modified",
-    "superseded_by",
-    "archived",
-    "step_id",
-    "body_schema",
-    "body_hash",
-    "feature",
-    "tier",
-    "generated",
-    "title",
-];
-
-fn key_name(key: &str) -> Cow<'static, str> {
-    KNOWN_KEYS
-        .iter()
-        .find(|k| **k == key)
-        .map_or_else(|| Cow::Owned(key.to_owned()), |k| Cow::Borrowed(*k))
 }
 
 fn opt(v: &str) -> Option<String> {
@@ -107,16 +74,18 @@ impl Metadata {
             _ => return None,
         })
     }
+}
 
-    /// Keys that appear more than once, with the line of each repeat.
-    pub fn duplicate_keys(&self) -> Vec<(&str, usize)> {
-        let mut seen = std::collections::HashSet::new();
-        self.keys
-            .iter()
-            .filter(|(k, _)| !seen.insert(k.as_ref()))
-            .map(|(k, l)| (k.as_ref(), *l))
-            .collect()
-    }
+/// Every key line of `yaml`, in order, with its 1-based line within the
+/// YAML (a key written twice appears twice).
+pub fn keys(yaml: &str) -> Vec<(&str, usize)> {
+    let mut keys = Vec::new();
+    scan_lines(yaml, |entry| {
+        if let Entry::Key { key, line, .. } = entry {
+            keys.push((key, line));
+        }
+    });
+    keys
 }
 
 /// One line the scanner read, as [`scan_lines`] hands it on.
@@ -194,8 +163,7 @@ pub fn scan_lines<'y>(yaml: &'y str, mut f: impl FnMut(Entry<'y>)) {
 pub fn scan(yaml: &str) -> Metadata {
     let mut m = Metadata::default();
     scan_lines(yaml, |entry| match entry {
-        Entry::Key { key, value, line } => {
-            m.keys.push((key_name(key), line));
+        Entry::Key { key, value, .. } => {
             if let Some(list) = m.list_mut(key) {
                 list.clear();
                 return;
@@ -247,6 +215,10 @@ mod tests {
         let m = scan("date: a\ntags:\n- '#a'\ndate: b\ntags: []\n");
         assert_eq!(m.date.as_deref(), Some("b"));
         assert!(m.tags.is_empty());
-        assert_eq!(m.duplicate_keys(), [("date", 4), ("tags", 5)]);
+        let yaml = "date: a\ntags:\n- '#a'\ndate: b\ntags: []\n";
+        assert_eq!(
+            keys(yaml),
+            [("date", 1), ("tags", 2), ("date", 4), ("tags", 5)]
+        );
     }
 }
