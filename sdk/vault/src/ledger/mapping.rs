@@ -60,8 +60,31 @@ fn link_stem(item: &str) -> Option<&str> {
     Some(inner[..end].trim()).filter(|s| !s.is_empty())
 }
 
+/// What the check reads of a parsed plan, and all a memo keeps of it: a
+/// server holds one for every plan of its vault, and the whole [`Plan`]
+/// (every Step's text, the waves, the prose) is many times larger.
+#[derive(Debug)]
+struct PlanSteps {
+    /// The plan's feature, as its frontmatter names it.
+    feature: Option<String>,
+    /// Each Step's id and whether its box is checked, in document order.
+    steps: Vec<(String, bool)>,
+    /// The ids of the retired Steps.
+    retired: BTreeSet<String>,
+}
+
+impl PlanSteps {
+    fn of(plan: Plan) -> PlanSteps {
+        PlanSteps {
+            feature: plan.frontmatter.feature().map(str::to_owned),
+            steps: plan.steps.into_iter().map(|s| (s.id, s.checked)).collect(),
+            retired: plan.retired.steps,
+        }
+    }
+}
+
 enum Parent {
-    Live(String, Option<Arc<Plan>>),
+    Live(String, Option<Arc<PlanSteps>>),
     Archived,
     Missing(String),
 }
@@ -76,7 +99,7 @@ pub struct MappingMemo {
     /// Whether anything is kept: a one-shot run neither hashes nor keeps.
     keep: bool,
     ledgers: HashMap<String, ([u8; 20], Arc<LedgerFacts>)>,
-    plans: HashMap<String, ([u8; 20], Option<Arc<Plan>>)>,
+    plans: HashMap<String, ([u8; 20], Option<Arc<PlanSteps>>)>,
 }
 
 impl Default for MappingMemo {
@@ -166,13 +189,13 @@ impl MappingMemo {
 
     /// The plan at `path` parsed (`None`: it cannot be read or does not
     /// parse).
-    fn plan(&mut self, storage: &dyn Storage, path: &str) -> Option<Arc<Plan>> {
+    fn plan(&mut self, storage: &dyn Storage, path: &str) -> Option<Arc<PlanSteps>> {
         let bytes = storage.read(path).ok()?;
         let parse = || {
             std::str::from_utf8(&bytes)
                 .ok()
                 .and_then(|text| parse_plan(text).ok())
-                .map(Arc::new)
+                .map(|plan| Arc::new(PlanSteps::of(plan)))
         };
         if !self.keep {
             return parse();
@@ -199,11 +222,11 @@ impl MappingMemo {
 /// every ledger of a plan and the closing pass over plans all read it.
 struct Plans<'m> {
     memo: &'m mut MappingMemo,
-    run: HashMap<String, Option<Arc<Plan>>>,
+    run: HashMap<String, Option<Arc<PlanSteps>>>,
 }
 
 impl Plans<'_> {
-    fn get(&mut self, storage: &dyn Storage, path: &str) -> Option<Arc<Plan>> {
+    fn get(&mut self, storage: &dyn Storage, path: &str) -> Option<Arc<PlanSteps>> {
         if let Some(plan) = self.run.get(path) {
             return plan.clone();
         }
@@ -367,11 +390,11 @@ pub fn exec_mapping_kept(
                     continue;
                 };
                 for s in steps {
-                    if plan.retired.steps.contains(s) {
+                    if plan.retired.contains(s) {
                         continue;
                     }
-                    match plan.steps.iter().find(|x| &x.id == s) {
-                        Some(x) if x.checked => {}
+                    match plan.steps.iter().find(|(id, _)| id == s) {
+                        Some((_, true)) => {}
                         Some(_) => push(
                             Severity::Info,
                             path,
@@ -397,7 +420,7 @@ pub fn exec_mapping_kept(
         let Some(plan) = plans.get(storage, path) else {
             continue;
         };
-        if feature.is_some() && plan.frontmatter.feature() != feature {
+        if feature.is_some() && plan.feature.as_deref() != feature {
             continue;
         }
         let stem = path[".vault/plan/".len()..].trim_end_matches(".md");
@@ -405,8 +428,8 @@ pub fn exec_mapping_kept(
         let missing: Vec<&str> = plan
             .steps
             .iter()
-            .filter(|s| s.checked && !f.covered.contains(&s.id))
-            .map(|s| s.id.as_str())
+            .filter(|(id, checked)| *checked && !f.covered.contains(id))
+            .map(|(id, _)| id.as_str())
             .collect();
         if missing.is_empty() {
             continue;
