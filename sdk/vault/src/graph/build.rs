@@ -122,6 +122,26 @@ fn link_targets(doc: &GraphDoc) -> (Vec<&str>, Vec<String>) {
     (related, links::body_links(doc.body()))
 }
 
+/// The documents linking to each of `nodes` nodes, as one list of sources
+/// (by target, then source, since `edges` are sorted by source) and where
+/// each target's part starts.
+fn in_links(nodes: usize, edges: &[Edge]) -> (Vec<usize>, Vec<NodeId>) {
+    let mut start = vec![0; nodes + 1];
+    for edge in edges {
+        start[edge.target + 1] += 1;
+    }
+    for i in 0..nodes {
+        start[i + 1] += start[i];
+    }
+    let mut next = start.clone();
+    let mut sources = vec![0; edges.len()];
+    for edge in edges {
+        sources[next[edge.target]] = edge.source;
+        next[edge.target] += 1;
+    }
+    (start, sources)
+}
+
 impl Graph {
     /// Put `doc` in place of the document read before from the same path,
     /// when that leaves the graph as building it anew would: a document
@@ -208,17 +228,14 @@ impl Graph {
             }
         }
         let Builder {
-            nodes,
-            by_key,
-            stem_index,
-            ..
+            nodes, stem_index, ..
         } = builder;
         out_start.resize(nodes.len() + 1, edges.len());
-
-        let mut in_links = vec![Vec::new(); nodes.len()];
-        for edge in &edges {
-            in_links[edge.target].push(edge.source);
-        }
+        // A stable sort: of nodes sharing a key (documents at the same
+        // type and stem in different folders), the first stays first.
+        let mut by_key: Box<[u32]> = (0..nodes.len() as u32).collect();
+        by_key.sort_by(|&a, &b| nodes[a as usize].key.cmp(&nodes[b as usize].key));
+        let (in_start, in_sources) = in_links(nodes.len(), &edges);
         let max_multiplicity = edges.iter().map(Edge::multiplicity).max().unwrap_or(0);
         Graph {
             docs,
@@ -227,7 +244,8 @@ impl Graph {
             stem_index,
             edges,
             out_start,
-            in_links,
+            in_start,
+            in_sources,
             max_multiplicity,
         }
     }
@@ -322,6 +340,32 @@ mod tests {
             "bare stem and qualified key both reach adr/x"
         );
         assert_eq!(g.edge(r, plan).unwrap().related, 1);
+    }
+
+    #[test]
+    fn a_key_two_documents_share_names_the_first_in_path_order() {
+        // Same type and stem in two folders: both are keyed `adr/x`.
+        let g = Graph::build(
+            vec![
+                doc(".vault/adr/x.md", &[], ""),
+                doc(".vault/adr/sub/x.md", &[], ""),
+                doc(".vault/research/r.md", &["adr/x"], "[[zz]] [[aa]]"),
+            ],
+            &[],
+        );
+        let id = g.node_id("adr/x").unwrap();
+        assert_eq!(g.doc(id).unwrap().path, ".vault/adr/sub/x.md");
+        assert_eq!(g.node(1).key, "adr/x");
+        assert_eq!(g.in_links(id), [g.node_id("r").unwrap()]);
+        // Every node, phantoms included, is found by its key.
+        for (id, node) in g.nodes().iter().enumerate().filter(|(i, _)| *i != 1) {
+            assert_eq!(g.node_id(&node.key), Some(id), "{}", node.key);
+        }
+        assert_eq!(
+            g.node_id("zz").map(|id| g.node(id).is_phantom()),
+            Some(true)
+        );
+        assert!(g.node_id("a").is_none() && g.node_id("zzz").is_none());
     }
 
     #[test]

@@ -274,7 +274,7 @@ impl Graph {
             values[4] = aa;
         }
         // Distinct documents linking to both (in-links hold only real sources).
-        values[5] = intersect_count(&self.in_links[x], &self.in_links[y]) as f64;
+        values[5] = intersect_count(self.in_links(x), self.in_links(y)) as f64;
         values
     }
 

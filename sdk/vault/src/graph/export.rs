@@ -85,7 +85,8 @@ impl Graph {
             .out_links(id)
             .map(|t| self.nodes[t].key.as_str())
             .collect();
-        let mut inl: Vec<&str> = self.in_links[id]
+        let mut inl: Vec<&str> = self
+            .in_links(id)
             .iter()
             .map(|&s| self.nodes[s].key.as_str())
             .collect();
@@ -125,7 +126,7 @@ impl Graph {
         m.insert("in_links".into(), keys(&mut inl));
         m.insert("phantom".into(), json!(node.is_phantom()));
         m.insert("pagerank".into(), json!(pagerank));
-        m.insert("in_degree".into(), json!(self.in_links[id].len()));
+        m.insert("in_degree".into(), json!(self.in_links(id).len()));
         m.insert("id".into(), json!(node.key));
         Value::Object(m)
     }

@@ -101,7 +101,7 @@ impl Graph {
         (0..self.docs.len())
             .filter(|&id| {
                 self.nodes[id].key.to_lowercase() != "readme"
-                    && self.in_links[id].is_empty()
+                    && self.in_links(id).is_empty()
                     && self.out_edges(id).is_empty()
                     && features[id].as_deref().is_none_or(|f| members[f] <= 1)
             })
@@ -139,7 +139,7 @@ impl Graph {
                     order.push(name.to_owned());
                     0
                 });
-                *score += self.in_links[id].len();
+                *score += self.in_links(id).len();
             }
         }
         let mut ranked: Vec<(String, usize)> = order

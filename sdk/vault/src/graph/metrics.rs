@@ -119,7 +119,7 @@ impl Graph {
             if d == depth {
                 continue;
             }
-            for next in self.out_links(id).chain(self.in_links[id].iter().copied()) {
+            for next in self.out_links(id).chain(self.in_links(id).iter().copied()) {
                 if seen.insert(next) {
                     queue.push_back((next, d + 1));
                 }

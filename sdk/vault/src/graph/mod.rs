@@ -135,11 +135,15 @@ impl Edge {
 pub struct Graph {
     docs: Vec<GraphDoc>,
     nodes: Vec<Node>,
-    by_key: FxMap<String, NodeId>,
+    /// Every node's id, ordered by key (then id): looked up by binary
+    /// search, so the keys are held once (in `nodes`), not again in a map.
+    by_key: Box<[u32]>,
     stem_index: FxMap<String, Vec<NodeId>>,
     edges: Vec<Edge>,
     out_start: Vec<usize>,
-    in_links: Vec<Vec<NodeId>>,
+    /// The sources linking to node `i` are `in_sources[in_start[i]..in_start[i + 1]]`.
+    in_start: Vec<usize>,
+    in_sources: Vec<NodeId>,
     max_multiplicity: u32,
 }
 
@@ -178,7 +182,12 @@ impl Graph {
 
     /// The node with this exact key.
     pub fn node_id(&self, key: &str) -> Option<NodeId> {
-        self.by_key.get(key).copied()
+        let key_of = |id: u32| self.nodes[id as usize].key.as_str();
+        let at = self.by_key.partition_point(|&id| key_of(id) < key);
+        self.by_key
+            .get(at)
+            .filter(|&&id| key_of(id) == key)
+            .map(|&id| id as NodeId)
     }
 
     /// The keys a colliding bare stem stands for (sorted); empty otherwise.
@@ -206,7 +215,7 @@ impl Graph {
 
     /// The distinct documents linking to a node, sorted by id.
     pub fn in_links(&self, id: NodeId) -> &[NodeId] {
-        &self.in_links[id]
+        &self.in_sources[self.in_start[id]..self.in_start[id + 1]]
     }
 
     /// The edge `source -> target`, if any.
