@@ -45,34 +45,42 @@ pub const PER_DOCUMENT: [Check; 10] = [
 ];
 
 /// What the [`PER_DOCUMENT`] checkers found about one document, in that
-/// order, in one allocation (none for a document without findings, as most
-/// are): a server keeps one of these for every document of its vault.
+/// order: nothing at all for a document without findings (most are, and a
+/// server keeps one of these for every document of its vault), else one
+/// allocation.
 #[derive(Debug, Clone, Default)]
-struct Judged {
+struct Judged(Option<Box<Found>>);
+
+/// The findings of a document that has some, and where each checker's end.
+#[derive(Debug, Clone)]
+struct Found {
     findings: Box<[Finding]>,
-    /// Where the findings of each checker end in `findings`.
     ends: [u32; PER_DOCUMENT.len()],
 }
 
 impl Judged {
     /// The findings of each checker, in [`PER_DOCUMENT`] order.
     fn new(lists: [Vec<Finding>; PER_DOCUMENT.len()]) -> Judged {
+        if lists.iter().all(Vec::is_empty) {
+            return Judged(None);
+        }
         let mut findings = Vec::with_capacity(lists.iter().map(Vec::len).sum());
         let mut ends = [0; PER_DOCUMENT.len()];
         for (end, list) in ends.iter_mut().zip(lists) {
             findings.extend(list);
             *end = findings.len() as u32;
         }
-        Judged {
+        Judged(Some(Box::new(Found {
             findings: findings.into_boxed_slice(),
             ends,
-        }
+        })))
     }
 
     /// What the `k`th checker of [`PER_DOCUMENT`] found.
     fn of(&self, k: usize) -> &[Finding] {
-        let start = k.checked_sub(1).map_or(0, |before| self.ends[before]);
-        &self.findings[start as usize..self.ends[k] as usize]
+        let Some(found) = &self.0 else { return &[] };
+        let start = k.checked_sub(1).map_or(0, |before| found.ends[before]);
+        &found.findings[start as usize..found.ends[k] as usize]
     }
 }
 
@@ -254,13 +262,15 @@ fn judge(
         lent = snap.lending(fresh);
         &lent
     };
-    let mut judged: Vec<[Vec<Finding>; PER_DOCUMENT.len()]> =
-        vec![Default::default(); lent.all_docs().count()];
     let at: FxMap<&str, usize> = lent
         .all_docs()
         .enumerate()
         .map(|(j, d)| (d.path.as_str(), j))
         .collect();
+    // Each finding with the document and checker it belongs to, then in
+    // document order (a stable sort keeps each checker's own order): no
+    // list per document and checker while a whole vault is judged.
+    let mut tagged: Vec<(usize, usize, Finding)> = Vec::new();
     for (k, &check) in PER_DOCUMENT.iter().enumerate() {
         let result = match check {
             Check::Frontmatter => frontmatter::run_documents(lent, opts)?,
@@ -268,15 +278,23 @@ fn judge(
         };
         for finding in result.findings {
             match finding.path.as_deref().and_then(|p| at.get(p)) {
-                Some(&j) => judged[j][k].push(finding),
+                Some(&j) => tagged.push((j, k, finding)),
                 None => return Ok(None),
             }
         }
     }
+    tagged.sort_by_key(|&(j, k, _)| (j, k));
+    let mut tagged = tagged.into_iter().peekable();
     Ok(Some(
         lent.all_docs()
-            .zip(judged)
-            .map(|(d, lists)| (d.path.clone(), Judged::new(lists)))
+            .enumerate()
+            .map(|(j, d)| {
+                let mut lists: [Vec<Finding>; PER_DOCUMENT.len()] = Default::default();
+                while let Some((_, k, finding)) = tagged.next_if(|t| t.0 == j) {
+                    lists[k].push(finding);
+                }
+                (d.path.clone(), Judged::new(lists))
+            })
             .collect(),
     ))
 }
