@@ -189,6 +189,13 @@ pub fn scan(yaml: &str) -> Metadata {
             }
         }
     });
+    // A server keeps one of these for every document: no room for items
+    // never pushed.
+    for key in LIST_KEYS {
+        if let Some(list) = m.list_mut(key) {
+            list.shrink_to_fit();
+        }
+    }
     m
 }
 

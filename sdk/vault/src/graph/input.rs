@@ -26,7 +26,7 @@ pub struct GraphDoc {
     /// Workspace-relative path, `/`-separated (`.vault/adr/x.md`).
     pub path: String,
     /// The first folder under `.vault/` when it is a document type, else `None`.
-    pub doc_type: Option<String>,
+    pub doc_type: Option<&'static str>,
     /// The filename without `.md`.
     pub stem: String,
     /// `tags:` items as written (quotes removed), usually `#adr`, `#feature`.
@@ -119,9 +119,7 @@ impl GraphDoc {
         let rel = path.strip_prefix(".vault/").unwrap_or(path);
         let doc_type = rel
             .split_once('/')
-            .map(|(dir, _)| dir)
-            .filter(|dir| DOC_TYPES.contains(dir))
-            .map(str::to_owned);
+            .and_then(|(dir, _)| DOC_TYPES.iter().copied().find(|t| *t == dir));
         GraphDoc {
             path: path.to_owned(),
             doc_type,
@@ -148,6 +146,9 @@ impl GraphDoc {
         self.body_start = body_start;
         let text = std::mem::take(&mut self.text);
         scan_frontmatter(&text[yaml.clone()], self);
+        // Kept as long as the graph: no room for items never pushed.
+        self.tags.shrink_to_fit();
+        self.related.shrink_to_fit();
         // A document whose first line is the opening fence (nearly every
         // one) has the fences `frontmatter::split` would find, found above:
         // only the YAML between them is left to check, from line 2.
@@ -161,7 +162,7 @@ impl GraphDoc {
 
     /// The document type as the graph keys it: the directory, or `unknown`.
     pub fn type_name(&self) -> &str {
-        self.doc_type.as_deref().unwrap_or("unknown")
+        self.doc_type.unwrap_or("unknown")
     }
 
     /// The body: from the first non-blank line after the frontmatter.
@@ -288,7 +289,7 @@ mod tests {
     #[test]
     fn reads_frontmatter_in_any_quoting_and_normalises_newlines() {
         let doc = GraphDoc::from_text(".vault/research/2026-03-01-cache-layer-research.md", DOC);
-        assert_eq!(doc.doc_type.as_deref(), Some("research"));
+        assert_eq!(doc.doc_type, Some("research"));
         assert_eq!(doc.stem, "2026-03-01-cache-layer-research");
         assert_eq!(doc.tags, ["#research", "#cache-layer"]);
         assert_eq!(doc.date.as_deref(), Some("2026-03-01"));

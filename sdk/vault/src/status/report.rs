@@ -92,7 +92,7 @@ fn recent_documents(
     dated.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| b.1.cmp(a.1)));
     let mut grouped: Map<String, Value> = Map::new();
     for (when, key, doc) in dated {
-        let doc_type = doc.doc_type.as_deref().unwrap_or("unknown");
+        let doc_type = doc.type_name();
         let rows = grouped
             .entry(doc_type.to_owned())
             .or_insert_with(|| Value::Array(Vec::new()));
