@@ -1,7 +1,8 @@
 //! Benchmarks of the vault model on generated vaults on disk: load with
 //! graph, feature listing, stats, BM25 index build and query, and memory
 //! against the vault's size on disk, with what a server keeps once it has
-//! run `check` (the checkers' documents and the findings of each).
+//! run `check` (the findings of each checker; the checkers read the graph's
+//! own documents).
 //!
 //! Run: `cargo bench -p vaultspec-vault --bench model --features testgen`.
 //! `VAULTSPEC_BENCH_SIZES=2000,10000` picks the sizes (default 2000, 10000,
@@ -14,7 +15,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use vaultspec_vault::checks::{self, DocFindings, Options, Snapshot};
+use vaultspec_vault::checks::{DocFindings, Options, Snapshot};
 use vaultspec_vault::graph::{
     DocSelect, FeatureFilter, Graph, GraphDoc, load_graph, read_corpus, read_corpus_with,
 };
@@ -242,7 +243,7 @@ fn bench(n: usize) {
     let (parse, parse_cpu, _) = time_cpu(runs, || {
         contents
             .iter()
-            .map(|(p, b)| GraphDoc::from_bytes(p, b).tags.len())
+            .map(|(p, b)| GraphDoc::from_bytes(p, b).meta.tags.len())
             .sum::<usize>()
     });
     drop(contents);
@@ -283,18 +284,10 @@ fn bench(n: usize) {
     let index_live = LIVE.load(Ordering::Relaxed) - before_index;
 
     // What a server that has run `check` keeps beside its graph: the
-    // checkers' model of every document, then the findings of each.
-    let before_documents = LIVE.load(Ordering::Relaxed);
-    let documents = checks::documents_of(&graph);
-    let documents_live = LIVE.load(Ordering::Relaxed) - before_documents;
+    // findings of each checker (they read the graph's documents).
     let before_findings = reset_peak();
     let mut kept = DocFindings::default();
-    let snapshot = Snapshot {
-        storage: &storage,
-        graph: Cow::Borrowed(&graph),
-        docs: Cow::Borrowed(&documents),
-        listing: Cow::Borrowed(&entries),
-    };
+    let snapshot = Snapshot::of(&storage, Cow::Borrowed(&graph), Cow::Borrowed(&entries));
     let today: Date = "2026-12-05".parse().expect("a date");
     let results = kept
         .check_all(&snapshot, &Options::check(today))
@@ -447,11 +440,6 @@ fn bench(n: usize) {
         "| memory: search index | {:.1} MiB | | {:.2}x disk |",
         mib(index_live),
         index_live as f64 / disk as f64
-    );
-    println!(
-        "| memory: checkers' documents | {:.1} MiB | | {:.2}x disk |",
-        mib(documents_live),
-        documents_live as f64 / disk as f64
     );
     println!(
         "| memory: kept findings (peak of the run) | {:.1} MiB ({:.1} MiB) | | {:.2}x disk |",

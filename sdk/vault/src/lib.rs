@@ -24,10 +24,11 @@
 //!
 //! Both take the same files ([`doc::place`]), find frontmatter with the same
 //! [`frontmatter::split`] and read its keys with the same line scanner
-//! ([`frontmatter::scan`]). Where one job needs the other record, it is a
-//! view, not a second read: each checker sees a readable `GraphDoc` as a
-//! `Document` over the same text ([`checks::Snapshot::of`]), and a writer
-//! holding a corpus builds the graph from it ([`graph::Graph::from_corpus`]).
+//! ([`frontmatter::scan`]). A `GraphDoc` *is* a `Document` over its
+//! normalised text (it derefs to one) plus the file's problem, so the
+//! checkers read the graph's own documents ([`checks::Snapshot::doc`]) and
+//! a writer holding a corpus builds the graph from it
+//! ([`graph::Graph::from_corpus`]).
 #![deny(missing_docs)]
 
 pub mod adr;

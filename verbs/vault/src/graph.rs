@@ -115,8 +115,8 @@ fn print_tree(graph: &Graph, nodes: &[NodeId]) {
         shown += 1;
         let doc_type = graph
             .doc(id)
-            .and_then(|d| d.doc_type.clone())
-            .unwrap_or_default();
+            .and_then(|d| d.doc_type)
+            .map_or("", |t| t.as_str());
         println!("{} [{doc_type}]", graph.node(id).key);
         let targets: Vec<NodeId> = graph.out_links(id).collect();
         for (i, t) in targets.iter().enumerate() {

@@ -33,12 +33,11 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
         return loaded.replies.get_or(root, today, "check", &raw, || {
             // The checks read the kept load instead of the vault again, and
             // judge again only the documents that changed since the last run.
-            let snapshot = Snapshot {
-                storage: &storage,
-                graph: Cow::Borrowed(&loaded.graph),
-                docs: Cow::Borrowed(loaded.documents()),
-                listing: Cow::Borrowed(&loaded.listing),
-            };
+            let snapshot = Snapshot::of(
+                &storage,
+                Cow::Borrowed(&loaded.graph),
+                Cow::Borrowed(&loaded.listing),
+            );
             let mut findings = loaded.findings.lock().expect("findings lock poisoned");
             Ok(reply(&findings.check_all(&snapshot, &options)?, false))
         });

@@ -1,12 +1,11 @@
 //! One loaded vault: the graph, the listing it was read from, and what is
 //! derived from the same files on first use (search index, plan statuses,
-//! the checkers' documents and findings, kept replies).
+//! the checkers' findings, kept replies).
 
 use std::sync::{Mutex, OnceLock};
 
 use vaultspec_vault::Storage;
 use vaultspec_vault::checks::{self, DocFindings};
-use vaultspec_vault::doc::Document;
 use vaultspec_vault::graph::{self, Graph, GraphDoc, VaultRead};
 use vaultspec_vault::search::SearchIndex;
 use vaultspec_vault::status::PlanStatuses;
@@ -28,8 +27,6 @@ pub struct LoadedVault {
     /// The per-document findings of `check`, carried over from the load
     /// before for every document read from the same text.
     pub findings: Mutex<DocFindings>,
-    /// The checkers' model of each document (see [`LoadedVault::documents`]).
-    pub(super) documents: OnceLock<Vec<Option<Document>>>,
 }
 
 impl LoadedVault {
@@ -41,7 +38,6 @@ impl LoadedVault {
             plans: OnceLock::new(),
             replies: Replies::default(),
             findings: Mutex::new(findings),
-            documents: OnceLock::new(),
         }
     }
 
@@ -55,18 +51,15 @@ impl LoadedVault {
             plans,
             replies,
             findings,
-            documents,
         } = self;
-        discard((index, plans, replies, documents));
+        discard((index, plans, replies));
         let findings = findings.into_inner().expect("findings lock poisoned");
         (graph, listing, findings)
     }
 
     /// The same load, without what was derived from the files before (the
-    /// index, the plans, the replies) but with the checkers' documents,
-    /// which are kept up to date in place.
-    pub(super) fn renewed(mut self) -> Self {
-        let documents = std::mem::take(&mut self.documents);
+    /// index, the plans, the replies).
+    pub(super) fn renewed(self) -> Self {
         let (graph, listing, findings) = self.into_parts();
         Self {
             graph,
@@ -75,17 +68,7 @@ impl LoadedVault {
             plans: OnceLock::new(),
             replies: Replies::default(),
             findings: Mutex::new(findings),
-            documents,
         }
-    }
-
-    /// What the checkers read of each document, in graph order (`None` for
-    /// one with a problem): parsed once, then kept beside the graph and
-    /// brought up to date with it, so a check after an edit parses only
-    /// what changed.
-    pub fn documents(&self) -> &[Option<Document>] {
-        self.documents
-            .get_or_init(|| checks::documents_of(&self.graph))
     }
 
     /// The document this load read for the corpus file at `path`.

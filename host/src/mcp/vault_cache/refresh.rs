@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use vaultspec_vault::Storage;
-use vaultspec_vault::checks::{self, DocFindings};
+use vaultspec_vault::checks::DocFindings;
 use vaultspec_vault::graph::{self, Graph, GraphDoc, LoadError, default_threads};
 use vaultspec_vault::storage::FileEntry;
 
@@ -176,13 +176,6 @@ fn replaced_in_place(
     for path in &moved {
         findings.forget(path);
     }
-    if let Some(documents) = loaded.documents.get_mut() {
-        let docs = loaded.graph.docs();
-        for path in &moved {
-            let i = graph::position(docs, path).expect("a document put in place is in the graph");
-            documents[i] = checks::document_of(&docs[i]);
-        }
-    }
     loaded.listing = resized(std::mem::take(&mut loaded.listing), now, since);
     Ok(true)
 }
@@ -218,14 +211,8 @@ impl Previous {
         match self {
             Previous::Owned(docs) => graph::position(docs, path).map(|i| {
                 // What stays behind keeps its path: the rest stay sorted.
-                let path = docs[i].path.clone();
-                std::mem::replace(
-                    &mut docs[i],
-                    GraphDoc {
-                        path,
-                        ..GraphDoc::default()
-                    },
-                )
+                let stand_in = GraphDoc::from_text(&docs[i].path, "");
+                std::mem::replace(&mut docs[i], stand_in)
             }),
             Previous::Shared(loaded) => loaded.doc(path).cloned(),
         }

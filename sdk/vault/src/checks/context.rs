@@ -1,6 +1,7 @@
-//! The snapshot every checker reads: the vault read once into a graph plus
-//! one [`Document`] per readable file, the run options, and the one writer
-//! the fixers share (which keeps a file's BOM and line-ending convention).
+//! The snapshot every checker reads: the vault read once into a graph, whose
+//! documents are the checkers' [`Document`]s, the run options, and the one
+//! writer the fixers share (which keeps a file's BOM and line-ending
+//! convention).
 //!
 //! Loading never fails on one bad file: a file that cannot be read, is not
 //! UTF-8 or has malformed frontmatter is a graph node with its
@@ -14,7 +15,7 @@ use std::borrow::Cow;
 use crate::date::Date;
 use crate::doc::{DocProblem, DocType, Document};
 use crate::error::Result;
-use crate::graph::{Graph, GraphDoc, LoadError, NodeId, default_threads, read_vault};
+use crate::graph::{Graph, LoadError, NodeId, default_threads, read_vault};
 use crate::storage::{FileEntry, Storage};
 use crate::text;
 
@@ -63,16 +64,15 @@ pub struct Snapshot<'s> {
     pub storage: &'s dyn Storage,
     /// The document graph: one node per corpus file, those with a problem
     /// included, so links to them resolve and nothing reports them missing.
-    /// Borrowed when the snapshot is taken of a load kept elsewhere.
+    /// Its documents are the checkers' (see [`Snapshot::doc`]). Borrowed
+    /// when the snapshot is taken of a load kept elsewhere.
     pub graph: Cow<'s, Graph>,
-    /// `docs[i]` is the document of graph node `i`, over the graph's
-    /// normalised text (no BOM, `\n` newlines only); `None` when the file
-    /// has a [`DocProblem`], so no per-document checker or fixer sees it.
-    /// Borrowed when a server keeps them beside its graph.
-    pub docs: Cow<'s, [Option<Document>]>,
     /// Every file under `.vault/` as listed when the snapshot was read, so
     /// the checkers that walk the tree do not list it again.
     pub listing: Cow<'s, [FileEntry]>,
+    /// When set, only the documents of the graph nodes marked here are
+    /// readable (see [`Snapshot::lending`]).
+    lent: Option<Vec<bool>>,
 }
 
 impl<'s> Snapshot<'s> {
@@ -97,28 +97,27 @@ impl<'s> Snapshot<'s> {
         graph: Cow<'s, Graph>,
         listing: Cow<'s, [FileEntry]>,
     ) -> Snapshot<'s> {
-        let docs = Cow::Owned(documents_of(&graph));
         Snapshot {
             storage,
             graph,
-            docs,
             listing,
+            lent: None,
         }
     }
 
     /// The same vault with only the documents of graph nodes `only`
-    /// readable (copies of them): what a checker that judges each document
-    /// by itself needs to judge just those.
+    /// readable: what a checker that judges each document by itself needs
+    /// to judge just those.
     pub fn lending(&self, only: &[NodeId]) -> Snapshot<'_> {
-        let mut docs = vec![None; self.docs.len()];
+        let mut lent = vec![false; self.graph.docs().len()];
         for &id in only {
-            docs[id] = self.docs[id].clone();
+            lent[id] = true;
         }
         Snapshot {
             storage: self.storage,
             graph: Cow::Borrowed(&*self.graph),
-            docs: Cow::Owned(docs),
             listing: Cow::Borrowed(&*self.listing),
+            lent: Some(lent),
         }
     }
 
@@ -131,9 +130,22 @@ impl<'s> Snapshot<'s> {
             .filter_map(|g| g.problem.as_ref().map(|p| (g.path.as_str(), p)))
     }
 
+    /// The document of graph node `id`: `None` for a phantom, a file with a
+    /// [`DocProblem`] (no checker reads or fixes it) or one not lent.
+    pub fn doc(&self, id: NodeId) -> Option<&Document> {
+        let g = self.graph.docs().get(id)?;
+        let lent = self.lent.as_ref().is_none_or(|lent| lent[id]);
+        (g.problem.is_none() && lent).then_some(&g.doc)
+    }
+
+    /// Every readable document with its graph node, in path order.
+    pub fn docs(&self) -> impl Iterator<Item = (NodeId, &Document)> {
+        (0..self.graph.docs().len()).filter_map(|id| Some((id, self.doc(id)?)))
+    }
+
     /// Every readable document, in path order.
     pub fn all_docs(&self) -> impl Iterator<Item = &Document> {
-        self.docs.iter().flatten()
+        self.docs().map(|(_, d)| d)
     }
 
     /// The documents a per-document checker looks at: every readable one,
@@ -145,7 +157,7 @@ impl<'s> Snapshot<'s> {
 
     /// Whether graph node `id` is a document inside the run's scope.
     pub fn node_in_scope(&self, id: NodeId, opts: &Options) -> bool {
-        match self.docs.get(id).and_then(Option::as_ref) {
+        match self.doc(id) {
             Some(d) => opts.feature.as_deref().is_none_or(|f| d.has_feature_tag(f)),
             None => false,
         }
@@ -161,27 +173,13 @@ impl<'s> Snapshot<'s> {
             .docs()
             .iter()
             .find(|g| g.path == path)
-            .is_some_and(|g| g.tags.iter().any(|t| t.strip_prefix('#') == Some(feature)))
+            .is_some_and(|g| {
+                g.meta
+                    .tags
+                    .iter()
+                    .any(|t| t.strip_prefix('#') == Some(feature))
+            })
     }
-
-    /// The document of graph node `id`.
-    pub fn doc(&self, id: NodeId) -> Option<&Document> {
-        self.docs.get(id).and_then(Option::as_ref)
-    }
-}
-
-/// The [`Document`] of each of `graph`'s documents (`None` for one with a
-/// problem), over the graph's normalised text: what [`Snapshot::docs`]
-/// holds, parsed on the machine's threads.
-pub fn documents_of(graph: &Graph) -> Vec<Option<Document>> {
-    crate::parallel::map(graph.docs(), default_threads(), document_of)
-}
-
-/// The [`Document`] of one graph document, `None` when it has a problem.
-pub fn document_of(doc: &GraphDoc) -> Option<Document> {
-    doc.problem
-        .is_none()
-        .then(|| Document::from_text(&doc.path, doc.text.clone()))
 }
 
 /// Whether a document is a generated feature index (`generated: true`).
@@ -250,29 +248,4 @@ pub fn write_if_changed(storage: &dyn Storage, path: &str, old: &str, new: &str)
 /// `n` followed by `one` or `many` (`1 HTML comment block`, `2 ... blocks`).
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_checkers_documents_share_the_graphs_text() {
-        let docs = vec![
-            GraphDoc::from_text(
-                ".vault/adr/2026-01-01-a-adr.md",
-                "---\ntags: []\n---\nbody\n",
-            ),
-            GraphDoc::from_text(".vault/adr/2026-01-02-b-adr.md", "\u{feff}# no fence\r\n"),
-        ];
-        let graph = Graph::build(docs, &[]);
-        let documents = documents_of(&graph);
-        for (doc, document) in graph.docs().iter().zip(&documents) {
-            let document = document.as_ref().expect("readable");
-            // One text in memory, held by both: a server keeps both models
-            // of every document, and a copy would double the vault's text.
-            assert!(std::sync::Arc::ptr_eq(&doc.text, &document.text));
-        }
-        assert_eq!(&*documents[1].as_ref().unwrap().text, "# no fence\n");
-    }
 }

@@ -150,7 +150,7 @@ impl DocFindings {
         }
         let mut aligned = self.align(snap);
         let fresh: Vec<usize> = (0..aligned.len())
-            .filter(|&i| aligned[i].is_none() && snap.docs[i].is_some())
+            .filter(|&i| aligned[i].is_none() && snap.doc(i).is_some())
             .collect();
 
         let jobs: Vec<Job> = std::iter::once(Job::Judge)
@@ -233,10 +233,9 @@ impl DocFindings {
     /// path order): slot `i` holds what is kept for graph node `i`, if any.
     fn align(&mut self, snap: &Snapshot<'_>) -> Vec<Option<(String, Judged)>> {
         let mut kept = std::mem::take(&mut self.kept).into_iter().peekable();
-        snap.docs
-            .iter()
-            .map(|slot| {
-                let path = slot.as_ref()?.path.as_str();
+        (0..snap.graph.docs().len())
+            .map(|id| {
+                let path = snap.doc(id)?.path.as_str();
                 while kept.next_if(|(p, _)| p.as_str() < path).is_some() {}
                 kept.next_if(|(p, _)| p == path)
             })

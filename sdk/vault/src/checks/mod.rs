@@ -53,7 +53,7 @@ pub mod structure;
 mod unseen;
 mod view;
 
-pub use context::{Options, Snapshot, document_of, documents_of};
+pub use context::{Options, Snapshot};
 pub use gate::{GateReport, commit_gate};
 pub use memo::{DocFindings, PER_DOCUMENT};
 pub use model::{Check, CheckResult, Finding, Severity, UnknownCheck};

@@ -18,13 +18,10 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
         .filter(|d| d.doc_type == Some(DocType::Adr))
         .filter_map(|d| d.feature())
         .collect();
-    for (id, doc) in snap.docs.iter().enumerate() {
-        let Some(doc) = doc
-            .as_ref()
-            .filter(|d| d.doc_type == Some(DocType::Research))
-        else {
+    for (id, doc) in snap.docs() {
+        if doc.doc_type != Some(DocType::Research) {
             continue;
-        };
+        }
         let Some(feature) = doc.feature().filter(|f| with_adr.contains(f)) else {
             continue;
         };

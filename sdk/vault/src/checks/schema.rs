@@ -46,10 +46,7 @@ fn targets<'a>(
 /// Runs the checker.
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut result = CheckResult::new(Check::Schema);
-    for (id, doc) in snap.docs.iter().enumerate() {
-        let Some(doc) = doc.as_ref().filter(|_| snap.node_in_scope(id, opts)) else {
-            continue;
-        };
+    for (id, doc) in snap.docs().filter(|&(id, _)| snap.node_in_scope(id, opts)) {
         match doc.doc_type {
             Some(DocType::Adr) => {
                 // By the linked file's folder, so a research note that

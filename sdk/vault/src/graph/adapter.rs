@@ -8,32 +8,19 @@ use crate::storage::Storage;
 use super::{Graph, GraphDoc, LoadError};
 
 impl From<&Document> for GraphDoc {
-    /// The document's scanned frontmatter is reused; only the text is
-    /// normalised (BOM dropped, `\r\n` and `\r` to `\n`), which moves byte
-    /// offsets, so the body start is recomputed on the normalised text then.
+    /// The document itself when its text needs no normalisation; otherwise
+    /// it is read again from its text with the BOM dropped and `\r\n` and
+    /// `\r` turned into `\n`, which moves byte offsets.
     fn from(doc: &Document) -> GraphDoc {
-        let mut g = if doc.text.starts_with('\u{feff}') || crate::text::contains(&doc.text, "\r") {
+        if doc.text.starts_with('\u{feff}') || crate::text::contains(&doc.text, "\r") {
             GraphDoc::from_text(&doc.path, &doc.text)
         } else {
-            let mut g = GraphDoc::from_text(&doc.path, "");
-            g.text = doc.text.clone();
-            if let Some(split) = &doc.split {
-                g.frontmatter = split.yaml.clone();
-                g.body_start = split.body;
+            GraphDoc {
+                doc: doc.clone(),
+                problem: None,
+                normalized: false,
             }
-            g
-        };
-        let meta = &doc.meta;
-        g.tags = meta.tags.clone();
-        g.related = meta.related.clone();
-        g.date = meta.date.clone().filter(|d| !d.is_empty());
-        g.modified = meta.modified.clone();
-        g.feature_key = meta.feature.clone();
-        g.generated = meta
-            .generated
-            .as_deref()
-            .is_some_and(|v| v.eq_ignore_ascii_case("true"));
-        g
+        }
     }
 }
 

@@ -115,6 +115,7 @@ fn assign_keys(docs: &[GraphDoc]) -> (Vec<String>, FxMap<String, Vec<NodeId>>) {
 /// written, in order.
 fn link_targets(doc: &GraphDoc) -> (Vec<&str>, Vec<String>) {
     let related = doc
+        .meta
         .related
         .iter()
         .filter_map(|item| links::related_target(item))

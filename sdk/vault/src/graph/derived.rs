@@ -182,6 +182,7 @@ impl Graph {
                 };
                 let feature_tag = features[id].as_ref().map(|f| format!("#{f}"));
                 let mut ids: Vec<u32> = doc
+                    .meta
                     .tags
                     .iter()
                     .filter(|t| !is_directory_tag(t) && Some(t.as_str()) != feature_tag.as_deref())

@@ -1,15 +1,16 @@
 //! The graph's input record: one parsed vault document ([`GraphDoc`]).
 //!
-//! A `GraphDoc` holds the whole (normalised) text once, plus the few
-//! frontmatter values the graph, listings and search read. Everything else
-//! (title, word count, links) is derived on demand from that text, so loading
-//! stays a single pass over each file.
+//! A `GraphDoc` is the checkers' [`Document`] (path, normalised text, where
+//! the frontmatter lies and its modelled keys), parsed once, plus what
+//! loading found wrong with the file. The graph, listings, search and the
+//! checkers all read the same record: a server keeps one per document.
+//! Everything else (title, word count, links) is derived on demand from the
+//! text, so loading stays a single pass over each file.
 
-use std::ops::Range;
-use std::sync::Arc;
+use std::ops::Deref;
 
 use super::markdown;
-use crate::doc::{DocProblem, frontmatter_problem, yaml_problem};
+use crate::doc::{DocProblem, Document, frontmatter_problem, yaml_problem};
 use crate::storage::StorageError;
 
 /// The seven document types, which are also the directory tags (`#adr` ...).
@@ -20,40 +21,29 @@ pub fn is_directory_tag(tag: &str) -> bool {
     DOC_TYPES.contains(&tag.strip_prefix('#').unwrap_or(tag))
 }
 
-/// One corpus document as the graph and search read it.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// One corpus document as the graph, search and the checkers read it: a
+/// [`Document`] (it derefs to one) over the text with one BOM removed and
+/// `\r\n`/`\r` turned into `\n`, and the file's problem if it has one.
+#[derive(Debug, Clone, PartialEq)]
 pub struct GraphDoc {
-    /// Workspace-relative path, `/`-separated (`.vault/adr/x.md`).
-    pub path: String,
-    /// The first folder under `.vault/` when it is a document type, else `None`.
-    pub doc_type: Option<&'static str>,
-    /// The filename without `.md`.
-    pub stem: String,
-    /// `tags:` items as written (quotes removed), usually `#adr`, `#feature`.
-    pub tags: Vec<String>,
-    /// `date:` as written (quotes removed).
-    pub date: Option<String>,
-    /// `modified:` as written (quotes removed).
-    pub modified: Option<String>,
-    /// `related:` items as written (quotes removed), e.g. `[[stem]]`.
-    pub related: Vec<String>,
-    /// The legacy bare `feature:` key, if any.
-    pub feature_key: Option<String>,
-    /// Whether the frontmatter says `generated: true` (feature indexes).
-    pub generated: bool,
-    /// The text with one BOM removed and `\r\n`/`\r` turned into `\n`
-    /// (shared with the checkers' model of the document).
-    pub text: Arc<str>,
-    /// The YAML between the fences, as a range of `text` (empty when none).
-    pub frontmatter: Range<usize>,
-    /// Where the body starts in `text` (spec/vault-format.md §5.1).
-    pub body_start: usize,
+    /// The document: path, stem, type, normalised text, frontmatter split
+    /// and modelled keys. Empty text when the file could not be read or is
+    /// not UTF-8.
+    pub doc: Document,
     /// Why the file is not a usable document (unreadable, not UTF-8, or
     /// malformed frontmatter). It still gets a node; without text it has no
     /// frontmatter, body or links.
     pub problem: Option<DocProblem>,
     /// `text` differs from the file's bytes (a BOM or `\r` was normalised).
     pub normalized: bool,
+}
+
+impl Deref for GraphDoc {
+    type Target = Document;
+
+    fn deref(&self) -> &Document {
+        &self.doc
+    }
 }
 
 /// Where the document of the file at `path` is in `docs`, which are in path
@@ -65,12 +55,10 @@ pub fn position(docs: &[GraphDoc], path: &str) -> Option<usize> {
 impl GraphDoc {
     /// Read a document from its raw bytes. `path` is workspace-relative.
     pub fn from_bytes(path: &str, bytes: &[u8]) -> GraphDoc {
-        let mut doc = GraphDoc::bare(path);
         match std::str::from_utf8(bytes) {
-            Ok(text) => doc.set_text(text),
-            Err(e) => doc.problem = Some(DocProblem::from_utf8(&e)),
+            Ok(text) => GraphDoc::from_text(path, text),
+            Err(e) => GraphDoc::without_text(path, DocProblem::from_utf8(&e)),
         }
-        doc
     }
 
     /// Read a document from its raw bytes, taken: text that needs no
@@ -79,25 +67,55 @@ impl GraphDoc {
     pub fn from_vec(path: &str, bytes: Vec<u8>) -> GraphDoc {
         match String::from_utf8(bytes) {
             Ok(text) if !text.starts_with('\u{feff}') && !crate::text::contains(&text, "\r") => {
-                let mut doc = GraphDoc::bare(path);
-                doc.text = text.into();
-                doc.parse_text();
-                doc
+                GraphDoc::parse(path, text, false)
             }
             Ok(text) => GraphDoc::from_text(path, &text),
-            Err(e) => GraphDoc {
-                problem: Some(DocProblem::from_utf8(&e.utf8_error())),
-                ..GraphDoc::bare(path)
-            },
+            Err(e) => GraphDoc::without_text(path, DocProblem::from_utf8(&e.utf8_error())),
         }
     }
 
     /// The document of a corpus file whose read failed: known by its path
     /// (type, stem, date prefix), with the failure as its problem.
     pub fn unreadable(path: &str, err: &StorageError) -> GraphDoc {
+        GraphDoc::without_text(path, DocProblem::from_read(err))
+    }
+
+    /// Read a document from text already decoded.
+    pub fn from_text(path: &str, raw: &str) -> GraphDoc {
+        let normalized = raw.starts_with('\u{feff}') || crate::text::contains(raw, "\r");
+        let raw = raw.strip_prefix('\u{feff}').unwrap_or(raw);
+        let text = if crate::text::contains(raw, "\r") {
+            raw.replace("\r\n", "\n").replace('\r', "\n")
+        } else {
+            raw.to_owned()
+        };
+        GraphDoc::parse(path, text, normalized)
+    }
+
+    fn without_text(path: &str, problem: DocProblem) -> GraphDoc {
         GraphDoc {
-            problem: Some(DocProblem::from_read(err)),
-            ..GraphDoc::bare(path)
+            doc: Document::from_text(path, ""),
+            problem: Some(problem),
+            normalized: false,
+        }
+    }
+
+    /// The document over normalised `text`, and the problem its frontmatter
+    /// has, if any.
+    fn parse(path: &str, text: String, normalized: bool) -> GraphDoc {
+        let doc = Document::from_text(path, text);
+        let text = &*doc.text;
+        // A document whose first line is the opening fence (nearly every
+        // one) has the fences `frontmatter::split` found: only the YAML
+        // between them is left to check, from line 2.
+        let problem = match &doc.split {
+            Some(s) if s.yaml.start > 0 && opens_with_fence(text) => yaml_problem(s.yaml(text), 2),
+            _ => frontmatter_problem(text),
+        };
+        GraphDoc {
+            doc,
+            problem,
+            normalized,
         }
     }
 
@@ -107,78 +125,46 @@ impl GraphDoc {
         self.problem.as_ref().is_none_or(|p| !p.no_text())
     }
 
-    /// Read a document from text already decoded.
-    pub fn from_text(path: &str, text: &str) -> GraphDoc {
-        let mut doc = GraphDoc::bare(path);
-        doc.set_text(text);
-        doc
-    }
-
-    fn bare(path: &str) -> GraphDoc {
-        let stem = crate::doc::stem_of(path).to_owned();
-        let rel = path.strip_prefix(".vault/").unwrap_or(path);
-        let doc_type = rel
-            .split_once('/')
-            .and_then(|(dir, _)| DOC_TYPES.iter().copied().find(|t| *t == dir));
-        GraphDoc {
-            path: path.to_owned(),
-            doc_type,
-            stem,
-            ..GraphDoc::default()
-        }
-    }
-
-    fn set_text(&mut self, raw: &str) {
-        self.normalized = raw.starts_with('\u{feff}') || crate::text::contains(raw, "\r");
-        let raw = raw.strip_prefix('\u{feff}').unwrap_or(raw);
-        self.text = if crate::text::contains(raw, "\r") {
-            raw.replace("\r\n", "\n").replace('\r', "\n").into()
-        } else {
-            raw.into()
-        };
-        self.parse_text();
-    }
-
-    fn parse_text(&mut self) {
-        let (yaml, body_start) =
-            crate::frontmatter::split(&self.text).map_or((0..0, 0), |s| (s.yaml, s.body));
-        self.frontmatter = yaml.clone();
-        self.body_start = body_start;
-        let text = std::mem::take(&mut self.text);
-        scan_frontmatter(&text[yaml.clone()], self);
-        // Kept as long as the graph: no room for items never pushed.
-        self.tags.shrink_to_fit();
-        self.related.shrink_to_fit();
-        // A document whose first line is the opening fence (nearly every
-        // one) has the fences `frontmatter::split` would find, found above:
-        // only the YAML between them is left to check, from line 2.
-        self.problem = if yaml.start > 0 && opens_with_fence(&text) {
-            yaml_problem(&text[yaml], 2)
-        } else {
-            frontmatter_problem(&text)
-        };
-        self.text = text;
-    }
-
     /// The document type as the graph keys it: the directory, or `unknown`.
-    pub fn type_name(&self) -> &str {
-        self.doc_type.unwrap_or("unknown")
+    pub fn type_name(&self) -> &'static str {
+        self.doc_type.map_or("unknown", |t| t.as_str())
     }
 
-    /// The body: from the first non-blank line after the frontmatter.
+    /// The body: from the first non-blank line after the frontmatter, or
+    /// the whole text when there is none (a second BOM included, as the
+    /// graph has always read it).
     pub fn body(&self) -> &str {
-        &self.text[self.body_start..]
+        &self.text[self.body_start()..]
+    }
+
+    /// Where [`GraphDoc::body`] starts in the text.
+    pub fn body_start(&self) -> usize {
+        self.split.as_ref().map_or(0, |s| s.body)
     }
 
     /// The raw YAML between the fences (empty when there is none).
     pub fn frontmatter_yaml(&self) -> &str {
-        &self.text[self.frontmatter.clone()]
+        self.split.as_ref().map_or("", |s| s.yaml(&self.text))
+    }
+
+    /// `date:` as written (quotes removed), `None` when absent or empty.
+    pub fn written_date(&self) -> Option<&str> {
+        self.meta.date.as_deref().filter(|d| !d.is_empty())
+    }
+
+    /// Whether the frontmatter says `generated: true` (feature indexes).
+    pub fn generated(&self) -> bool {
+        self.meta
+            .generated
+            .as_deref()
+            .is_some_and(|g| g.eq_ignore_ascii_case("true"))
     }
 
     /// The graph's feature: the lexicographically first non-directory tag,
     /// without `#`; else the legacy `feature:` key, lowercased.
     pub fn graph_feature(&self) -> Option<String> {
-        self.tags
+        self.meta
+            .tags
             .iter()
             .filter(|t| !is_directory_tag(t))
             .min()
@@ -192,6 +178,7 @@ impl GraphDoc {
     /// legacy `feature:` key, lowercased.
     pub fn listing_feature(&self) -> Option<String> {
         let first = self
+            .meta
             .tags
             .iter()
             .map(|t| crate::doc::tag_name(t))
@@ -204,7 +191,8 @@ impl GraphDoc {
 
     fn fallback_feature(&self) -> Option<String> {
         let f = self
-            .feature_key
+            .meta
+            .feature
             .as_deref()
             .map(crate::doc::feature_arg)?
             .to_lowercase();
@@ -214,7 +202,7 @@ impl GraphDoc {
     /// The listings' date: `date:` as written, else the `yyyy-mm-dd` prefix
     /// of the filename.
     pub fn listing_date(&self) -> Option<&str> {
-        self.date.as_deref().filter(|d| !d.is_empty()).or_else(|| {
+        self.written_date().or_else(|| {
             let prefix = self.stem.get(..10)?;
             crate::date::is_ymd_dashed_shape(prefix).then_some(prefix)
         })
@@ -226,7 +214,8 @@ impl GraphDoc {
         (self.has_text() && !self.normalized).then(|| crate::hash::blob_oid(self.text.as_bytes()))
     }
 
-    /// The text of the first non-empty level-1 heading outside fenced code.
+    /// The text of the first non-empty level-1 heading outside fenced code,
+    /// as the graph reads it.
     pub fn title(&self) -> Option<&str> {
         markdown::first_h1(self.body())
     }
@@ -250,36 +239,6 @@ fn opens_with_fence(text: &str) -> bool {
         .is_some_and(|rest| rest.bytes().all(|b| b == b' ' || b == b'\t'))
 }
 
-/// The keys the graph reads, by the line scanner of spec/vault-format.md
-/// §5.2 ([`crate::frontmatter::scan`], the reference's
-/// `parse_vault_metadata`), taken straight from its lines: this runs on
-/// every document a verb loads, and the graph needs six keys of the
-/// fifteen the scanner models.
-fn scan_frontmatter(yaml: &str, doc: &mut GraphDoc) {
-    use crate::frontmatter::scan::{Entry, scan_lines, strip_quotes};
-    let owned = |v: &str| (!v.is_empty()).then(|| v.to_owned());
-    scan_lines(yaml, |entry| match entry {
-        Entry::Key { key, value, .. } => {
-            let value = strip_quotes(value);
-            match key {
-                "tags" => doc.tags.clear(),
-                "related" => doc.related.clear(),
-                "date" => doc.date = owned(value),
-                "modified" => doc.modified = owned(value),
-                "feature" => doc.feature_key = owned(value),
-                "generated" => doc.generated = value.eq_ignore_ascii_case("true"),
-                _ => {}
-            }
-        }
-        Entry::Item { key: "tags", item } => doc.tags.push(item.to_owned()),
-        Entry::Item {
-            key: "related",
-            item,
-        } => doc.related.push(item.to_owned()),
-        Entry::Item { .. } => {}
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,12 +248,12 @@ mod tests {
     #[test]
     fn reads_frontmatter_in_any_quoting_and_normalises_newlines() {
         let doc = GraphDoc::from_text(".vault/research/2026-03-01-cache-layer-research.md", DOC);
-        assert_eq!(doc.doc_type, Some("research"));
+        assert_eq!(doc.type_name(), "research");
         assert_eq!(doc.stem, "2026-03-01-cache-layer-research");
-        assert_eq!(doc.tags, ["#research", "#cache-layer"]);
-        assert_eq!(doc.date.as_deref(), Some("2026-03-01"));
-        assert_eq!(doc.modified.as_deref(), Some("2026-03-02"));
-        assert_eq!(doc.related, ["[[a]]", "[[b|B]]"]);
+        assert_eq!(doc.meta.tags, ["#research", "#cache-layer"]);
+        assert_eq!(doc.written_date(), Some("2026-03-01"));
+        assert_eq!(doc.meta.modified.as_deref(), Some("2026-03-02"));
+        assert_eq!(doc.meta.related, ["[[a]]", "[[b|B]]"]);
         assert!(doc.body().starts_with("# `cache-layer` research\n"));
         assert_eq!(doc.title(), Some("`cache-layer` research"));
         assert_eq!(doc.word_count(), 6);
@@ -323,27 +282,29 @@ mod tests {
     #[test]
     fn an_unclosed_fence_is_all_body() {
         let doc = GraphDoc::from_text(".vault/adr/x.md", "---\ntags: ['#adr']\nno close\n");
-        assert!(doc.tags.is_empty());
-        assert_eq!(doc.body_start, 0);
+        assert!(doc.meta.tags.is_empty());
+        assert_eq!(doc.body_start(), 0);
     }
 
     #[test]
-    fn the_graph_reads_its_keys_as_the_metadata_scanner_does() {
-        for yaml in [
-            "tags:\n  - '#adr'\n  - \"#cache\"\ndate: '2026-01-02'\nrelated: ['[[a]]', \"[[b]]\"]\n",
-            "tags: []\ntags:\n- '#plan'\ndate:\nmodified: x\nfeature: '#Old'\ngenerated: TRUE\n",
-            "related:\n- '[[x]]'\ntitle: y\n- stray\nrelated: '[[z]]'\ngenerated: no\n# tags: x\n",
+    fn the_graph_document_is_the_checkers_document_of_the_normalised_text() {
+        for text in [
+            DOC,
+            "---\ntags: []\ntags:\n- '#plan'\ndate:\nmodified: x\nfeature: '#Old'\ngenerated: TRUE\n---\nbody\n",
+            "related:\n- '[[x]]'\n---\n",
+            "---\ntags: ['#adr'\n---\nmalformed, still read leniently\n",
         ] {
-            let doc = GraphDoc::from_text(".vault/adr/x.md", &format!("---\n{yaml}---\nbody\n"));
-            let m = crate::frontmatter::scan::scan(yaml);
-            assert_eq!(doc.tags, m.tags, "{yaml:?}");
-            assert_eq!(doc.related, m.related, "{yaml:?}");
-            assert_eq!(doc.date, m.date.filter(|d| !d.is_empty()), "{yaml:?}");
-            assert_eq!(doc.modified, m.modified, "{yaml:?}");
-            assert_eq!(doc.feature_key, m.feature, "{yaml:?}");
-            let generated = m.generated.is_some_and(|g| g.eq_ignore_ascii_case("true"));
-            assert_eq!(doc.generated, generated, "{yaml:?}");
+            let doc = GraphDoc::from_text(".vault/adr/x.md", text);
+            let normalised = text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
+            assert_eq!(
+                doc.doc,
+                Document::from_text(".vault/adr/x.md", normalised),
+                "{text:?}"
+            );
         }
+        let doc = GraphDoc::from_text(".vault/adr/x.md", "---\ndate:\ngenerated: TRUE\n---\n");
+        assert_eq!(doc.written_date(), None, "an empty date is no date");
+        assert!(doc.generated());
     }
 
     #[test]
@@ -380,7 +341,7 @@ mod tests {
             "{:?}",
             doc.problem
         );
-        assert!(doc.tags.is_empty());
+        assert!(doc.meta.tags.is_empty());
     }
 
     #[test]

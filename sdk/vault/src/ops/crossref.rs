@@ -284,7 +284,7 @@ fn draft_record(index: &AdrIndex, doc: &GraphDoc, body: &str) -> Result<AdrRecor
             "a draft needs nonempty body prose without frontmatter".to_owned(),
         ));
     }
-    let text = format!("{}{body}", &doc.text[..doc.body_start]);
+    let text = format!("{}{body}", &doc.text[..doc.body_start()]);
     let mut record = AdrRecord::from_doc(&GraphDoc::from_text(&doc.path, &text));
     if let Some(saved) = index.record(&doc.stem) {
         record.declared = saved.declared.clone();

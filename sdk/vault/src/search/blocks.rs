@@ -56,7 +56,7 @@ pub(crate) fn line_of(text: &str, offset: usize) -> usize {
 /// parents are indexes into `out`.
 pub fn split_blocks(doc: &GraphDoc, doc_index: u32, out: &mut Vec<Block>) {
     let text: &str = &doc.text;
-    let body_start = doc.body_start;
+    let body_start = doc.body_start();
     let first_line = line_of(text, body_start);
     let mut fences = FenceTracker::default();
     // Start offset, first line and level of each section; the prose before

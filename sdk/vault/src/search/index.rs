@@ -123,7 +123,10 @@ impl SearchIndex {
         let mut counts = Counts::default();
         let mut heading_terms: Vec<Vec<u32>> = Vec::new();
         for (d, doc) in docs.iter().enumerate() {
-            let doc_type = doc.doc_type.filter(|t| SEARCHABLE_TYPES.contains(t));
+            let doc_type = doc
+                .doc_type
+                .map(|t| t.as_str())
+                .filter(|t| SEARCHABLE_TYPES.contains(t));
             let feature = doc.listing_feature().map(|f| {
                 let next = feature_ids.len() as u32;
                 *feature_ids.entry(f.clone()).or_insert_with(|| {

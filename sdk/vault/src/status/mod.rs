@@ -464,7 +464,10 @@ fn grounding(graph: &Graph, plan: &PlanEntry) -> BTreeMap<String, Vec<String>> {
         .out_links(id)
         .chain(graph.in_links(id).iter().copied())
     {
-        let doc_type = graph.doc(other).and_then(|d| d.doc_type);
+        let doc_type = graph
+            .doc(other)
+            .and_then(|d| d.doc_type)
+            .map(|t| t.as_str());
         match doc_type {
             Some(t) if other != id && GROUNDING_TYPES.contains(&t) => {
                 grouped
