@@ -44,6 +44,11 @@ fn map_from<T: Sync, R: Send>(
     items.iter().map(f).collect()
 }
 
+/// Items a worker claims at a time: results are kept per claim, in a
+/// vector of exactly its length, and moved once into the output.
+#[cfg(not(target_arch = "wasm32"))]
+const CLAIM: usize = 64;
+
 #[cfg(not(target_arch = "wasm32"))]
 fn map_on_threads<T: Sync, R: Send>(
     items: &[T],
@@ -52,16 +57,28 @@ fn map_on_threads<T: Sync, R: Send>(
 ) -> Vec<R> {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    // Small claims for a few heavy items (each thread takes the next one as
+    // it finishes), runs of `CLAIM` for many light ones.
+    let claim = if items.len() >= CLAIM * threads {
+        CLAIM
+    } else {
+        1
+    };
     let next = AtomicUsize::new(0);
-    let parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
+    let mut parts: Vec<(usize, Vec<R>)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
                     let mut out = Vec::new();
                     loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        out.push((i, f(item)));
+                        let start = next.fetch_add(claim, Ordering::Relaxed);
+                        let Some(run) = items.get(start..(start + claim).min(items.len())) else {
+                            break;
+                        };
+                        if run.is_empty() {
+                            break;
+                        }
+                        out.push((start, run.iter().map(f).collect::<Vec<R>>()));
                     }
                     out
                 })
@@ -69,18 +86,15 @@ fn map_on_threads<T: Sync, R: Send>(
             .collect();
         workers
             .into_iter()
-            .map(|w| w.join().expect("a worker thread panicked"))
+            .flat_map(|w| w.join().expect("a worker thread panicked"))
             .collect()
     });
-    let mut results: Vec<Option<R>> = Vec::new();
-    results.resize_with(items.len(), || None);
-    for (i, result) in parts.into_iter().flatten() {
-        results[i] = Some(result);
+    parts.sort_unstable_by_key(|(start, _)| *start);
+    let mut results = Vec::with_capacity(items.len());
+    for (_, run) in parts {
+        results.extend(run);
     }
     results
-        .into_iter()
-        .map(|r| r.expect("every item mapped once"))
-        .collect()
 }
 
 #[cfg(test)]

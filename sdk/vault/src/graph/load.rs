@@ -90,21 +90,30 @@ pub fn read_vault_listed(
             Place::Other => {}
         }
     }
-    let mut docs: Vec<Option<GraphDoc>> = corpus.iter().map(|e| kept(&e.path)).collect();
-    let missing: Vec<&FileEntry> = corpus
-        .iter()
-        .zip(&docs)
-        .filter(|(_, doc)| doc.is_none())
-        .map(|(entry, _)| *entry)
-        .collect();
-    let mut read = read_all(storage, &missing, threads).into_iter();
-    let docs = docs
-        .iter_mut()
-        .map(|doc| match doc.take() {
-            Some(doc) => Ok(doc),
-            None => read.next().expect("one read per missing document"),
-        })
-        .collect::<Result<_, _>>()?;
+    // The documents kept, by their place in the corpus, and the files to
+    // read; then both merged in corpus order. A first load keeps nothing,
+    // and what was read is the result as it stands.
+    let mut held = Vec::new();
+    let mut missing = Vec::new();
+    for (i, entry) in corpus.iter().enumerate() {
+        match kept(&entry.path) {
+            Some(doc) => held.push((i, doc)),
+            None => missing.push(*entry),
+        }
+    }
+    let read = read_all(storage, &missing, threads)?;
+    let docs = if held.is_empty() {
+        read
+    } else {
+        let mut held = held.into_iter().peekable();
+        let mut read = read.into_iter();
+        (0..corpus.len())
+            .map(|i| match held.next_if(|(at, _)| *at == i) {
+                Some((_, doc)) => doc,
+                None => read.next().expect("one read per missing document"),
+            })
+            .collect()
+    };
     Ok(VaultRead {
         docs,
         archived,
@@ -147,21 +156,38 @@ fn read_all(
     storage: &dyn Storage,
     entries: &[&FileEntry],
     threads: usize,
-) -> Vec<Result<GraphDoc, StorageError>> {
+) -> Result<Vec<GraphDoc>, StorageError> {
     if cfg!(target_arch = "wasm32") {
         let paths: Vec<&str> = entries.iter().map(|e| e.path.as_str()).collect();
         let mut docs = Vec::with_capacity(entries.len());
+        let mut failed = None;
         storage.read_batches(&paths, &mut |offset, reads| {
-            docs.extend(
-                paths[offset..]
-                    .iter()
-                    .zip(reads)
-                    .map(|(path, r)| to_doc(path, r)),
-            );
+            for (path, read) in paths[offset..].iter().zip(reads) {
+                match to_doc(path, read) {
+                    Ok(doc) => docs.push(doc),
+                    Err(e) => failed = failed.take().or(Some(e)),
+                }
+            }
         });
-        return docs;
+        return failed.map_or(Ok(docs), Err);
     }
-    parallel::map(entries, threads, |e| to_doc(&e.path, storage.read(&e.path)))
+    // The documents themselves, not a result per document: a vault's worth
+    // of them is large, and only an exhausted read budget fails the load.
+    let failed = std::sync::Mutex::new(None);
+    let docs = parallel::map(entries, threads, |e| {
+        to_doc(&e.path, storage.read(&e.path)).unwrap_or_else(|err| {
+            let doc = GraphDoc::unreadable(&e.path, &err);
+            failed
+                .lock()
+                .expect("read failure lock poisoned")
+                .get_or_insert(err);
+            doc
+        })
+    });
+    match failed.into_inner().expect("read failure lock poisoned") {
+        Some(err) => Err(err),
+        None => Ok(docs),
+    }
 }
 
 #[cfg(test)]
@@ -257,5 +283,17 @@ mod tests {
             err.contains(".vault/adr/b.md") && err.contains("budget"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_exhausted_read_budget_fails_a_load_on_threads() {
+        let s = MemStorage::new().with_read_budget(6_000);
+        for i in 0..300 {
+            s.insert(&format!(".vault/adr/{i:03}.md"), vec![b'x'; 60]);
+        }
+        let Err(LoadError::Storage(err)) = read_vault(&s, 4) else {
+            panic!("the load went past its read budget");
+        };
+        assert!(err.to_string().contains("budget"), "{err}");
     }
 }
