@@ -8,6 +8,7 @@
 //! text, so loading stays a single pass over each file.
 
 use std::ops::Deref;
+use std::sync::Arc;
 
 use super::markdown;
 use crate::doc::{DocProblem, Document, frontmatter_problem, yaml_problem};
@@ -67,7 +68,7 @@ impl GraphDoc {
     pub fn from_vec(path: &str, bytes: Vec<u8>) -> GraphDoc {
         match String::from_utf8(bytes) {
             Ok(text) if !text.starts_with('\u{feff}') && !crate::text::contains(&text, "\r") => {
-                GraphDoc::parse(path, text, false)
+                GraphDoc::parse(path, text.into(), false)
             }
             Ok(text) => GraphDoc::from_text(path, &text),
             Err(e) => GraphDoc::without_text(path, DocProblem::from_utf8(&e.utf8_error())),
@@ -84,10 +85,10 @@ impl GraphDoc {
     pub fn from_text(path: &str, raw: &str) -> GraphDoc {
         let normalized = raw.starts_with('\u{feff}') || crate::text::contains(raw, "\r");
         let raw = raw.strip_prefix('\u{feff}').unwrap_or(raw);
-        let text = if crate::text::contains(raw, "\r") {
-            raw.replace("\r\n", "\n").replace('\r', "\n")
+        let text: Arc<str> = if crate::text::contains(raw, "\r") {
+            raw.replace("\r\n", "\n").replace('\r', "\n").into()
         } else {
-            raw.to_owned()
+            raw.into()
         };
         GraphDoc::parse(path, text, normalized)
     }
@@ -102,7 +103,7 @@ impl GraphDoc {
 
     /// The document over normalised `text`, and the problem its frontmatter
     /// has, if any.
-    fn parse(path: &str, text: String, normalized: bool) -> GraphDoc {
+    fn parse(path: &str, text: Arc<str>, normalized: bool) -> GraphDoc {
         let doc = Document::from_text(path, text);
         let text = &*doc.text;
         // A document whose first line is the opening fence (nearly every
