@@ -12,9 +12,10 @@ pub fn default_threads() -> usize {
 }
 
 /// `items.iter().map(f).collect()`, on `threads` threads. Each thread takes
-/// the next item from a shared counter (files vary in size, so fixed chunks
-/// would leave threads idle). Few items, or one thread, stay on the caller's
-/// thread; so does everything on `wasm32`, which has no threads.
+/// the next run of items from a shared counter (files vary in size, so
+/// splitting the items up front would leave threads idle). Few items, or
+/// one thread, stay on the caller's thread; so does everything on
+/// `wasm32`, which has no threads.
 pub fn map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     map_from(64, items, threads, f)
 }
