@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use vaultspec_vault::Date;
@@ -21,15 +21,23 @@ use crate::mcp::reply::{Reply, ToolResult};
 /// forgotten all at once (a client asking about many features).
 const KEPT: usize = 64;
 
+/// One kept reply, or its place while the first call that asked for it
+/// makes it: a call with the same key waits for that one instead of making
+/// the same reply again beside it (a first `status` that comes while the
+/// server warms the rollup at start).
+type Slot = Arc<Mutex<Option<Reply>>>;
+
 /// The replies made from one loaded vault.
 #[derive(Default)]
 pub struct Replies {
-    kept: Mutex<HashMap<String, Reply>>,
+    kept: Mutex<HashMap<String, Slot>>,
 }
 
 impl Replies {
     /// The reply of `tool` for `args` in the workspace at `root` today: the
-    /// kept one, else `make()`'s, kept when it succeeds.
+    /// kept one, else `make()`'s, kept when it succeeds. Calls with the same
+    /// key make it once, one after the other; calls with other keys do not
+    /// wait for each other.
     pub fn get_or(
         &self,
         root: &Path,
@@ -40,15 +48,23 @@ impl Replies {
     ) -> ToolResult {
         let framework = fingerprint(&root.join(".vaultspec"));
         let key = format!("{tool}\n{args}\n{today}\n{}", hex::encode(framework));
-        if let Some(reply) = self.kept.lock().expect("replies lock poisoned").get(&key) {
+        let slot = {
+            let mut kept = self.kept.lock().expect("replies lock poisoned");
+            if kept.len() >= KEPT && !kept.contains_key(&key) {
+                kept.clear();
+            }
+            Slot::clone(kept.entry(key).or_default())
+        };
+        // A maker that panicked left the slot empty: the next call makes
+        // the reply afresh.
+        let mut slot = slot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(reply) = &*slot {
             return Ok(reply.clone());
         }
         let reply = make()?;
-        let mut kept = self.kept.lock().expect("replies lock poisoned");
-        if kept.len() >= KEPT {
-            kept.clear();
-        }
-        kept.insert(key, reply.clone());
+        *slot = Some(reply.clone());
         Ok(reply)
     }
 }
@@ -88,6 +104,32 @@ mod tests {
             "a framework file changed"
         );
         assert_eq!(ask(json!({}), "2026-12-04"), "reply 4");
+    }
+
+    #[test]
+    fn calls_with_the_same_key_make_the_reply_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let replies = Replies::default();
+        let today: Date = "2026-12-03".parse().unwrap();
+        let made = std::sync::atomic::AtomicUsize::new(0);
+        let make = || {
+            made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            // Long enough for every other call to arrive meanwhile.
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            Ok(Reply {
+                summary: "made".into(),
+                structured: json!({}),
+            })
+        };
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    let reply = replies.get_or(dir.path(), today, "status", &json!({}), make);
+                    assert_eq!(reply.unwrap().summary, "made");
+                });
+            }
+        });
+        assert_eq!(made.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 
     #[test]
