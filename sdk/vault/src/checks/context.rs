@@ -169,16 +169,8 @@ impl<'s> Snapshot<'s> {
         let Some(feature) = opts.feature.as_deref() else {
             return true;
         };
-        self.graph
-            .docs()
-            .iter()
-            .find(|g| g.path == path)
-            .is_some_and(|g| {
-                g.meta
-                    .tags
-                    .iter()
-                    .any(|t| t.strip_prefix('#') == Some(feature))
-            })
+        let docs = self.graph.docs();
+        crate::graph::position(docs, path).is_some_and(|i| docs[i].has_feature_tag(feature))
     }
 }
 

@@ -143,11 +143,6 @@ impl GraphDoc {
         self.split.as_ref().map_or(0, |s| s.body)
     }
 
-    /// The raw YAML between the fences (empty when there is none).
-    pub fn frontmatter_yaml(&self) -> &str {
-        self.split.as_ref().map_or("", |s| s.yaml(&self.text))
-    }
-
     /// `date:` as written (quotes removed), `None` when absent or empty.
     pub fn written_date(&self) -> Option<&str> {
         self.meta.date.as_deref().filter(|d| !d.is_empty())
