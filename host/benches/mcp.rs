@@ -1,7 +1,8 @@
 //! Benchmarks of the MCP server over stdio: spawn to `initialize` reply, and
 //! the round trip of find (listing and search mode), status, check and search
 //! on generated vaults of 2,000 and 10,000 documents. Calls after the first
-//! of a server find the vault loaded while no file changed.
+//! of a server find the vault loaded while no file changed. A round trip
+//! ends at the reply's last byte, before the bench reads it into values.
 //!
 //! Run with `cargo bench -p vaultspec-host --bench mcp`
 //! (`VAULTSPEC_BENCH_SIZES=2000,10000,100000` picks the vault sizes). Targets: initialize

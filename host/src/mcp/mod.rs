@@ -19,6 +19,7 @@ pub mod progress;
 pub mod reply;
 pub mod schema;
 pub mod server;
+pub mod splice;
 pub mod stdio;
 pub mod tools;
 pub mod vault_cache;
@@ -111,8 +112,10 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         };
         return http::serve(server, &options).await;
     }
+    let splice = splice::Splice::new();
     let service = server
-        .serve(stdio::StdioTransport::new())
+        .with_splice(splice.clone())
+        .serve(stdio::StdioTransport::new(splice))
         .await
         .context("starting the MCP session")?;
     service.waiting().await.context("serving MCP")?;

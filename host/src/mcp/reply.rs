@@ -1,8 +1,12 @@
 //! Packaging tool results the way every hot tool answers (`spec/mcp-tools.md`
 //! §2–3): one short summary line plus the structured payload, or a tool error.
 
+use std::sync::Arc;
+
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
+
+use super::splice::Splice;
 
 /// The longest summary line a tool sends.
 pub const SUMMARY_LIMIT: usize = 200;
@@ -16,7 +20,35 @@ pub struct Reply {
     /// One line, at most [`SUMMARY_LIMIT`] characters once sent.
     pub summary: String,
     /// The structured payload (always an object).
-    pub structured: Value,
+    pub structured: Payload,
+}
+
+/// A reply's structured payload, as made or as kept.
+#[derive(Debug, Clone)]
+pub enum Payload {
+    /// Made for this call.
+    Value(Value),
+    /// A kept reply's payload, written as JSON when it was made: shared by
+    /// every call that asks for it again instead of copied into each.
+    Written(Arc<str>),
+}
+
+impl From<Value> for Payload {
+    fn from(value: Value) -> Self {
+        Self::Value(value)
+    }
+}
+
+impl Payload {
+    /// The payload as a JSON value (a written one is read back).
+    pub fn into_value(self) -> Value {
+        match self {
+            Self::Value(value) => value,
+            Self::Written(json) => {
+                serde_json::from_str(&json).expect("a kept payload is the JSON it was written as")
+            }
+        }
+    }
 }
 
 /// Why a whole call failed or was refused, as the client is told it.
@@ -50,15 +82,19 @@ pub fn clip_summary(summary: &str) -> String {
     line.chars().take(SUMMARY_LIMIT).collect()
 }
 
-/// Turn a tool's outcome into the wire result.
-pub fn package(tool: &str, result: ToolResult) -> CallToolResult {
+/// Turn a tool's outcome into the wire result. A written payload goes as
+/// a stand-in `splice` puts it back for, when the transport has one.
+pub fn package(tool: &str, result: ToolResult, splice: Option<&Splice>) -> CallToolResult {
     match result {
         Ok(reply) => {
             // Not `CallToolResult::structured`, which would also write the
             // whole payload out as text only for it to be replaced.
             let summary = ContentBlock::text(clip_summary(&reply.summary));
             let mut result = CallToolResult::success(vec![summary]);
-            result.structured_content = Some(reply.structured);
+            result.structured_content = Some(match (reply.structured, splice) {
+                (Payload::Written(json), Some(splice)) => splice.stand_in(json),
+                (payload, _) => payload.into_value(),
+            });
             result
         }
         Err(ToolError::Tool(message)) => CallToolResult::error(vec![ContentBlock::text(format!(
@@ -86,7 +122,8 @@ pub fn wire_size(result: &CallToolResult) -> usize {
 }
 
 /// Replace a result over [`RESPONSE_LIMIT`] with the refusal the spec names
-/// (the work it reports has already happened).
+/// (the work it reports has already happened). `result` must carry its
+/// whole payload (no stand-in), or its size would not count it.
 pub fn cap_response(tool: &str, result: CallToolResult) -> CallToolResult {
     if wire_size(&result) > RESPONSE_LIMIT {
         package(
@@ -94,6 +131,7 @@ pub fn cap_response(tool: &str, result: CallToolResult) -> CallToolResult {
             Err(ToolError::tool(format!(
                 "Response exceeds {RESPONSE_LIMIT} bytes; tool already ran"
             ))),
+            None,
         )
     } else {
         result
@@ -115,11 +153,15 @@ mod tests {
 
     #[test]
     fn a_refusal_carries_the_tool_prefix_but_a_bare_one_does_not() {
-        let result = package("find", Err(ToolError::tool("limit too high")));
+        let result = package("find", Err(ToolError::tool("limit too high")), None);
         assert_eq!(result.is_error, Some(true));
         let text = serde_json::to_value(&result.content).unwrap();
         assert_eq!(text[0]["text"], "Error executing tool find: limit too high");
-        let result = package("edit", Err(ToolError::Bare("Unknown tool: edit".into())));
+        let result = package(
+            "edit",
+            Err(ToolError::Bare("Unknown tool: edit".into())),
+            None,
+        );
         assert_eq!(
             serde_json::to_value(&result.content).unwrap()[0]["text"],
             "Unknown tool: edit"
@@ -136,9 +178,9 @@ mod tests {
     fn an_oversized_reply_becomes_the_response_cap_refusal() {
         let big = Reply {
             summary: "big".into(),
-            structured: serde_json::json!({"text": "é".repeat(30_000)}),
+            structured: serde_json::json!({"text": "é".repeat(30_000)}).into(),
         };
-        let result = cap_response("find", package("find", Ok(big)));
+        let result = cap_response("find", package("find", Ok(big), None));
         let text = serde_json::to_value(&result.content).unwrap();
         assert_eq!(
             text[0]["text"],

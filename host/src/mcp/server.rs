@@ -23,6 +23,7 @@ use super::instructions::{SERVER_NAME, instructions};
 use super::progress::Progress;
 use super::reply::{ToolError, ToolResult, cap_response, package};
 use super::schema::validate;
+use super::splice::Splice;
 use super::tools::{self, ToolDef, definitions};
 
 /// The longest a native tool may take. Past it the client gets a tool error
@@ -36,6 +37,8 @@ pub const TOOL_DEADLINE: Duration = Duration::from_secs(60);
 pub struct VaultServer {
     context: Arc<ServerContext>,
     tools: Arc<Vec<ToolDef>>,
+    /// Where kept payloads go as stand-ins, when the transport splices.
+    splice: Option<Arc<Splice>>,
 }
 
 impl VaultServer {
@@ -45,7 +48,15 @@ impl VaultServer {
         Self {
             context: Arc::new(context),
             tools,
+            splice: None,
         }
+    }
+
+    /// This server, packaging kept payloads as stand-ins of `splice` (for
+    /// a transport that writes through its [`SpliceWriter`](super::splice::SpliceWriter)).
+    pub fn with_splice(mut self, splice: Arc<Splice>) -> Self {
+        self.splice = Some(splice);
+        self
     }
 
     /// Load the vault in the background (see [`super::vault_cache::preload`]),
@@ -73,14 +84,18 @@ impl VaultServer {
         arguments: Option<Map<String, Value>>,
     ) -> rmcp::model::CallToolResult {
         let Some(def) = self.tools.iter().find(|t| t.name == name) else {
-            return package(name, Err(ToolError::Bare(format!("Unknown tool: {name}"))));
+            return package(
+                name,
+                Err(ToolError::Bare(format!("Unknown tool: {name}"))),
+                None,
+            );
         };
         let args = Value::Object(arguments.unwrap_or_default());
         if let Err(guard) = read_only_guard(self.context.read_only, name, &args) {
-            return package(name, Err(ToolError::Bare(guard)));
+            return package(name, Err(ToolError::Bare(guard)), None);
         }
         if let Err(problem) = validate(&def.input, &args) {
-            return package(name, Err(ToolError::tool(problem)));
+            return package(name, Err(ToolError::tool(problem)), None);
         }
         tracing::info!(tool = name, arguments = %args, "tool call");
         let context = self.context.clone();
@@ -101,11 +116,11 @@ impl VaultServer {
         if let Err(ToolError::Tool(message) | ToolError::Bare(message)) = &outcome {
             tracing::info!("Tool '{name}' failed: \"{message}\"");
         }
-        let result = package(name, outcome);
         if name == "find" || name == "invoke" {
-            cap_response(name, result)
+            // The cap weighs the whole payload: no stand-in.
+            cap_response(name, package(name, outcome, None))
         } else {
-            result
+            package(name, outcome, self.splice.as_deref())
         }
     }
 }

@@ -9,6 +9,8 @@
 //! [`StdioTransport`] writes the reply through rmcp's own writer, so replies
 //! never interleave with responses. rmcp still answers the rest as before
 //! (JSON that is no JSON-RPC message: `-32600`; an oversized line: dropped).
+//! That writer writes to stdout through a [`SpliceWriter`], which puts kept
+//! payloads in place of their stand-ins.
 
 use std::io;
 use std::pin::Pin;
@@ -22,6 +24,8 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::mpsc;
 
+use super::splice::{Splice, SpliceWriter};
+
 /// A line longer than this is handed to rmcp unjudged (it drops lines over
 /// its own limit, which is this one).
 const MAX_JUDGED_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
@@ -31,28 +35,19 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The MCP transport over this process's stdin and stdout.
 pub struct StdioTransport {
-    inner: AsyncRwTransport<RoleServer, JsonLines<tokio::io::Stdin>, tokio::io::Stdout>,
+    inner:
+        AsyncRwTransport<RoleServer, JsonLines<tokio::io::Stdin>, SpliceWriter<tokio::io::Stdout>>,
     problems: mpsc::UnboundedReceiver<String>,
 }
 
 impl StdioTransport {
-    /// The transport over stdin and stdout.
-    pub fn new() -> Self {
-        Self::over(tokio::io::stdin(), tokio::io::stdout())
-    }
-}
-
-impl Default for StdioTransport {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl StdioTransport {
-    fn over(stdin: tokio::io::Stdin, stdout: tokio::io::Stdout) -> Self {
+    /// The transport over stdin and stdout, writing the payloads of
+    /// `splice`'s stand-ins in their place.
+    pub fn new(splice: std::sync::Arc<Splice>) -> Self {
         let (sender, problems) = mpsc::unbounded_channel();
+        let stdout = SpliceWriter::new(tokio::io::stdout(), splice);
         Self {
-            inner: AsyncRwTransport::new(JsonLines::new(stdin, sender), stdout),
+            inner: AsyncRwTransport::new(JsonLines::new(tokio::io::stdin(), sender), stdout),
             problems,
         }
     }

@@ -56,7 +56,7 @@ fn run(storage: &CapStorage, options: &Options) -> ToolResult {
 fn reply(results: &[CheckResult], fix: bool) -> Reply {
     Reply {
         summary: summary(results),
-        structured: result(results, fix),
+        structured: result(results, fix).into(),
     }
 }
 

@@ -71,7 +71,7 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let (summary, value) = envelope(&items);
     Ok(Reply {
         summary,
-        structured: value,
+        structured: value.into(),
     })
 }
 

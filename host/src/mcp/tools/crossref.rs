@@ -60,7 +60,7 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
         })?;
     Ok(Reply {
         summary: summary(&outcome),
-        structured: serde_json::to_value(&outcome)?,
+        structured: serde_json::to_value(&outcome)?.into(),
     })
 }
 

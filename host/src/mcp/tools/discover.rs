@@ -26,6 +26,6 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let summary = format!("{} verbs", verbs.len());
     Ok(Reply {
         summary,
-        structured: json!({"query": args.query, "count": verbs.len(), "verbs": verbs}),
+        structured: json!({"query": args.query, "count": verbs.len(), "verbs": verbs}).into(),
     })
 }

@@ -107,7 +107,7 @@ fn answer(storage: &CapStorage, loaded: &LoadedVault, args: &Args) -> ToolResult
     }
     Ok(Reply {
         summary,
-        structured,
+        structured: structured.into(),
     })
 }
 

@@ -38,6 +38,6 @@ pub async fn call(context: &ServerContext, args: Value) -> ToolResult {
         .map_err(ToolError::Tool)?;
     Ok(Reply {
         summary: summary(&reply),
-        structured: reply,
+        structured: reply.into(),
     })
 }

@@ -56,6 +56,6 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     });
     Ok(Reply {
         summary,
-        structured: value,
+        structured: value.into(),
     })
 }

@@ -78,7 +78,7 @@ pub fn progress(context: &ServerContext, args: Value) -> ToolResult {
     let summary = format!("PlanProgressResult: {}", report.status);
     Ok(Reply {
         summary,
-        structured: serde_json::to_value(&report)?,
+        structured: serde_json::to_value(&report)?.into(),
     })
 }
 
@@ -114,6 +114,6 @@ pub fn edit(context: &ServerContext, args: Value) -> ToolResult {
     let summary = format!("PlanEditResult: {}", report.status);
     Ok(Reply {
         summary,
-        structured: serde_json::to_value(&report)?,
+        structured: serde_json::to_value(&report)?.into(),
     })
 }

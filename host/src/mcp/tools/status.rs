@@ -63,7 +63,7 @@ fn reply(storage: &CapStorage, loaded: &LoadedVault, target: Option<String>) -> 
             }
             Ok(Reply {
                 summary,
-                structured: value,
+                structured: value.into(),
             })
         }
         Some(target) => {
@@ -83,7 +83,7 @@ fn reply(storage: &CapStorage, loaded: &LoadedVault, target: Option<String>) -> 
             });
             Ok(Reply {
                 summary: "grounding trace".to_owned(),
-                structured: value,
+                structured: value.into(),
             })
         }
     }

@@ -6,6 +6,10 @@
 //! `.vaultspec/` (config, the body-schema baseline, rename manifests: their
 //! [`fingerprint`](crate::workspace::survey::fingerprint) is part of the key), on today's date
 //! (stamps and ages) and on the call's arguments; the key holds all four.
+//!
+//! A reply is kept written as JSON ([`Payload::Written`]): a tenth of the
+//! memory of its value, and every call shares it instead of copying it
+//! (the rollup of a vault with thousands of plans in flight is megabytes).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -15,7 +19,7 @@ use serde_json::Value;
 use vaultspec_vault::Date;
 
 use super::fingerprint;
-use crate::mcp::reply::{Reply, ToolResult};
+use crate::mcp::reply::{Payload, Reply, ToolError, ToolResult};
 
 /// The most replies kept for one loaded vault; past it the oldest are
 /// forgotten all at once (a client asking about many features).
@@ -63,7 +67,20 @@ impl Replies {
         if let Some(reply) = &*slot {
             return Ok(reply.clone());
         }
-        let reply = make()?;
+        let Reply {
+            summary,
+            structured,
+        } = make()?;
+        let json = match structured {
+            Payload::Value(value) => serde_json::to_string(&value)
+                .map_err(|err| ToolError::tool(format!("writing the {tool} reply: {err}")))?
+                .into(),
+            Payload::Written(json) => json,
+        };
+        let reply = Reply {
+            summary,
+            structured: Payload::Written(json),
+        };
         *slot = Some(reply.clone());
         Ok(reply)
     }
@@ -87,7 +104,7 @@ mod tests {
                     made.set(made.get() + 1);
                     Ok(Reply {
                         summary: format!("reply {}", made.get()),
-                        structured: json!({}),
+                        structured: json!({}).into(),
                     })
                 })
                 .unwrap()
@@ -118,7 +135,7 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(100));
             Ok(Reply {
                 summary: "made".into(),
-                structured: json!({}),
+                structured: json!({}).into(),
             })
         };
         std::thread::scope(|s| {
@@ -144,7 +161,7 @@ mod tests {
         let again = replies.get_or(dir.path(), today, "status", &json!({}), || {
             Ok(Reply {
                 summary: "made".into(),
-                structured: json!({}),
+                structured: json!({}).into(),
             })
         });
         assert_eq!(again.unwrap().summary, "made");
