@@ -75,17 +75,21 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
             .unwrap_or(watchdog::POLL);
         watchdog::start(args.parent_pid, poll);
     }
-    if !args.read_only {
-        // Temp files of writes a crashed vaultspec left behind; a read-only
-        // server changes nothing.
+    // Temp files of writes a crashed vaultspec left behind (a read-only
+    // server changes nothing). Sweeping walks the whole vault, so it runs
+    // in the background after the preload: neither `initialize` nor a first
+    // call waits for it, and it removes only the temp files of writers
+    // that are gone.
+    let sweep = if args.read_only {
+        None
+    } else {
         let dir = workspace
             .dir()
             .try_clone()
             .context("opening the workspace to sweep stale temp files")?;
-        let removed = vaultspec_vault::CapStorage::from_dir(dir).sweep_stale_temps();
-        tracing::info!(removed, "swept the temp files of interrupted writes");
         recover_interrupted(&workspace);
-    }
+        Some(vaultspec_vault::CapStorage::from_dir(dir))
+    };
     let loaded = crate::catalog::load_all(
         crate::builtins::catalog()?,
         Some(workspace.root()),
@@ -103,7 +107,12 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         vault: vault_cache::VaultCache::default(),
         gateway: Gateway::pooled(loaded.catalog, SANDBOX_SLOTS)?,
     });
-    server.preload();
+    server.preload(move || {
+        if let Some(storage) = sweep {
+            let removed = storage.sweep_stale_temps();
+            tracing::info!(removed, "swept the temp files of interrupted writes");
+        }
+    });
     if let Some(addr) = args.http {
         let options = http::HttpOptions {
             addr,

@@ -61,11 +61,15 @@ impl VaultServer {
 
     /// Load the vault in the background (see [`super::vault_cache::preload`]),
     /// and have the rollup ready: an agent's first call is most often
-    /// `status`.
-    pub fn preload(&self) {
-        super::vault_cache::preload(self.context.clone(), |context| {
-            let _ = super::tools::call(context, "status", serde_json::json!({}));
-        });
+    /// `status`. `then` runs after, on the same thread.
+    pub fn preload(&self, then: impl FnOnce() + Send + 'static) {
+        super::vault_cache::preload(
+            self.context.clone(),
+            |context| {
+                let _ = super::tools::call(context, "status", serde_json::json!({}));
+            },
+            then,
+        );
     }
 
     /// The `Tool` records `tools/list` returns.

@@ -173,8 +173,13 @@ impl State {
 /// ranking index, ahead of the first tool that needs them, on a thread of
 /// their own; a tool that comes meanwhile waits for this work instead of
 /// starting it again. A vault that does not load is left for the tools to
-/// report.
-pub fn preload(context: Arc<ServerContext>, warm: fn(&ServerContext)) {
+/// report. `then` runs last on the same thread: start-up work no call
+/// waits for.
+pub fn preload(
+    context: Arc<ServerContext>,
+    warm: fn(&ServerContext),
+    then: impl FnOnce() + Send + 'static,
+) {
     let spawned = std::thread::Builder::new()
         .name("vaultspec-preload".into())
         .spawn(move || {
@@ -191,6 +196,7 @@ pub fn preload(context: Arc<ServerContext>, warm: fn(&ServerContext)) {
                 }
             }
             context.gateway.index();
+            then();
         });
     if let Err(err) = spawned {
         tracing::debug!("the vault was not preloaded: {err}");
