@@ -100,7 +100,8 @@ impl Graph {
         }
         (0..self.docs.len())
             .filter(|&id| {
-                self.nodes[id].key.to_lowercase() != "readme"
+                // Only ASCII letters lower-case to those of `readme`.
+                !self.nodes[id].key.eq_ignore_ascii_case("readme")
                     && self.in_links(id).is_empty()
                     && self.out_edges(id).is_empty()
                     && features[id].as_deref().is_none_or(|f| members[f] <= 1)
@@ -164,7 +165,28 @@ impl Graph {
         feature: Option<&str>,
         date: Option<&str>,
     ) -> Vec<DocRow> {
-        let feature = feature
+        self.selected(select, feature, date)
+            .map(|(id, doc, feature)| DocRow {
+                path: doc.path.clone(),
+                doc_type: doc.type_name().to_owned(),
+                feature,
+                date: doc.listing_date().map(str::to_owned),
+                problem: doc.problem.as_ref().map(ToString::to_string),
+                name: doc.stem.clone(),
+                node: id,
+            })
+            .collect()
+    }
+
+    /// The documents [`list_documents`](Self::list_documents) lists, each
+    /// with its listing feature.
+    fn selected(
+        &self,
+        select: DocSelect<'_>,
+        feature: Option<&str>,
+        date: Option<&str>,
+    ) -> impl Iterator<Item = (NodeId, &super::GraphDoc, Option<String>)> {
+        let wanted = feature
             .map(crate::doc::feature_arg)
             .filter(|f| !f.is_empty());
         let date = date.filter(|d| !d.is_empty());
@@ -176,44 +198,37 @@ impl Graph {
         self.docs
             .iter()
             .enumerate()
-            .filter(|(id, doc)| {
+            .filter(move |(id, doc)| {
                 keep.as_ref().is_none_or(|k| k.contains(id))
                     && match select {
                         DocSelect::Type(t) => doc.type_name() == t,
                         _ => true,
                     }
+                    && date.is_none_or(|d| doc.listing_date() == Some(d))
             })
-            .map(|(id, doc)| DocRow {
-                path: doc.path.clone(),
-                doc_type: doc.type_name().to_owned(),
-                feature: doc.listing_feature(),
-                date: doc.listing_date().map(str::to_owned),
-                problem: doc.problem.as_ref().map(ToString::to_string),
-                name: doc.stem.clone(),
-                node: id,
-            })
-            .filter(|row| feature.is_none_or(|f| row.feature.as_deref() == Some(f)))
-            .filter(|row| date.is_none_or(|d| row.date.as_deref() == Some(d)))
-            .collect()
+            .map(|(id, doc)| (id, doc, doc.listing_feature()))
+            .filter(move |(_, _, f)| wanted.is_none_or(|w| f.as_deref() == Some(w)))
     }
 
     /// `vault stats`: totals over the filtered documents; orphan and
     /// dangling counts over the whole vault.
     pub fn stats(&self, select: DocSelect<'_>, feature: Option<&str>, date: Option<&str>) -> Stats {
-        let rows = self.list_documents(select, feature, date);
+        let mut total_docs = 0;
         let mut counts_by_type: Vec<(String, usize)> = Vec::new();
         let mut features = HashSet::new();
-        for row in &rows {
-            match counts_by_type.iter_mut().find(|(t, _)| *t == row.doc_type) {
+        for (_, doc, feature) in self.selected(select, feature, date) {
+            total_docs += 1;
+            let doc_type = doc.type_name();
+            match counts_by_type.iter_mut().find(|(t, _)| *t == doc_type) {
                 Some((_, n)) => *n += 1,
-                None => counts_by_type.push((row.doc_type.clone(), 1)),
+                None => counts_by_type.push((doc_type.to_owned(), 1)),
             }
-            if let Some(f) = &row.feature {
-                features.insert(f.as_str());
+            if let Some(f) = feature {
+                features.insert(f);
             }
         }
         Stats {
-            total_docs: rows.len(),
+            total_docs,
             total_features: features.len(),
             counts_by_type,
             orphaned_count: self.orphans().len(),
