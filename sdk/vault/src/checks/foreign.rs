@@ -65,7 +65,11 @@ pub fn run(snap: &Snapshot<'_>, _opts: &Options) -> Result<CheckResult> {
         }
     }
     for entry in snap.listing.iter() {
+        let name = entry.path.rsplit('/').next().unwrap_or_default();
+        // A write's temp file: in flight, or left by a crash for the
+        // server's sweep.
         if entry.path.ends_with(".md")
+            || crate::storage::temp_name::owner(name).is_some()
             || is_excluded(&entry.path)
             || DocType::of_path(&entry.path).is_none()
         {
@@ -79,4 +83,28 @@ pub fn run(snap: &Snapshot<'_>, _opts: &Options) -> Result<CheckResult> {
         ));
     }
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::checks::{Check, Options, run_check};
+    use crate::{Date, MemStorage};
+
+    #[test]
+    fn a_writes_temp_file_is_not_a_foreign_file() {
+        let s = MemStorage::new();
+        s.insert(
+            ".vault/adr/.2026-01-05-x-adr.md.vs-4242-00ff00ff00ff00ff.tmp",
+            "half",
+        );
+        s.insert(".vault/adr/notes.tmp", "mine");
+        let today = Date::new(2026, 11, 30).unwrap();
+        let result = run_check(&s, Check::Foreign, &Options::check(today)).unwrap();
+        let paths: Vec<_> = result
+            .findings
+            .iter()
+            .filter_map(|f| f.path.as_deref())
+            .collect();
+        assert_eq!(paths, [".vault/adr/notes.tmp"]);
+    }
 }

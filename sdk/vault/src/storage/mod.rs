@@ -18,6 +18,7 @@ mod nofollow;
 mod path;
 #[cfg(not(target_arch = "wasm32"))]
 mod temp;
+pub mod temp_name;
 
 pub use budget::{ReadBudget, WriteBudget};
 pub use error::StorageError;

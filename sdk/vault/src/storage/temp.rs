@@ -12,6 +12,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
 use super::nofollow::{lstat, open_dir_for_listing};
+use super::temp_name::owner;
 
 /// How many fresh names a write tries before giving up.
 const ATTEMPTS: usize = 16;
@@ -38,18 +39,6 @@ pub(super) fn create(dir: BorrowedFd<'_>, name: &str) -> std::io::Result<(String
 fn create_exclusive(dir: BorrowedFd<'_>, temp: &str) -> rustix::io::Result<OwnedFd> {
     let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     rustix::fs::openat(dir, temp, flags, Mode::from(0o666))
-}
-
-/// The pid in a temp file's name, if the name is one of ours.
-pub(super) fn owner(file_name: &str) -> Option<u32> {
-    let rest = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    let (rest, random) = rest.rsplit_once('-')?;
-    let (target, pid) = rest.rsplit_once(".vs-")?;
-    let hex = !random.is_empty() && random.bytes().all(|b| b.is_ascii_hexdigit());
-    let digits = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
-    (hex && digits && !target.is_empty())
-        .then(|| pid.parse().ok())
-        .flatten()
 }
 
 /// Whether process `pid` is gone: signalling it says there is no such
@@ -116,27 +105,6 @@ pub(super) fn sweep(root: BorrowedFd<'_>, tops: &[&str]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_owner_is_read_from_our_temp_names_only() {
-        assert_eq!(owner(".a.md.vs-42-00ff00ff00ff00ff.tmp"), Some(42));
-        assert_eq!(
-            owner(".a.md.vs-42-7.tmp"),
-            Some(42),
-            "the old counter names are ours too"
-        );
-        assert_eq!(owner(".x.vs-1.vs-9-ab.tmp"), Some(9));
-        for other in [
-            "a.md",
-            ".a.md.tmp",
-            ".vs-42-ab.tmp",
-            ".a.vs-x-ab.tmp",
-            ".a.vs-42-zz.tmp",
-            ".a.vs-42-.tmp",
-        ] {
-            assert_eq!(owner(other), None, "{other}");
-        }
-    }
 
     #[test]
     fn a_temp_name_already_taken_is_never_opened() {
