@@ -139,9 +139,11 @@ pub struct ExecIndex {
 impl ExecIndex {
     /// The Step ids with evidence for `feature`.
     pub fn covered(&self, feature: &str) -> BTreeSet<String> {
+        // The keys of one feature lie together, from `(feature, "")` on.
         self.by_step
-            .keys()
-            .filter(|(f, _)| f == feature)
+            .range((feature.to_owned(), String::new())..)
+            .map(|((f, s), _)| (f, s))
+            .take_while(|(f, _)| *f == feature)
             .map(|(_, s)| s.clone())
             .collect()
     }
@@ -225,6 +227,27 @@ pub fn plan_status_with_evidence(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_feature_covers_its_own_steps_only() {
+        let mut index = ExecIndex::default();
+        for (feature, step) in [
+            ("a", "S01"),
+            ("a", "S03"),
+            ("a-b", "S02"),
+            ("ab", "S04"),
+            ("", "S05"),
+        ] {
+            index
+                .by_step
+                .insert((feature.into(), step.into()), format!("{feature}-{step}"));
+        }
+        let steps = |f: &str| index.covered(f).into_iter().collect::<Vec<_>>();
+        assert_eq!(steps("a"), ["S01", "S03"]);
+        assert_eq!(steps("a-b"), ["S02"]);
+        assert_eq!(steps(""), ["S05"]);
+        assert!(steps("b").is_empty());
+    }
 
     #[test]
     fn the_last_verify_and_by_win() {
