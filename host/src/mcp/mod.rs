@@ -75,11 +75,14 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
             .unwrap_or(watchdog::POLL);
         watchdog::start(args.parent_pid, poll);
     }
-    // Temp files of writes a crashed vaultspec left behind (a read-only
-    // server changes nothing). Sweeping walks the whole vault, so it runs
-    // in the background after the preload: neither `initialize` nor a first
-    // call waits for it, and it removes only the temp files of writers
-    // that are gone.
+    // A read-only server changes nothing: no recovery, no sweep.
+    if !args.read_only {
+        recover_interrupted(&workspace);
+    }
+    // Temp files of writes a crashed vaultspec left behind. Sweeping walks
+    // the whole vault, so it runs in the background after the preload:
+    // neither `initialize` nor a first call waits for it, and it removes
+    // only the temp files of writers that are gone.
     let sweep = if args.read_only {
         None
     } else {
@@ -87,7 +90,6 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
             .dir()
             .try_clone()
             .context("opening the workspace to sweep stale temp files")?;
-        recover_interrupted(&workspace);
         Some(vaultspec_vault::CapStorage::from_dir(dir))
     };
     let loaded = crate::catalog::load_all(

@@ -73,12 +73,10 @@ fn map_on_threads<T: Sync, R: Send>(
                     let mut out = Vec::new();
                     loop {
                         let start = next.fetch_add(claim, Ordering::Relaxed);
-                        let Some(run) = items.get(start..(start + claim).min(items.len())) else {
-                            break;
-                        };
-                        if run.is_empty() {
+                        if start >= items.len() {
                             break;
                         }
+                        let run = &items[start..(start + claim).min(items.len())];
                         out.push((start, run.iter().map(f).collect::<Vec<R>>()));
                     }
                     out

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::frontmatter::split;
 use crate::text;
 
-use super::context::{Options, Snapshot, is_generated, rewrite};
+use super::context::{Options, Snapshot, rewrite};
 use super::model::{Check, CheckResult, Finding, Severity};
 use super::prewrite::prose;
 
@@ -31,7 +31,7 @@ fn external(target: &str) -> bool {
 
 /// The body-links findings of one document (generated indexes skipped).
 pub fn find(doc: &Document) -> Vec<Finding> {
-    if is_generated(doc) {
+    if doc.generated() {
         return Vec::new();
     }
     let start = doc.body_range().start;

@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::graph::markdown::{FenceTracker, atx_heading};
 use crate::storage::Storage;
 
-use super::context::{Options, Snapshot, declared_type, is_generated};
+use super::context::{Options, Snapshot, declared_type};
 use super::model::{Check, CheckResult, Finding, Severity};
 
 const NAME: &str = "body-sections";
@@ -173,7 +173,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
         let Some(doc_type) = declared_type(doc) else {
             continue;
         };
-        if is_generated(doc) {
+        if doc.generated() {
             continue;
         }
         let schema = match resolve(doc, &baseline) {

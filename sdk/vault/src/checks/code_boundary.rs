@@ -5,7 +5,7 @@
 
 use crate::error::Result;
 
-use super::context::{Options, Snapshot, is_generated};
+use super::context::{Options, Snapshot};
 use super::model::{Check, CheckResult, Finding, Severity};
 
 /// Top-level folders never scanned: the vault, the framework, provider
@@ -46,7 +46,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut result = CheckResult::new(Check::CodeBoundary);
     let stems: Vec<&str> = snap
         .scoped(opts)
-        .filter(|d| !is_generated(d))
+        .filter(|d| !d.generated())
         .map(|d| d.stem.as_str())
         .filter(|s| s.len() >= 8)
         .collect();

@@ -174,14 +174,6 @@ impl<'s> Snapshot<'s> {
     }
 }
 
-/// Whether a document is a generated feature index (`generated: true`).
-pub fn is_generated(doc: &Document) -> bool {
-    doc.meta
-        .generated
-        .as_deref()
-        .is_some_and(|g| g.eq_ignore_ascii_case("true"))
-}
-
 /// The type a document declares with its directory tag, else its folder.
 pub fn declared_type(doc: &Document) -> Option<DocType> {
     doc.meta

@@ -8,13 +8,13 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use crate::doc::{DocType, Document, name};
 use crate::error::Result;
 
-use super::context::{Options, Snapshot, is_generated};
+use super::context::{Options, Snapshot};
 use super::model::{Check, CheckResult, Finding, Severity};
 
 const NAME: &str = "features";
 
 fn is_index(doc: &Document) -> bool {
-    doc.doc_type == Some(DocType::Index) || is_generated(doc) || doc.stem.ends_with(".index")
+    doc.doc_type == Some(DocType::Index) || doc.generated() || doc.stem.ends_with(".index")
 }
 
 /// Runs the checker.

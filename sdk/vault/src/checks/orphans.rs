@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 
-use super::context::{Options, Snapshot, is_generated};
+use super::context::{Options, Snapshot};
 use super::model::{Check, CheckResult, Finding, Severity};
 
 /// Runs the checker.
@@ -13,7 +13,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     for id in snap.graph.orphans() {
         let Some(doc) = snap
             .doc(id)
-            .filter(|d| !is_generated(d) && snap.node_in_scope(id, opts))
+            .filter(|d| !d.generated() && snap.node_in_scope(id, opts))
         else {
             continue;
         };

@@ -101,6 +101,14 @@ impl Document {
             .and_then(|d| Date::parse_lenient(d).ok())
     }
 
+    /// Whether the frontmatter says `generated: true` (feature indexes).
+    pub fn generated(&self) -> bool {
+        self.meta
+            .generated
+            .as_deref()
+            .is_some_and(|g| g.eq_ignore_ascii_case("true"))
+    }
+
     /// The text of the first level-1 heading of the body, outside code fences.
     pub fn title(&self) -> Option<&str> {
         first_h1(self.body())

@@ -148,14 +148,6 @@ impl GraphDoc {
         self.meta.date.as_deref().filter(|d| !d.is_empty())
     }
 
-    /// Whether the frontmatter says `generated: true` (feature indexes).
-    pub fn generated(&self) -> bool {
-        self.meta
-            .generated
-            .as_deref()
-            .is_some_and(|g| g.eq_ignore_ascii_case("true"))
-    }
-
     /// The graph's feature: the lexicographically first non-directory tag,
     /// without `#`; else the legacy `feature:` key, lowercased.
     pub fn graph_feature(&self) -> Option<String> {

@@ -165,7 +165,9 @@ fn read_all(
             for (path, read) in paths[offset..].iter().zip(reads) {
                 match to_doc(path, read) {
                     Ok(doc) => docs.push(doc),
-                    Err(e) => failed = failed.take().or(Some(e)),
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                    }
                 }
             }
         });

@@ -142,9 +142,8 @@ impl ExecIndex {
         // The keys of one feature lie together, from `(feature, "")` on.
         self.by_step
             .range((feature.to_owned(), String::new())..)
-            .map(|((f, s), _)| (f, s))
-            .take_while(|(f, _)| *f == feature)
-            .map(|(_, s)| s.clone())
+            .take_while(|((f, _), _)| f == feature)
+            .map(|((_, step), _)| step.clone())
             .collect()
     }
 }
