@@ -243,7 +243,7 @@ fn bench(n: usize) {
     let (parse, parse_cpu, _) = time_cpu(runs, || {
         contents
             .iter()
-            .map(|(p, b)| GraphDoc::from_bytes(p, b).meta.tags.len())
+            .map(|(p, b)| GraphDoc::from_bytes(p, b).meta().tags().len())
             .sum::<usize>()
     });
     drop(contents);

@@ -161,18 +161,17 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
             new_status.map_or("no status", AdrStatus::as_str)
         )));
     }
-    if let Some(s) = &new_doc.meta.superseded_by {
+    if let Some(s) = new_doc.meta().superseded_by() {
         return Err(Error::Adr(format!(
             "successor `{}` is itself superseded by `{s}`",
             new_doc.stem
         )));
     }
     let replay = old_doc
-        .meta
-        .superseded_by
-        .as_deref()
+        .meta()
+        .superseded_by()
         .is_some_and(|s| s.eq_ignore_ascii_case(&new_doc.stem));
-    if let Some(s) = old_doc.meta.superseded_by.as_deref().filter(|_| !replay) {
+    if let Some(s) = old_doc.meta().superseded_by().filter(|_| !replay) {
         return Err(Error::Adr(format!(
             "`{}` is already superseded by `{s}`",
             old_doc.stem
@@ -191,7 +190,7 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
     }
     // Cycle check: OLD's supersedes ancestry must not reach NEW.
     let mut seen = HashSet::new();
-    let mut stack: Vec<String> = old_doc.meta.supersedes.clone();
+    let mut stack: Vec<String> = old_doc.meta().supersedes().to_vec();
     while let Some(s) = stack.pop() {
         if s.eq_ignore_ascii_case(&new_doc.stem) {
             return Err(Error::Adr(format!(
@@ -205,12 +204,12 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
                 .into_iter()
                 .find(|d| d.doc_type == Some(DocType::Adr))
         {
-            stack.extend(d.meta.supersedes.iter().cloned());
+            stack.extend(d.meta().supersedes().iter().map(str::to_owned));
         }
     }
     let lists_old = new_doc
-        .meta
-        .supersedes
+        .meta()
+        .supersedes()
         .iter()
         .any(|s| s.eq_ignore_ascii_case(&old_doc.stem));
     let result = Superseded {
@@ -224,14 +223,14 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
     let old_text =
         set_status(old_doc, AdrStatus::Superseded).unwrap_or_else(|| old_doc.text.to_string());
     let old_parsed = Document::from_text(&old_doc.path, old_text);
-    let mut old_meta = old_parsed.meta.clone();
+    let mut old_meta = old_parsed.meta().to_owned();
     old_meta.superseded_by = Some(new_doc.stem.clone());
     let old_out = rerender(&old_parsed.text, &old_meta, Rerender::Supersede).ok_or_else(|| {
         Error::NoFrontmatter {
             path: old_doc.path.clone(),
         }
     })?;
-    let mut new_meta = new_doc.meta.clone();
+    let mut new_meta = new_doc.meta().to_owned();
     if !lists_old {
         new_meta.supersedes.push(old_doc.stem.clone());
     }

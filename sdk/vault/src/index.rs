@@ -32,8 +32,7 @@ pub fn render_body(feature: &str, members: &[&Document]) -> String {
     let mut list = String::new();
     for (t, mut docs) in by_type {
         docs.sort_by(|a, b| {
-            (a.meta.date.as_deref().unwrap_or(""), &a.stem)
-                .cmp(&(b.meta.date.as_deref().unwrap_or(""), &b.stem))
+            (a.meta().date().unwrap_or(""), &a.stem).cmp(&(b.meta().date().unwrap_or(""), &b.stem))
         });
         list.push_str(&format!("### {t}\n\n"));
         for d in docs {
@@ -93,9 +92,8 @@ pub fn plan_index(corpus: &Corpus, feature: &str, today: Date) -> Option<(String
     let created = existing.and_then(Document::date).unwrap_or(today);
     if let Some(old) = existing {
         let old_modified = old
-            .meta
-            .modified
-            .as_deref()
+            .meta()
+            .modified()
             .and_then(|m| Date::parse_lenient(m).ok())
             .unwrap_or(today);
         if render(feature, &members, created, old_modified) == *old.text {
@@ -135,8 +133,8 @@ pub fn features(corpus: &Corpus) -> Vec<String> {
         .iter()
         .filter(|d| !d.stem.ends_with(".index"))
         .flat_map(|d| {
-            d.meta
-                .tags
+            d.meta()
+                .tags()
                 .iter()
                 .filter(|t| DocType::from_tag(t).is_none())
                 .map(|t| crate::doc::tag_name(t).to_string())

@@ -196,15 +196,15 @@ mod tests {
                 },
             );
             let doc = crate::doc::Document::from_text(&format!(".vault/{t}/x.md"), out.clone());
-            assert_eq!(doc.meta.tags, [t.tag(), "#f".into()], "{t}");
-            assert_eq!(doc.meta.modified.as_deref(), Some("2026-03-01"), "{t}");
-            assert_eq!(doc.meta.body_schema.as_deref(), Some(BODY_SCHEMA), "{t}");
+            assert_eq!(doc.meta().tags().to_vec(), [t.tag(), "#f".into()], "{t}");
+            assert_eq!(doc.meta().modified(), Some("2026-03-01"), "{t}");
+            assert_eq!(doc.meta().body_schema(), Some(BODY_SCHEMA), "{t}");
             assert_eq!(
-                doc.meta.body_hash.as_deref(),
+                doc.meta().body_hash(),
                 Some(hash::body_hash(&out).as_str()),
                 "{t}"
             );
-            assert_eq!(doc.meta.related, ["[[a]]"], "{t}");
+            assert_eq!(doc.meta().related().to_vec(), ["[[a]]"], "{t}");
             assert!(
                 !out.contains("{feature}") && !out.contains("{yyyy-mm-dd}"),
                 "{t}"

@@ -482,7 +482,7 @@ mod tests {
         // Every ledger links to its plan, and every index to all its members.
         assert!(g.edges().len() > 400);
         let ledger = g.docs().iter().find(|d| d.type_name() == "exec").unwrap();
-        assert!(ledger.meta.related[0].ends_with("-plan]]"));
+        assert!(ledger.meta().related().get(0).unwrap().ends_with("-plan]]"));
     }
 
     #[test]

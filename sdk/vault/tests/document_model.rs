@@ -45,11 +45,17 @@ fn scaffolds_parse_back_to_the_same_model_and_rewrite_nothing() {
     for ty in ["adr", "audit", "plan", "reference"] {
         let a = add(&s, ty, "cache", None, &[&first.name]);
         let doc = Document::from_text(&a.path, text(&s, &a.path));
-        assert_eq!(doc.meta.tags, [format!("#{ty}"), "#cache".to_string()]);
-        assert_eq!(doc.meta.related, [format!("[[{}]]", first.name)]);
+        assert_eq!(
+            doc.meta().tags().to_vec(),
+            [format!("#{ty}"), "#cache".to_string()]
+        );
+        assert_eq!(
+            doc.meta().related().to_vec(),
+            [format!("[[{}]]", first.name)]
+        );
         assert_eq!(doc.date(), Date::new(2026, 3, 1));
         assert_eq!(
-            doc.meta.body_hash.as_deref(),
+            doc.meta().body_hash(),
             Some(hash::body_hash(&doc.text).as_str())
         );
         assert!(
@@ -93,7 +99,7 @@ fn hand_edited_documents_with_bom_crlf_and_odd_quoting_are_read_and_kept() {
     let c = Corpus::load(&s).unwrap();
     let d = &c.docs[0];
     assert_eq!(d.feature().as_deref(), Some("odd"));
-    assert_eq!(d.meta.modified, None);
+    assert_eq!(d.meta().modified(), None);
     assert_eq!(d.related_stems(), ["2026-01-05-odd-research"]);
     let e = ops::edit::set_body(
         &s,
@@ -300,15 +306,15 @@ proptest! {
         prop_assert_eq!(without_key(&out, key), without_key(&doc, key));
         let parsed = Document::from_text(".vault/research/x.md", out.clone());
         match key {
-            "date" => prop_assert_eq!(parsed.meta.date.as_deref(), Some("2026-04-05")),
-            "tags" => prop_assert_eq!(parsed.meta.tags.clone(), values.iter().map(|v| format!("#{v}")).collect::<Vec<_>>()),
+            "date" => prop_assert_eq!(parsed.meta().date(), Some("2026-04-05")),
+            "tags" => prop_assert_eq!(parsed.meta().tags().to_vec(), values.iter().map(|v| format!("#{v}")).collect::<Vec<_>>()),
             _ => {
                 let mut want: Vec<String> = Vec::new();
                 for v in &values {
                     let l = format!("[[{v}]]");
                     if !want.contains(&l) { want.push(l); }
                 }
-                prop_assert_eq!(parsed.meta.related.clone(), want);
+                prop_assert_eq!(parsed.meta().related().to_vec(), want);
             }
         }
         // Line endings follow the file's convention.

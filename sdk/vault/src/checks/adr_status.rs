@@ -61,7 +61,7 @@ pub fn find(doc: &Document) -> Vec<Finding> {
             }
         },
     };
-    match (&doc.meta.superseded_by, word) {
+    match (doc.meta().superseded_by(), word) {
         (Some(by), Some(w)) if w != "superseded" => out.push(warn(format!(
             "`superseded_by: {by}` is set but the status is '{w}', not 'superseded'"
         ))),

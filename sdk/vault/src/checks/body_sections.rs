@@ -81,7 +81,7 @@ pub enum Resolution {
 
 /// Resolves the body schema of `doc` against the baseline ledger.
 pub fn resolve(doc: &Document, baseline: &HashMap<String, (String, String)>) -> Resolution {
-    let declared = doc.meta.body_schema.as_deref();
+    let declared = doc.meta().body_schema();
     if let Some(id) = declared.filter(|id| !id.starts_with("legacy-")) {
         return if body::is_registered(id) {
             Resolution::Schema(id.to_string())

@@ -176,11 +176,11 @@ impl<'s> Snapshot<'s> {
 
 /// The type a document declares with its directory tag, else its folder.
 pub fn declared_type(doc: &Document) -> Option<DocType> {
-    doc.meta
-        .tags
+    doc.meta()
+        .tags()
         .iter()
         .filter(|t| t.starts_with('#'))
-        .find_map(|t| DocType::from_tag(t))
+        .find_map(DocType::from_tag)
         .or(doc.doc_type)
 }
 

@@ -30,8 +30,8 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
         }
         let mut seen = HashSet::new();
         for t in doc
-            .meta
-            .tags
+            .meta()
+            .tags()
             .iter()
             .filter_map(|t| t.strip_prefix('#'))
             .filter(|t| seen.insert(*t))
@@ -71,14 +71,14 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
                 )
                 .hint(hint),
             ),
-            Some(index) if index.meta.related.len() != count => result.findings.push(
+            Some(index) if index.meta().related().len() != count => result.findings.push(
                 Finding::new(
                     NAME,
                     Severity::Warning,
                     None,
                     format!(
                         "Feature '{feature}' index is stale: related: has {} links but feature has {count} documents",
-                        index.meta.related.len()
+                        index.meta().related().len()
                     ),
                 )
                 .hint(hint),

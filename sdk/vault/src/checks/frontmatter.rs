@@ -55,10 +55,10 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
                 .fixable(None),
         );
     };
-    let m = &doc.meta;
-    let dirs = m.tags.iter().filter(|t| is_dir_tag(t)).count();
-    let features: Vec<&String> = m.tags.iter().filter(|t| !is_dir_tag(t)).collect();
-    if m.tags.is_empty() {
+    let m = doc.meta();
+    let dirs = m.tags().iter().filter(|t| is_dir_tag(t)).count();
+    let features: Vec<&str> = m.tags().iter().filter(|t| !is_dir_tag(t)).collect();
+    if m.tags().is_empty() {
         push("tags", true, "`tags` is required: a directory tag such as `#adr` and a feature tag such as `#my-feature`".into());
     } else if dirs != 1 {
         push(
@@ -89,7 +89,7 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
             );
         }
     }
-    match &m.date {
+    match m.date() {
         None => push(
             "date",
             true,
@@ -102,22 +102,14 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
         ),
         _ => {}
     }
-    if let Some(v) = m
-        .modified
-        .as_deref()
-        .filter(|v| Date::parse_lenient(v).is_err())
-    {
+    if let Some(v) = m.modified().filter(|v| Date::parse_lenient(v).is_err()) {
         push(
             "modified",
             false,
             format!("`modified` value `{v}` is not a date: expected `yyyy-mm-dd`"),
         );
     }
-    if let Some(v) = m
-        .archived
-        .as_deref()
-        .filter(|v| Date::parse_strict(v).is_err())
-    {
+    if let Some(v) = m.archived().filter(|v| Date::parse_strict(v).is_err()) {
         push(
             "archived",
             false,
@@ -125,7 +117,7 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
         );
     }
     for r in m
-        .related
+        .related()
         .iter()
         .filter(|r| !(r.starts_with("[[") && r.ends_with("]]")))
     {

@@ -38,21 +38,16 @@ fn filename_date(stem: &str) -> Option<Date> {
 
 /// Judges one document (`text` is its current content).
 pub fn judge(doc: &Document, text: &str) -> Verdict {
-    let date = doc
-        .meta
-        .date
-        .as_deref()
-        .and_then(|d| Date::parse_lenient(d).ok());
-    let Some(m) = doc.meta.modified.clone() else {
+    let date = doc.meta().date().and_then(|d| Date::parse_lenient(d).ok());
+    let Some(m) = doc.meta().modified().map(str::to_owned) else {
         return Verdict::Missing(date.or_else(|| filename_date(&doc.stem)));
     };
     let Ok(parsed) = Date::parse_lenient(&m) else {
         return Verdict::Unparseable(m);
     };
     if doc
-        .meta
-        .body_hash
-        .as_deref()
+        .meta()
+        .body_hash()
         .is_some_and(|h| hash::is_canonical_body_hash(h) && h != hash::body_hash(text))
     {
         return Verdict::Stale(m);
@@ -158,15 +153,14 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
             result.findings.push(Finding::fixed(
                 NAME,
                 &doc.path,
-                fixed_message(&verdict, v, doc.meta.modified.as_deref()),
+                fixed_message(&verdict, v, doc.meta().modified()),
             ));
             continue;
         }
         result.findings.extend(report(doc, &verdict, false, value));
         if !doc
-            .meta
-            .body_hash
-            .as_deref()
+            .meta()
+            .body_hash()
             .is_some_and(hash::is_canonical_body_hash)
             && rewrite(snap.storage, &doc.path, |plain| {
                 Some(hash::set_body_hash(plain, &hash::body_hash(plain)))

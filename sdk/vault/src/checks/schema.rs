@@ -81,7 +81,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
                 }
                 for adr_doc in targets(snap, id).filter(|t| t.doc_type == Some(DocType::Adr)) {
                     let ok = adr::status(adr_doc) == Some(AdrStatus::Accepted)
-                        && adr_doc.meta.superseded_by.is_none();
+                        && adr_doc.meta().superseded_by().is_none();
                     if !ok {
                         result.findings.push(Finding::new(
                             NAME,

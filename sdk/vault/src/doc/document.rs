@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::{DocType, stem_of};
 use crate::date::Date;
 use crate::error::{Error, Result};
-use crate::frontmatter::{self, Split, scan::Metadata};
+use crate::frontmatter::{self, Split, spans::MetaRef, spans::MetaSpans};
 
 /// A vault document as read from storage.
 ///
@@ -27,8 +27,9 @@ pub struct Document {
     pub text: Arc<str>,
     /// Where the frontmatter lies, if there is any.
     pub split: Option<Split>,
-    /// The modelled frontmatter (empty without frontmatter).
-    pub meta: Metadata,
+    /// Where the modelled frontmatter's values lie in `text`: read them
+    /// through [`Document::meta`].
+    meta: MetaSpans,
 }
 
 impl Document {
@@ -48,7 +49,7 @@ impl Document {
         let split = frontmatter::split(&text);
         let meta = split
             .as_ref()
-            .map(|s| frontmatter::scan::scan(s.yaml(&text)))
+            .map(|s| MetaSpans::read(s.yaml(&text)))
             .unwrap_or_default();
         Document {
             path: path.to_string(),
@@ -58,6 +59,12 @@ impl Document {
             split,
             meta,
         }
+    }
+
+    /// The modelled frontmatter (empty without frontmatter).
+    pub fn meta(&self) -> MetaRef<'_> {
+        let yaml = self.split.as_ref().map_or("", |s| s.yaml(&self.text));
+        self.meta.view(yaml)
     }
 
     /// The body's byte range: from the first non-blank line after the
@@ -77,35 +84,31 @@ impl Document {
     /// The feature: the first non-directory tag without `#`, else the legacy
     /// `feature:` key lowercased.
     pub fn feature(&self) -> Option<String> {
-        self.meta
-            .tags
+        let meta = self.meta();
+        meta.tags()
             .iter()
             .find(|t| DocType::from_tag(t).is_none() && !t.is_empty())
             .map(|t| super::tag_name(t).to_string())
-            .or_else(|| self.meta.feature.as_ref().map(|f| f.to_lowercase()))
+            .or_else(|| meta.feature().map(str::to_lowercase))
     }
 
     /// Whether the document carries `#<feature>` among its tags.
     pub fn has_feature_tag(&self, feature: &str) -> bool {
-        self.meta
-            .tags
+        self.meta()
+            .tags()
             .iter()
             .any(|t| t.strip_prefix('#') == Some(feature))
     }
 
     /// The `date:` value, leniently parsed.
     pub fn date(&self) -> Option<Date> {
-        self.meta
-            .date
-            .as_deref()
-            .and_then(|d| Date::parse_lenient(d).ok())
+        self.meta().date().and_then(|d| Date::parse_lenient(d).ok())
     }
 
     /// Whether the frontmatter says `generated: true` (feature indexes).
     pub fn generated(&self) -> bool {
-        self.meta
-            .generated
-            .as_deref()
+        self.meta()
+            .generated()
             .is_some_and(|g| g.eq_ignore_ascii_case("true"))
     }
 
@@ -116,10 +119,10 @@ impl Document {
 
     /// The `related:` targets: `[[stem]]` items reduced to their stems.
     pub fn related_stems(&self) -> Vec<&str> {
-        self.meta
-            .related
+        self.meta()
+            .related()
             .iter()
-            .filter_map(|r| wiki_target(r))
+            .filter_map(wiki_target)
             .collect()
     }
 

@@ -10,6 +10,7 @@ pub mod edit;
 pub mod plain;
 pub mod render;
 pub mod scan;
+pub mod spans;
 pub mod yaml;
 
 use std::ops::Range;

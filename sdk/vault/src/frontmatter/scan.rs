@@ -58,24 +58,6 @@ pub fn strip_quotes(s: &str) -> &str {
     s.trim_matches(|c| c == '"' || c == '\'')
 }
 
-fn opt(v: &str) -> Option<String> {
-    (!v.is_empty()).then(|| v.to_string())
-}
-
-impl Metadata {
-    /// The list behind a list key.
-    pub fn list_mut(&mut self, key: &str) -> Option<&mut Vec<String>> {
-        Some(match key {
-            "tags" => &mut self.tags,
-            "related" => &mut self.related,
-            "supersedes" => &mut self.supersedes,
-            "derived_from" => &mut self.derived_from,
-            "promoted_to" => &mut self.promoted_to,
-            _ => return None,
-        })
-    }
-}
-
 /// Every key line of `yaml`, in order, with its 1-based line within the
 /// YAML (a key written twice appears twice).
 pub fn keys(yaml: &str) -> Vec<(&str, usize)> {
@@ -159,44 +141,10 @@ pub fn scan_lines<'y>(yaml: &'y str, mut f: impl FnMut(Entry<'y>)) {
     }
 }
 
-/// Reads `yaml` (the text between the fences) with the line scanner.
+/// Reads `yaml` (the text between the fences) with the line scanner, into
+/// the editable form.
 pub fn scan(yaml: &str) -> Metadata {
-    let mut m = Metadata::default();
-    scan_lines(yaml, |entry| match entry {
-        Entry::Key { key, value, .. } => {
-            if let Some(list) = m.list_mut(key) {
-                list.clear();
-                return;
-            }
-            let v = strip_quotes(value);
-            match key {
-                "date" => m.date = Some(v.to_string()),
-                "modified" => m.modified = opt(v),
-                "superseded_by" => m.superseded_by = opt(v),
-                "archived" => m.archived = opt(v),
-                "step_id" => m.step_id = opt(v),
-                "body_schema" => m.body_schema = opt(v),
-                "body_hash" => m.body_hash = opt(v),
-                "feature" => m.feature = opt(v),
-                "tier" => m.tier = opt(v),
-                "generated" => m.generated = opt(v),
-                _ => {}
-            }
-        }
-        Entry::Item { key, item } => {
-            if let Some(list) = m.list_mut(key) {
-                list.push(item.to_string());
-            }
-        }
-    });
-    // A server keeps one of these for every document: no room for items
-    // never pushed.
-    for key in LIST_KEYS {
-        if let Some(list) = m.list_mut(key) {
-            list.shrink_to_fit();
-        }
-    }
-    m
+    super::spans::MetaSpans::read(yaml).view(yaml).to_owned()
 }
 
 #[cfg(test)]

@@ -115,10 +115,10 @@ fn assign_keys(docs: &[GraphDoc]) -> (Vec<String>, FxMap<String, Vec<NodeId>>) {
 /// written, in order.
 fn link_targets(doc: &GraphDoc) -> (Vec<&str>, Vec<String>) {
     let related = doc
-        .meta
-        .related
+        .meta()
+        .related()
         .iter()
-        .filter_map(|item| links::related_target(item))
+        .filter_map(links::related_target)
         .collect();
     (related, links::body_links(doc.body()))
 }

@@ -182,10 +182,10 @@ impl Graph {
                 };
                 let feature_tag = features[id].as_ref().map(|f| format!("#{f}"));
                 let mut ids: Vec<u32> = doc
-                    .meta
-                    .tags
+                    .meta()
+                    .tags()
                     .iter()
-                    .filter(|t| !is_directory_tag(t) && Some(t.as_str()) != feature_tag.as_deref())
+                    .filter(|t| !is_directory_tag(t) && Some(*t) != feature_tag.as_deref())
                     .map(|t| intern(format!("t:{t}")))
                     .collect();
                 ids.sort_unstable();

@@ -45,15 +45,15 @@ fn scanned_frontmatter(doc: &GraphDoc) -> Value {
     if doc.generated() {
         m.insert("generated".into(), Value::Bool(true));
     }
-    m.insert("tags".into(), json!(doc.meta.tags));
+    m.insert("tags".into(), json!(doc.meta().tags().to_vec()));
     if let Some(d) = doc.written_date() {
         m.insert("date".into(), json!(d));
     }
-    if let Some(d) = &doc.meta.modified {
+    if let Some(d) = doc.meta().modified() {
         m.insert("modified".into(), json!(d));
     }
-    m.insert("related".into(), json!(doc.meta.related));
-    if let Some(f) = &doc.meta.feature {
+    m.insert("related".into(), json!(doc.meta().related().to_vec()));
+    if let Some(f) = doc.meta().feature() {
         m.insert("feature".into(), json!(f));
     }
     Value::Object(m)
@@ -94,14 +94,14 @@ impl Graph {
         m.insert("name".into(), json!(node.key));
         match self.doc(id) {
             Some(doc) => {
-                let mut tags: Vec<&str> = doc.meta.tags.iter().map(String::as_str).collect();
+                let mut tags: Vec<&str> = doc.meta().tags().iter().collect();
                 tags.sort_unstable();
                 tags.dedup();
                 m.insert("path".into(), json!(doc.path));
                 m.insert("doc_type".into(), json!(doc.doc_type));
                 m.insert("feature".into(), json!(doc.graph_feature()));
                 m.insert("date".into(), json!(doc.written_date()));
-                m.insert("modified".into(), json!(doc.meta.modified));
+                m.insert("modified".into(), json!(doc.meta().modified()));
                 m.insert("title".into(), json!(doc.title()));
                 m.insert("tags".into(), json!(tags));
                 let fm = opts

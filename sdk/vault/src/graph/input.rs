@@ -145,14 +145,14 @@ impl GraphDoc {
 
     /// `date:` as written (quotes removed), `None` when absent or empty.
     pub fn written_date(&self) -> Option<&str> {
-        self.meta.date.as_deref().filter(|d| !d.is_empty())
+        self.meta().date().filter(|d| !d.is_empty())
     }
 
     /// The graph's feature: the lexicographically first non-directory tag,
     /// without `#`; else the legacy `feature:` key, lowercased.
     pub fn graph_feature(&self) -> Option<String> {
-        self.meta
-            .tags
+        self.meta()
+            .tags()
             .iter()
             .filter(|t| !is_directory_tag(t))
             .min()
@@ -166,10 +166,10 @@ impl GraphDoc {
     /// legacy `feature:` key, lowercased.
     pub fn listing_feature(&self) -> Option<String> {
         let first = self
-            .meta
-            .tags
+            .meta()
+            .tags()
             .iter()
-            .map(|t| crate::doc::tag_name(t))
+            .map(crate::doc::tag_name)
             .find(|t| !DOC_TYPES.contains(t));
         match first {
             Some(f) if !f.is_empty() => Some(f.to_owned()),
@@ -179,9 +179,8 @@ impl GraphDoc {
 
     fn fallback_feature(&self) -> Option<String> {
         let f = self
-            .meta
-            .feature
-            .as_deref()
+            .meta()
+            .feature()
             .map(crate::doc::feature_arg)?
             .to_lowercase();
         (!f.is_empty()).then_some(f)
@@ -238,10 +237,10 @@ mod tests {
         let doc = GraphDoc::from_text(".vault/research/2026-03-01-cache-layer-research.md", DOC);
         assert_eq!(doc.type_name(), "research");
         assert_eq!(doc.stem, "2026-03-01-cache-layer-research");
-        assert_eq!(doc.meta.tags, ["#research", "#cache-layer"]);
+        assert_eq!(doc.meta().tags().to_vec(), ["#research", "#cache-layer"]);
         assert_eq!(doc.written_date(), Some("2026-03-01"));
-        assert_eq!(doc.meta.modified.as_deref(), Some("2026-03-02"));
-        assert_eq!(doc.meta.related, ["[[a]]", "[[b|B]]"]);
+        assert_eq!(doc.meta().modified(), Some("2026-03-02"));
+        assert_eq!(doc.meta().related().to_vec(), ["[[a]]", "[[b|B]]"]);
         assert!(doc.body().starts_with("# `cache-layer` research\n"));
         assert_eq!(doc.title(), Some("`cache-layer` research"));
         assert_eq!(doc.word_count(), 6);
@@ -270,7 +269,7 @@ mod tests {
     #[test]
     fn an_unclosed_fence_is_all_body() {
         let doc = GraphDoc::from_text(".vault/adr/x.md", "---\ntags: ['#adr']\nno close\n");
-        assert!(doc.meta.tags.is_empty());
+        assert!(doc.meta().tags().is_empty());
         assert_eq!(doc.body_start(), 0);
     }
 
@@ -329,7 +328,7 @@ mod tests {
             "{:?}",
             doc.problem
         );
-        assert!(doc.meta.tags.is_empty());
+        assert!(doc.meta().tags().is_empty());
     }
 
     #[test]

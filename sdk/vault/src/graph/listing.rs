@@ -131,7 +131,7 @@ impl Graph {
         let mut scores: HashMap<String, usize> = HashMap::new();
         for (id, doc) in self.docs.iter().enumerate() {
             let mut seen = HashSet::new();
-            for tag in &doc.meta.tags {
+            for tag in doc.meta().tags() {
                 if super::is_directory_tag(tag) || !seen.insert(tag) {
                     continue;
                 }

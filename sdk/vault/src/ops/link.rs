@@ -114,7 +114,7 @@ pub fn append_related(text: &str, doc: &Document, dst: &str) -> String {
             format!("{}{item}{nl}{}", &text[..end], &text[end..])
         }
         _ => {
-            let mut items = doc.meta.related.clone();
+            let mut items = doc.meta().related().to_vec();
             items.push(format!("[[{dst}]]"));
             set_key(
                 text,

@@ -26,7 +26,7 @@ pub fn rule_scaffold(audit_stem: &str) -> String {
 pub fn promoted_audit(path: &str, text: &str, name: &str, today: Date) -> Option<String> {
     let crlf = text.contains("\r\n");
     let lf = text.replace("\r\n", "\n");
-    let mut meta = Document::from_text(path, lf.clone()).meta;
+    let mut meta = Document::from_text(path, lf.clone()).meta().to_owned();
     let link = format!("rule:{name}");
     if !meta.promoted_to.contains(&link) {
         meta.promoted_to.push(link);

@@ -101,7 +101,7 @@ impl AdrIndex {
         let stems: std::collections::HashSet<String> =
             records.iter().map(|r| r.stem.clone()).collect();
         for (record, doc) in records.iter_mut().zip(sorted_by_stem(adrs)) {
-            for item in &doc.meta.related {
+            for item in doc.meta().related() {
                 let Some(target) = links::related_target(item) else {
                     continue;
                 };

@@ -7,7 +7,7 @@ use crate::graph::GraphDoc;
 
 /// The recency of a document (see the module docs).
 pub fn recency(doc: &GraphDoc) -> Option<Date> {
-    [doc.meta.modified.as_deref(), doc.written_date()]
+    [doc.meta().modified(), doc.written_date()]
         .into_iter()
         .flatten()
         .find_map(|raw| Date::parse_lenient(raw).ok())
