@@ -183,6 +183,10 @@ impl SearchIndex {
             index.avgdl = total as f64 / index.lengths.len() as f64;
         }
         index.postings = postings.finish();
+        // Kept as long as the server runs: no room grown for blocks that
+        // never came.
+        index.blocks.shrink_to_fit();
+        index.lengths.shrink_to_fit();
         index
     }
 

@@ -1,12 +1,14 @@
 //! Posting lists packed for a long-lived index: each term's `(block, tf)`
 //! pairs, in block order, as LEB128 varints of the gap to the previous block
-//! and of the count, all terms in one byte buffer.
+//! and of the count.
 //!
 //! A server keeps its search index for as long as it runs. Stored as
 //! `(u32, u32)` pairs, the postings of a 100,000-document vault took about
 //! 100 MiB (eight bytes for what is mostly a one-byte gap and a one-byte
 //! count); packed, the same pairs take about a third of that, and a query
-//! decodes only the lists of its own terms.
+//! decodes only the lists of its own terms. Each list keeps the buffer it
+//! grew in, cut to its length: copying them all into one buffer held the
+//! postings twice at the end of the build, the peak of a server's memory.
 
 /// Posting lists being collected, one growing list per term.
 #[derive(Debug, Default)]
@@ -48,51 +50,48 @@ impl PostingsBuilder {
         list.last = block;
     }
 
-    /// Pack every list into one buffer, releasing each list as it is copied.
+    /// Every list, each cut to its length (in place: no list is copied).
     pub(crate) fn finish(self) -> Postings {
-        let total = self.lists.iter().map(|l| l.bytes.len()).sum();
-        let mut bytes = Vec::with_capacity(total);
-        let mut spans = Vec::with_capacity(self.lists.len());
-        for list in self.lists {
-            spans.push(Span {
-                start: bytes.len(),
+        let lists = self
+            .lists
+            .into_iter()
+            .map(|list| Packed {
+                bytes: list.bytes.into_boxed_slice(),
                 count: list.count,
-            });
-            bytes.extend_from_slice(&list.bytes);
-        }
-        Postings { bytes, spans }
+            })
+            .collect();
+        Postings { lists }
     }
 }
 
-/// Where one term's list starts in [`Postings::bytes`] and how many pairs
-/// it holds (the term's document frequency, in blocks).
-#[derive(Debug, Clone, Copy)]
-struct Span {
-    start: usize,
+/// One term's pairs and how many there are (the term's document
+/// frequency, in blocks).
+#[derive(Debug, Clone)]
+struct Packed {
+    bytes: Box<[u8]>,
     count: u32,
 }
 
 /// Every term's posting list, packed.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Postings {
-    bytes: Vec<u8>,
-    spans: Vec<Span>,
+    lists: Box<[Packed]>,
 }
 
 impl Postings {
     /// How many blocks contain `term`.
     pub(crate) fn count(&self, term: u32) -> u32 {
-        self.spans[term as usize].count
+        self.lists[term as usize].count
     }
 
     /// `term`'s `(block, tf)` pairs, in block order.
     pub(crate) fn list(&self, term: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let Span { start, count } = self.spans[term as usize];
-        let mut at = start;
+        let Packed { bytes, count } = &self.lists[term as usize];
+        let mut at = 0;
         let mut block = 0u32;
-        (0..count).map(move |i| {
-            let gap = get_varint(&self.bytes, &mut at);
-            let tf = get_varint(&self.bytes, &mut at);
+        (0..*count).map(move |i| {
+            let gap = get_varint(bytes, &mut at);
+            let tf = get_varint(bytes, &mut at);
             block = if i == 0 { gap } else { block + gap };
             (block, tf)
         })
@@ -176,6 +175,6 @@ mod tests {
             builder.push(term, block * 3, 2);
         }
         let postings = builder.finish();
-        assert_eq!(postings.bytes.len(), 2000);
+        assert_eq!(postings.lists[0].bytes.len(), 2000);
     }
 }
