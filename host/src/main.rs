@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use vaultspec_host::cli;
 
 fn main() -> ExitCode {
-    limit_malloc_arenas();
+    tune_malloc();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -24,22 +24,38 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Two allocator arenas instead of glibc's default of up to eight per core.
+/// Two allocator arenas instead of glibc's default of up to eight per core,
+/// and a fixed threshold above which allocations get pages of their own.
 ///
 /// glibc gives a thread that allocates while another holds an arena an
 /// arena of its own, and memory freed into one arena is not reused by the
 /// others: a server that parses a vault on several threads and keeps the
 /// result ends with every arena holding freed space. At 100,000 documents
 /// this cost the MCP server about 50 MiB of its peak (617 against 565 MiB),
-/// with no change in the time of a check or a search. An explicit
-/// `MALLOC_ARENA_MAX` in the environment is left to glibc.
-fn limit_malloc_arenas() {
+/// with no change in the time of a check or a search.
+///
+/// glibc also raises its mmap threshold to the size of any mapped block
+/// freed, so once a load has let go of a large buffer, every later large
+/// buffer (a posting list growing, a reply being built) comes from the
+/// heap, and each time one grows it leaves a hole of its old size behind.
+/// Fixed at 128 KiB (glibc's own starting value) such buffers keep pages of
+/// their own, grow without copying and go back to the system when freed:
+/// the server's peak at 100,000 documents fell from 371 to 353 MiB.
+/// `MALLOC_ARENA_MAX` or `MALLOC_MMAP_THRESHOLD_` in the environment is
+/// left to glibc.
+fn tune_malloc() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
-        // SAFETY: mallopt only sets an allocator parameter; it runs first
-        // in `main`, before any other thread of this process exists.
+    {
+        let unset = |name: &str| std::env::var_os(name).is_none();
+        // SAFETY: mallopt only sets allocator parameters; it runs first in
+        // `main`, before any other thread of this process exists.
         unsafe {
-            libc::mallopt(libc::M_ARENA_MAX, 2);
+            if unset("MALLOC_ARENA_MAX") {
+                libc::mallopt(libc::M_ARENA_MAX, 2);
+            }
+            if unset("MALLOC_MMAP_THRESHOLD_") {
+                libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+            }
         }
     }
 }
