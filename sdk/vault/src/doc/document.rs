@@ -7,7 +7,8 @@ use std::sync::Arc;
 use super::{DocType, stem_of};
 use crate::date::Date;
 use crate::error::{Error, Result};
-use crate::frontmatter::{self, Split, spans::MetaRef, spans::MetaSpans};
+use crate::frontmatter::spans::{MetaRef, MetaSpans};
+use crate::frontmatter::{self, Split};
 
 /// A vault document as read from storage.
 ///

@@ -4,8 +4,10 @@
 //! It reads one `key: value` per line and `- item` lines under list keys,
 //! strips surrounding quotes, and never fails: whatever it cannot read it
 //! skips. [`keys`] lists every key line (with its line number) so callers
-//! can report duplicates; [`Metadata`] does not keep them, since a server
-//! holds one for every document and only a checker of one document asks.
+//! can report duplicates; neither [`Metadata`] nor the places a document
+//! keeps ([`MetaSpans`](super::spans::MetaSpans)) hold them, since a
+//! server keeps one for every document and only a checker of one document
+//! asks.
 
 use crate::text;
 

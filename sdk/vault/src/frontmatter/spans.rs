@@ -3,10 +3,10 @@
 //!
 //! Every value the line scanner reads is a slice of the YAML (trimmed,
 //! quotes stripped), so a document that holds its text needs only the
-//! places. A server holds one of these for every document of the vault:
-//! at 100,000 documents the copies took about 70 MiB (a `String` per tag,
-//! link and date, each its own allocation, and 360 bytes of fields), the
-//! places take a tenth of that. [`MetaRef`] reads them back as `&str`, and
+//! places. A server holds one of these for every document of the vault;
+//! as copies (a `String` per tag, link and date, each its own allocation,
+//! and 360 bytes of fields) they raised its peak at 100,000 documents from
+//! 385 to 459 MiB. [`MetaRef`] reads them back as `&str`, and
 //! [`MetaRef::to_owned`] gives the editable [`Metadata`].
 
 use super::scan::{Entry, LIST_KEYS, Metadata, scan_lines, strip_quotes};
@@ -40,7 +40,8 @@ impl Span {
     };
 
     /// Where `part`, a slice of `yaml`, lies in it. A value past 4 GiB into
-    /// the YAML cannot be placed and reads as absent.
+    /// the YAML cannot be placed: a scalar reads as absent, an item is left
+    /// out.
     fn of(yaml: &str, part: &str) -> Span {
         let start = part.as_ptr() as usize - yaml.as_ptr() as usize;
         debug_assert!(start + part.len() <= yaml.len(), "a slice of the YAML");
@@ -99,8 +100,12 @@ impl MetaSpans {
                 }
             }
             Entry::Item { key, item } => {
-                let list = LIST_KEYS.iter().position(|k| *k == key);
-                items.extend(list.map(|list| (list, Span::of(yaml, item))));
+                let span = Span::of(yaml, item);
+                if let Some(list) = LIST_KEYS.iter().position(|k| *k == key)
+                    && span != Span::ABSENT
+                {
+                    items.push((list, span));
+                }
             }
         });
         // Stable: each list keeps its items in the order written.
