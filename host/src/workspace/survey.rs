@@ -23,13 +23,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sha2::{Digest, Sha256};
 
 /// Visit every entry under `dir`, sorted by name, depth first, without
-/// following a symlink: `visit(relative path, metadata)`. Each folder is
+/// following a symlink: `visit(relative path, metadata)`, with no metadata
+/// for a folder (its type comes with the listing, and no caller reads a
+/// folder's times: not asking saves a `statx` per folder). Each folder is
 /// first `enter`ed (with its own relative path, empty for `dir`), before
 /// its entries are listed.
 fn walk(
     dir: &Path,
     relative: &mut Vec<u8>,
-    visit: &mut dyn FnMut(&[u8], &std::fs::Metadata),
+    visit: &mut dyn FnMut(&[u8], Option<&std::fs::Metadata>),
     enter: &mut dyn FnMut(&Path, &[u8]),
 ) {
     enter(dir, relative);
@@ -39,15 +41,25 @@ fn walk(
     let mut entries: Vec<_> = entries.flatten().collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
-        // `DirEntry::metadata` stats relative to the open directory and does
-        // not follow symlinks: no walk of the whole path per file, and a
-        // link to a folder is not a folder here.
-        let Ok(meta) = entry.metadata() else { continue };
+        // The type is the listing's own (a link to a folder is a link, not
+        // a folder), asked of the file system only where the listing does
+        // not say; `DirEntry::metadata` stats relative to the open
+        // directory and does not follow symlinks either.
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        let meta = match file_type.is_dir() {
+            true => None,
+            false => match entry.metadata() {
+                Ok(meta) => Some(meta),
+                Err(_) => continue,
+            },
+        };
         let mark = relative.len();
         relative.push(b'/');
         relative.extend_from_slice(entry.file_name().as_encoded_bytes());
-        visit(&relative[..], &meta);
-        if meta.is_dir() {
+        visit(&relative[..], meta.as_ref());
+        if file_type.is_dir() {
             walk(&entry.path(), relative, visit, enter);
         }
         relative.truncate(mark);
@@ -63,7 +75,7 @@ pub fn is_real_folder(vault: &Path) -> bool {
 /// a folder).
 fn walk_vault(
     vault: &Path,
-    visit: &mut dyn FnMut(&[u8], &std::fs::Metadata),
+    visit: &mut dyn FnMut(&[u8], Option<&std::fs::Metadata>),
     enter: &mut dyn FnMut(&Path, &[u8]),
 ) {
     if is_real_folder(vault) {
@@ -251,9 +263,7 @@ pub fn survey_entering(vault: &Path, enter: &mut dyn FnMut(&Path, &[u8])) -> Sur
             if matches!(name, std::borrow::Cow::Owned(_)) {
                 survey.unnamed += 1;
             }
-            if meta.is_dir() {
-                return;
-            }
+            let Some(meta) = meta else { return };
             let stamp = stamp(meta);
             hash_entry(&mut hasher, relative, stamp);
             if !meta.is_file() {
@@ -280,10 +290,10 @@ pub fn survey_entering(vault: &Path, enter: &mut dyn FnMut(&Path, &[u8])) -> Sur
 pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
     let mut hasher = Sha256::new();
     let mut settled = true;
-    let mut visit = |relative: &[u8], meta: &std::fs::Metadata| {
-        if meta.is_dir() || !settled {
+    let mut visit = |relative: &[u8], meta: Option<&std::fs::Metadata>| {
+        let Some(meta) = meta.filter(|_| settled) else {
             return;
-        }
+        };
         settled = meta.is_file() && changed_at(meta) < racy_after;
         hash_entry(&mut hasher, relative, stamp(meta));
     };
@@ -294,8 +304,8 @@ pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
 /// The fingerprint of every file under `dir` (`.vault/`, `.vaultspec/`).
 pub fn fingerprint(dir: &Path) -> [u8; 32] {
     let mut hasher = Sha256::new();
-    let mut visit = |relative: &[u8], meta: &std::fs::Metadata| {
-        if !meta.is_dir() {
+    let mut visit = |relative: &[u8], meta: Option<&std::fs::Metadata>| {
+        if let Some(meta) = meta {
             hash_entry(&mut hasher, relative, stamp(meta));
         }
     };
@@ -433,7 +443,7 @@ mod tests {
 
     fn visited(vault: &Path) -> Vec<String> {
         let mut seen = Vec::new();
-        let mut visit = |relative: &[u8], _: &std::fs::Metadata| {
+        let mut visit = |relative: &[u8], _: Option<&std::fs::Metadata>| {
             seen.push(String::from_utf8_lossy(relative).into_owned())
         };
         walk_vault(vault, &mut visit, &mut |_, _| {});
