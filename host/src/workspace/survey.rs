@@ -16,51 +16,101 @@
 //! times and inode), so a link to a large tree elsewhere costs one `lstat`.
 
 use std::collections::{HashMap, HashSet};
+use std::ffi::{CString, OsStr};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use rustix::fs::{AtFlags, CWD, Dir, FileType, Mode, OFlags};
 use sha2::{Digest, Sha256};
 
-/// Visit every entry under `dir`, sorted by name, depth first, without
-/// following a symlink: `visit(relative path, metadata)`, with no metadata
-/// for a folder (its type comes with the listing, and no caller reads a
-/// folder's times: not asking saves a `statx` per folder). Each folder is
-/// first `enter`ed (with its own relative path, empty for `dir`), before
-/// its entries are listed.
+/// What the walk saw of an entry that is not a folder: its stamp, and
+/// whether it is a regular file.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    stamp: Stamp,
+    file: bool,
+}
+
+impl Seen {
+    // The fields' types differ by architecture (signed here, unsigned
+    // there); the casts are the identity only on some.
+    #[allow(clippy::unnecessary_cast)]
+    fn of(stat: &rustix::fs::Stat) -> Seen {
+        Seen {
+            stamp: [
+                stat.st_size as i64,
+                stat.st_mtime as i64,
+                stat.st_mtime_nsec as i64,
+                stat.st_ctime as i64,
+                stat.st_ctime_nsec as i64,
+                stat.st_ino as i64,
+            ],
+            file: FileType::from_raw_mode(stat.st_mode as _) == FileType::RegularFile,
+        }
+    }
+}
+
+/// Open the folder `name` of `parent` without following a symlink.
+fn open_folder<P: rustix::path::Arg>(parent: impl AsFd, name: P) -> Option<OwnedFd> {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    rustix::fs::openat(parent, name, flags, Mode::empty()).ok()
+}
+
+/// Visit every entry under the open folder `dir` (at `path`), sorted by
+/// name, depth first, without following a symlink: `visit(relative path,
+/// what was seen)`, with nothing seen for a folder (its type comes with the
+/// listing, and no caller reads a folder's times). Each folder is first
+/// `enter`ed (with its own relative path, empty for `dir`), before its
+/// entries are listed.
+///
+/// Everything is asked relative to the open parent: a folder is opened by
+/// name with `O_NOFOLLOW`, so one swapped for a link between its listing
+/// and its opening is not entered, and no file's whole path is resolved
+/// again.
 fn walk(
-    dir: &Path,
+    dir: OwnedFd,
+    path: &Path,
     relative: &mut Vec<u8>,
-    visit: &mut dyn FnMut(&[u8], Option<&std::fs::Metadata>),
+    visit: &mut dyn FnMut(&[u8], Option<&Seen>),
     enter: &mut dyn FnMut(&Path, &[u8]),
 ) {
-    enter(dir, relative);
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    enter(path, relative);
+    let Ok(mut listing) = Dir::new(dir) else {
         return;
     };
-    let mut entries: Vec<_> = entries.flatten().collect();
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
-        // The type is the listing's own (a link to a folder is a link, not
-        // a folder), asked of the file system only where the listing does
-        // not say; `DirEntry::metadata` stats relative to the open
-        // directory and does not follow symlinks either.
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        let meta = match file_type.is_dir() {
-            true => None,
-            false => match entry.metadata() {
-                Ok(meta) => Some(meta),
+    let mut entries: Vec<(CString, FileType)> = Vec::new();
+    while let Some(Ok(entry)) = listing.read() {
+        let name = entry.file_name();
+        if name != c"." && name != c".." {
+            entries.push((name.to_owned(), entry.file_type()));
+        }
+    }
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let Ok(dir) = listing.fd() else { return };
+    for (name, listed) in entries {
+        let seen = match listed {
+            FileType::Directory => None,
+            _ => match rustix::fs::statat(dir, &*name, AtFlags::SYMLINK_NOFOLLOW) {
+                // A type the listing left unknown, asked here.
+                Ok(stat) if FileType::from_raw_mode(stat.st_mode as _) == FileType::Directory => {
+                    None
+                }
+                Ok(stat) => Some(Seen::of(&stat)),
                 Err(_) => continue,
             },
         };
         let mark = relative.len();
         relative.push(b'/');
-        relative.extend_from_slice(entry.file_name().as_encoded_bytes());
-        visit(&relative[..], meta.as_ref());
-        if file_type.is_dir() {
-            walk(&entry.path(), relative, visit, enter);
+        relative.extend_from_slice(name.as_bytes());
+        visit(&relative[..], seen.as_ref());
+        if seen.is_none()
+            && let Some(folder) = open_folder(dir, &*name)
+        {
+            let below = path.join(OsStr::from_bytes(name.as_bytes()));
+            walk(folder, &below, relative, visit, enter);
         }
         relative.truncate(mark);
     }
@@ -75,11 +125,11 @@ pub fn is_real_folder(vault: &Path) -> bool {
 /// a folder).
 fn walk_vault(
     vault: &Path,
-    visit: &mut dyn FnMut(&[u8], Option<&std::fs::Metadata>),
+    visit: &mut dyn FnMut(&[u8], Option<&Seen>),
     enter: &mut dyn FnMut(&Path, &[u8]),
 ) {
-    if is_real_folder(vault) {
-        walk(vault, &mut Vec::new(), visit, enter);
+    if let Some(dir) = open_folder(CWD, vault) {
+        walk(dir, vault, &mut Vec::new(), visit, enter);
     }
 }
 
@@ -258,20 +308,20 @@ pub fn survey_entering(vault: &Path, enter: &mut dyn FnMut(&Path, &[u8])) -> Sur
     let mut survey = Survey::default();
     walk_vault(
         vault,
-        &mut |relative, meta| {
+        &mut |relative, seen| {
             let name = String::from_utf8_lossy(relative);
             if matches!(name, std::borrow::Cow::Owned(_)) {
                 survey.unnamed += 1;
             }
-            let Some(meta) = meta else { return };
-            let stamp = stamp(meta);
+            let Some(seen) = seen else { return };
+            let stamp = seen.stamp;
             hash_entry(&mut hasher, relative, stamp);
-            if !meta.is_file() {
+            if !seen.file {
                 survey.irregular += 1;
                 return;
             }
             let path = format!(".vault{name}");
-            if changed_at(meta) >= racy_after {
+            if stamp_changed_at(&stamp) >= racy_after {
                 survey.racy.insert(path.clone());
             }
             survey.stamps.insert(path, stamp);
@@ -290,12 +340,12 @@ pub fn survey_entering(vault: &Path, enter: &mut dyn FnMut(&Path, &[u8])) -> Sur
 pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
     let mut hasher = Sha256::new();
     let mut settled = true;
-    let mut visit = |relative: &[u8], meta: Option<&std::fs::Metadata>| {
-        let Some(meta) = meta.filter(|_| settled) else {
+    let mut visit = |relative: &[u8], seen: Option<&Seen>| {
+        let Some(seen) = seen.filter(|_| settled) else {
             return;
         };
-        settled = meta.is_file() && changed_at(meta) < racy_after;
-        hash_entry(&mut hasher, relative, stamp(meta));
+        settled = seen.file && stamp_changed_at(&seen.stamp) < racy_after;
+        hash_entry(&mut hasher, relative, seen.stamp);
     };
     walk_vault(dir, &mut visit, &mut |_, _| {});
     settled.then(|| hasher.finalize().into())
@@ -304,9 +354,9 @@ pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
 /// The fingerprint of every file under `dir` (`.vault/`, `.vaultspec/`).
 pub fn fingerprint(dir: &Path) -> [u8; 32] {
     let mut hasher = Sha256::new();
-    let mut visit = |relative: &[u8], meta: Option<&std::fs::Metadata>| {
-        if let Some(meta) = meta {
-            hash_entry(&mut hasher, relative, stamp(meta));
+    let mut visit = |relative: &[u8], seen: Option<&Seen>| {
+        if let Some(seen) = seen {
+            hash_entry(&mut hasher, relative, seen.stamp);
         }
     };
     walk_vault(dir, &mut visit, &mut |_, _| {});
@@ -443,7 +493,7 @@ mod tests {
 
     fn visited(vault: &Path) -> Vec<String> {
         let mut seen = Vec::new();
-        let mut visit = |relative: &[u8], _: Option<&std::fs::Metadata>| {
+        let mut visit = |relative: &[u8], _: Option<&Seen>| {
             seen.push(String::from_utf8_lossy(relative).into_owned())
         };
         walk_vault(vault, &mut visit, &mut |_, _| {});
