@@ -523,4 +523,26 @@ mod tests {
         std::fs::write(outside.path().join("new.md"), "new").unwrap();
         assert_eq!(before, fingerprint(&linked_vault));
     }
+
+    #[test]
+    fn a_folder_swapped_for_a_link_after_it_was_listed_is_not_entered() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.md"), "outside").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let vault = dir.path().join(".vault");
+        std::fs::create_dir_all(vault.join("adr")).unwrap();
+        std::fs::write(vault.join("adr/a.md"), "one").unwrap();
+        // The folder is swapped at the last moment the walk hands over:
+        // after the listing named it a folder, before it is opened.
+        let mut seen = Vec::new();
+        let mut visit = |relative: &[u8], _: Option<&Seen>| {
+            if relative == b"/adr" {
+                std::fs::rename(vault.join("adr"), dir.path().join("adr-moved")).unwrap();
+                std::os::unix::fs::symlink(outside.path(), vault.join("adr")).unwrap();
+            }
+            seen.push(String::from_utf8_lossy(relative).into_owned());
+        };
+        walk_vault(&vault, &mut visit, &mut |_, _| {});
+        assert_eq!(seen, ["/adr"]);
+    }
 }
