@@ -28,8 +28,10 @@ use tokio::io::AsyncWrite;
 /// The payloads packaged for sending, by stand-in number.
 #[derive(Debug)]
 pub struct Splice {
-    /// The serialized stand-in up to its number: `{"\u0000vaultspec-payload:<nonce>":`.
-    prefix: Vec<u8>,
+    /// A searcher for the serialized stand-in up to its number,
+    /// `{"\u0000vaultspec-payload:<nonce>":`, built once: every write to
+    /// stdout is searched with it.
+    prefix: memchr::memmem::Finder<'static>,
     /// The stand-ins' key.
     key: String,
     next: AtomicU64,
@@ -44,7 +46,10 @@ impl Splice {
             .map(|i: u64| format!("{:016x}", RandomState::new().hash_one(i)))
             .collect();
         Arc::new(Self {
-            prefix: format!("{{\"\\u0000vaultspec-payload:{nonce}\":").into_bytes(),
+            prefix: memchr::memmem::Finder::new(&format!(
+                "{{\"\\u0000vaultspec-payload:{nonce}\":"
+            ))
+            .into_owned(),
             key: format!("\0vaultspec-payload:{nonce}"),
             next: AtomicU64::new(0),
             waiting: Mutex::new(HashMap::new()),
@@ -70,10 +75,11 @@ impl Splice {
     /// The first stand-in in `bytes`: where it starts, how long it is, and
     /// its number when it is whole (a number and the closing brace).
     fn find(&self, bytes: &[u8]) -> Option<(usize, usize, Option<u64>)> {
-        let start = memchr::memmem::find(bytes, &self.prefix)?;
-        let digits = &bytes[start + self.prefix.len()..];
+        let start = self.prefix.find(bytes)?;
+        let prefix = self.prefix.needle().len();
+        let digits = &bytes[start + prefix..];
         let count = digits.iter().take_while(|b| b.is_ascii_digit()).count();
-        let len = self.prefix.len() + count;
+        let len = prefix + count;
         let number = std::str::from_utf8(&digits[..count])
             .ok()
             .and_then(|d| d.parse::<u64>().ok())
