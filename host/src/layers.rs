@@ -8,7 +8,7 @@
 use std::path::Path;
 
 /// Each part of the host and its layer, lowest first.
-const LAYERS: [(&str, u8); 17] = [
+const LAYERS: [(&str, u8); 16] = [
     ("env", 0),
     ("display", 0),
     ("logging", 0),
@@ -16,16 +16,16 @@ const LAYERS: [(&str, u8); 17] = [
     ("workspace", 0),
     ("sentinel", 0),
     ("sdk", 0),
+    ("report", 0),
     ("catalog", 1),
     ("trust", 1),
     ("builtins", 1),
     ("invocation", 1),
     ("sandbox", 2),
     ("gateway", 3),
-    ("mcp", 4),
-    ("cli", 4),
-    ("setup", 4),
-    ("enroll", 4),
+    ("provision", 4),
+    ("mcp", 5),
+    ("cli", 5),
 ];
 
 /// Uses against the layers that are known and wait for their fix, each

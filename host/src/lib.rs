@@ -11,11 +11,12 @@
 //!
 //! | layer | parts | what they hold |
 //! |---|---|---|
-//! | platform | [`env`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`] | the environment, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK |
+//! | platform | [`env`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`], [`report`] | the environment, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK, exit codes and failure reports |
 //! | catalog | [`catalog`], [`trust`], [`builtins`], [`invocation`] | what verbs exist, as declared in WIT; who trusts which component; a verb's arguments |
 //! | sandbox | [`sandbox`] | running one verb call in wasmtime under every limit |
 //! | gateway | [`gateway`] | `discover` and `invoke`: the catalog and the sandbox offered to a client |
-//! | front | [`cli`], [`mcp`], [`setup`], [`enroll`] | the command line, the MCP server, install and enrollment |
+//! | provisioning | [`provision`] | install, MCP enrollment, the agents' framework files |
+//! | front | [`cli`], [`mcp`] | the command line, the MCP server |
 //!
 //! A part uses only the parts of its own layer and of the layers above it
 //! in this table: the sandbox and the catalog know nothing of MCP or the
@@ -24,8 +25,9 @@
 //! [`gateway::Gateway`], never the sandbox itself. A test reads the sources
 //! and fails on a use against the table or that rule (`layers.rs`).
 //!
-//! Two things run natively instead, never as components: [`setup`]
-//! (`install`, `uninstall`) and [`enroll`] (`spec mcps …`, `spec doctor`).
+//! [`provision`] runs natively instead, never as components: `install`,
+//! `uninstall`, `sync`, `spec mcps …`, `spec rules|skills|agents|system …`
+//! and `spec doctor`.
 //! They write where no verb may (the agents' MCP files at the workspace
 //! root, `~/.claude.json`, `$CODEX_HOME`, `~/.vaultspec`), what they write
 //! is a command an agent runs as the user, and approving it needs the
@@ -39,17 +41,17 @@ pub mod builtins;
 pub mod catalog;
 pub mod cli;
 pub mod display;
-pub mod enroll;
 pub mod env;
 pub mod file_lock;
 pub mod gateway;
 pub mod invocation;
 pub mod logging;
 pub mod mcp;
+pub mod provision;
+pub mod report;
 pub mod sandbox;
 pub mod sdk;
 pub mod sentinel;
-pub mod setup;
 pub mod trust;
 pub mod workspace;
 

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use vaultspec_host::cli;
+use vaultspec_host::{cli, report};
 
 fn main() -> ExitCode {
     tune_malloc();
@@ -14,7 +14,7 @@ fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("error: starting the async runtime: {err}");
-            return ExitCode::from(cli::exit::INTERNAL);
+            return ExitCode::from(report::exit::INTERNAL);
         }
     };
     let code = runtime.block_on(cli::run(std::env::args_os()));

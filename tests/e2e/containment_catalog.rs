@@ -418,7 +418,7 @@ fn a_verb_run_at_the_command_line_has_the_output_cap_of_invoke() -> anyhow::Resu
     let out = user.run(&vault, &["probe", "flood"]);
     assert_eq!(
         out.status.code(),
-        Some(vaultspec_host::cli::exit::INTERNAL.into()),
+        Some(vaultspec_host::report::exit::INTERNAL.into()),
         "a flood past the cap stops the verb: a failure of the run, not a finding"
     );
     assert!(

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, Command, value_parser};
 
-use super::exit;
 use crate::catalog::{Catalog, FlagShape, FlagSpec, Scalar, Trust, VerbSpec, summary};
+use crate::report::exit;
 
 /// The global flag that silences next-step hints.
 pub const NO_HINTS: &str = "no-hints";

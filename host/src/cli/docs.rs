@@ -5,7 +5,7 @@
 use clap::{Arg, Command, value_parser};
 use clap_complete::Shell;
 
-use super::report::write_stdout;
+use crate::report::write_stdout;
 
 /// The `completions` command.
 pub fn completions_command() -> Command {

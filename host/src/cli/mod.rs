@@ -13,10 +13,8 @@
 mod answers;
 mod commands;
 mod docs;
-pub mod exit;
 mod inputs;
 mod matches;
-mod report;
 mod spelling;
 mod verbs_command;
 
@@ -29,9 +27,9 @@ use clap::{Args, Command, FromArgMatches};
 
 pub use commands::{NO_CACHE, NO_HINTS, command};
 
+use crate::report::{self, Reporter, exit, json_requested};
 use answers::Answers;
 pub use matches::verb_invocation;
-pub use report::{Reporter, json_requested, print_envelope, write_stdout};
 
 use crate::catalog::{self, LoadedCatalog};
 use crate::invocation::{FlagValue, arguments};
@@ -59,7 +57,7 @@ fn mcp_command() -> Command {
 
 /// The whole command line: the catalog's verbs and the host's own commands.
 pub fn full_command(catalog: &catalog::Catalog) -> Command {
-    crate::setup::augment(command(catalog))
+    crate::provision::setup::augment(command(catalog))
         .subcommand(mcp_command())
         .subcommand(verbs_command::command())
         .subcommand(docs::completions_command())
@@ -100,10 +98,10 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     };
     let target = matches.get_one::<PathBuf>("target").cloned();
     match matches.subcommand() {
-        Some((name, sub)) if crate::setup::is_setup(name) => {
+        Some((name, sub)) if crate::provision::setup::is_setup(name) => {
             let no_hints = sub.get_flag(NO_HINTS) || hints_silenced_by_env();
             return Ok(
-                match crate::setup::run(&matches, target.as_deref(), no_hints) {
+                match crate::provision::setup::run(&matches, target.as_deref(), no_hints) {
                     Ok(code) => code,
                     Err(err) => reporter.fail(exit::FINDINGS, &format!("{err:#}")),
                 },

@@ -37,6 +37,7 @@ pub mod checks;
 pub mod date;
 pub mod doc;
 pub mod error;
+pub mod framework;
 pub mod frontmatter;
 pub mod graph;
 pub mod hash;

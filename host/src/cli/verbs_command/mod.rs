@@ -65,6 +65,6 @@ pub async fn run(matches: &ArgMatches, context: VerbsContext<'_>) -> anyhow::Res
 
 /// Print one JSON envelope on stdout.
 fn print_envelope(verb: &str, status: &str, data: serde_json::Value) -> anyhow::Result<()> {
-    crate::cli::print_envelope(&format!("vaultspec.verbs.{verb}.v1"), status, data)?;
+    crate::report::print_envelope(&format!("vaultspec.verbs.{verb}.v1"), status, data)?;
     Ok(())
 }

@@ -43,6 +43,12 @@ impl MemStorage {
         self
     }
 
+    /// The same storage, writing where `scope` allows.
+    pub fn with_scope(mut self, scope: WriteScope) -> Self {
+        self.scope = scope;
+        self
+    }
+
     /// Put a file in place without any scope check (to set up fixtures).
     pub fn insert(&self, path: &str, bytes: impl Into<Vec<u8>>) {
         self.files

@@ -54,6 +54,12 @@ pub enum WriteScope {
     /// by a verb: the coding agents' project files that list MCP servers
     /// ([`WriteScope::ENROLL_FILES`]), and nothing else.
     Enroll,
+    /// The host's framework sync, run by a person and never by a verb: the
+    /// framework sources under `.vaultspec/` (not its protected entries),
+    /// the agents' rule, skill and persona folders
+    /// ([`WriteScope::FRAMEWORK_FOLDERS`]) and the files that carry
+    /// vaultspec's rules for them ([`WriteScope::FRAMEWORK_FILES`]).
+    Framework,
     /// Any path beneath the root, links still never followed: for a folder
     /// of the user's own configuration (`~/.vaultspec`, `$CODEX_HOME`) that
     /// the host opened itself, never for a workspace.
@@ -90,6 +96,32 @@ impl WriteScope {
     /// Claude's, Codex's and Antigravity's lists of MCP servers.
     pub const ENROLL_FILES: [&'static str; 3] =
         [".mcp.json", ".codex/config.toml", ".agents/mcp_config.json"];
+
+    /// The agents' folders [`WriteScope::Framework`] may change anything
+    /// beneath: where each coding agent reads rules, skills and personas.
+    pub const FRAMEWORK_FOLDERS: [&'static str; 10] = [
+        ".claude/rules",
+        ".claude/skills",
+        ".claude/agents",
+        ".gemini/rules",
+        ".gemini/agents",
+        ".agents/rules",
+        ".agents/skills",
+        ".agents/agents",
+        ".codex/rules",
+        ".vaultspec",
+    ];
+
+    /// The single files [`WriteScope::Framework`] may change: the root
+    /// files and Gemini's system prompt that carry vaultspec's block or
+    /// text, and Codex's configuration, whose personas region it keeps.
+    pub const FRAMEWORK_FILES: [&'static str; 5] = [
+        "CLAUDE.md",
+        "AGENTS.md",
+        "GEMINI.md",
+        ".gemini/SYSTEM.md",
+        ".codex/config.toml",
+    ];
 
     /// Accept `path` for a write, or say why not.
     pub fn check<'p>(&self, path: &'p str) -> Result<Vec<&'p str>, StorageError> {
@@ -133,6 +165,30 @@ impl WriteScope {
                         Self::ENROLL_FILES.map(|f| format!("`{f}`")).join(", ")
                     )))
                 }
+            }
+            Self::Framework => {
+                if Self::FRAMEWORK_FILES.contains(&path) {
+                    return Ok(parts);
+                }
+                let beneath = |folder: &str| {
+                    let top: Vec<&str> = folder.split('/').collect();
+                    parts.len() > top.len() && parts[..top.len()] == top[..]
+                };
+                if !Self::FRAMEWORK_FOLDERS.iter().any(|f| beneath(f)) {
+                    return Err(denied(
+                        "the framework sync writes only the agents' rule, skill and persona \
+                         folders, `.vaultspec/` and the files that carry vaultspec's rules",
+                    ));
+                }
+                if parts[0] == ".vaultspec"
+                    && let Some((name, why)) =
+                        Self::PROTECTED.iter().find(|(name, _)| *name == parts[1])
+                {
+                    return Err(denied(&format!(
+                        "`.vaultspec/{name}` is outside the framework sync's scope: {why}"
+                    )));
+                }
+                Ok(parts)
             }
             Self::Beneath if parts.is_empty() => Err(denied("the root itself is a folder")),
             Self::Beneath => Ok(parts),
@@ -210,6 +266,36 @@ mod tests {
             ".vaultspec/x",
             ".gitignore",
             ".agents",
+        ] {
+            assert!(scope.check(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+
+    #[test]
+    fn the_framework_sync_reaches_the_agents_folders_and_files_only() {
+        let scope = WriteScope::Framework;
+        for good in [
+            ".claude/rules/x.md",
+            ".claude/skills/a/references/b.md",
+            ".agents/agents/p.md",
+            ".vaultspec/rules/x.md",
+            "CLAUDE.md",
+            ".gemini/SYSTEM.md",
+            ".codex/config.toml",
+        ] {
+            assert!(scope.check(good).is_ok(), "{good:?} was refused");
+        }
+        for bad in [
+            ".claude/settings.json",
+            ".claude/rules",
+            ".claude/../x.md",
+            ".git/config",
+            "README.md",
+            ".gemini/settings.json",
+            ".vaultspec/mcps/x.json",
+            ".vaultspec/workspace.json",
+            ".codex/rules",
+            ".mcp.json",
         ] {
             assert!(scope.check(bad).is_err(), "{bad:?} was accepted");
         }

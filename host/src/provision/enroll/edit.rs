@@ -9,8 +9,8 @@ use vaultspec_vault::{CapStorage, Storage, WriteScope};
 use super::args::{AddArgs, RemoveArgs};
 use super::definitions;
 use super::pyjson::{self, Style};
-use crate::cli::exit;
 use crate::display::Escaped;
+use crate::report::exit;
 use crate::trust::{Terminal, stdin_is_terminal};
 
 /// A server name a definition file may carry.
@@ -38,7 +38,7 @@ fn setup_storage(root: &Path) -> anyhow::Result<CapStorage> {
 }
 
 pub fn add(root: &Path, args: &AddArgs) -> anyhow::Result<u8> {
-    let reporter = crate::cli::Reporter { json: args.json };
+    let reporter = crate::report::Reporter { json: args.json };
     if let Err(err) = check_name(&args.name) {
         return Ok(reporter.fail(exit::USAGE, &err));
     }
@@ -70,13 +70,13 @@ pub fn add(root: &Path, args: &AddArgs) -> anyhow::Result<u8> {
         .with_context(|| format!("writing `{relative}`"))?;
     let path = root.join(&relative).display().to_string();
     if args.json {
-        crate::cli::print_envelope(
+        crate::report::print_envelope(
             "vaultspec.spec.mcps.add.v1",
             "created",
             json!({"path": path}),
         )?;
     } else {
-        crate::cli::write_stdout(&format!(
+        crate::report::write_stdout(&format!(
             "Wrote {}. Approve it with `vaultspec spec mcps trust`, then `vaultspec spec mcps sync`.\n",
             Escaped::new(&path)
         ))?;
@@ -85,7 +85,7 @@ pub fn add(root: &Path, args: &AddArgs) -> anyhow::Result<u8> {
 }
 
 pub fn remove(root: &Path, args: &RemoveArgs) -> anyhow::Result<u8> {
-    let reporter = crate::cli::Reporter { json: args.json };
+    let reporter = crate::report::Reporter { json: args.json };
     if let Err(err) = check_name(&args.name) {
         return Ok(reporter.fail(exit::USAGE, &err));
     }
@@ -115,13 +115,13 @@ pub fn remove(root: &Path, args: &RemoveArgs) -> anyhow::Result<u8> {
         .remove(&relative)
         .with_context(|| format!("removing `{relative}`"))?;
     if args.json {
-        crate::cli::print_envelope(
+        crate::report::print_envelope(
             "vaultspec.spec.mcps.remove.v1",
             "removed",
             json!({"removed": args.name}),
         )?;
     } else {
-        crate::cli::write_stdout(&format!(
+        crate::report::write_stdout(&format!(
             "Removed {relative}. The agents' files still list it until `vaultspec spec mcps sync --prune`.\n"
         ))?;
     }

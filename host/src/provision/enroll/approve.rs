@@ -12,7 +12,7 @@ use super::consent::{Approval, Ledger};
 use super::definitions;
 use super::pyjson::{self, Style};
 use super::targets::Homes;
-use crate::cli::exit;
+use crate::report::exit;
 use crate::trust::{Terminal, stdin_is_terminal};
 
 /// Whether the run declares itself unattended.
@@ -28,20 +28,20 @@ fn unattended() -> bool {
 }
 
 pub fn trust(root: &Path, homes: &Homes, args: &TrustArgs) -> anyhow::Result<u8> {
-    let reporter = crate::cli::Reporter {
+    let reporter = crate::report::Reporter {
         json: args.target.json,
     };
     if args.revoke {
         let revoked = Ledger::update(homes, |ledger| ledger.revoke_workspace(root))?;
         if args.target.json {
             let status = if revoked > 0 { "removed" } else { "unchanged" };
-            crate::cli::print_envelope(
+            crate::report::print_envelope(
                 "vaultspec.spec.mcps.trust.v1",
                 status,
                 json!({"revoked": revoked}),
             )?;
         } else {
-            crate::cli::write_stdout(&format!(
+            crate::report::write_stdout(&format!(
                 "Revoked {revoked} MCP approval(s) of this workspace; the agents' files are unchanged.\n"
             ))?;
         }
@@ -90,7 +90,9 @@ pub fn trust(root: &Path, homes: &Homes, args: &TrustArgs) -> anyhow::Result<u8>
         eprintln!("warning: {}", pyjson::dumps(&json!(note), Style::PLAIN));
     }
     if pending.is_empty() {
-        crate::cli::write_stdout("Every MCP enrollment of this workspace is already approved.\n")?;
+        crate::report::write_stdout(
+            "Every MCP enrollment of this workspace is already approved.\n",
+        )?;
         return Ok(exit::OK);
     }
     let mut terminal = Terminal::open()?;
@@ -113,7 +115,7 @@ pub fn trust(root: &Path, homes: &Homes, args: &TrustArgs) -> anyhow::Result<u8>
             ledger.grant(approval);
         }
     })?;
-    crate::cli::write_stdout(&format!(
+    crate::report::write_stdout(&format!(
         "Approved {count} MCP enrollment(s); run `vaultspec spec mcps sync` next.\n"
     ))?;
     Ok(exit::OK)

@@ -10,8 +10,8 @@ use super::ownership::{self, Ownership};
 use super::providers;
 use super::status;
 use super::targets::{self, Homes, Scope};
-use crate::cli::exit;
 use crate::display::Escaped;
+use crate::report::exit;
 
 /// One finding of the diagnosis.
 struct Signal {
@@ -134,7 +134,7 @@ pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow:
     });
     if json {
         let status = if errors { "failed" } else { "unchanged" };
-        crate::cli::print_envelope("vaultspec.spec.doctor.v1", status, data)?;
+        crate::report::print_envelope("vaultspec.spec.doctor.v1", status, data)?;
         return Ok(code);
     }
     let mut out = format!(
@@ -153,6 +153,6 @@ pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow:
     if signals.is_empty() {
         out.push_str("No problems found.\n");
     }
-    crate::cli::write_stdout(&out)?;
+    crate::report::write_stdout(&out)?;
     Ok(code)
 }

@@ -16,9 +16,9 @@ use serde_json::json;
 use vaultspec_vault::{CapStorage, Storage, WriteScope};
 
 use super::managed_block;
-use crate::cli::exit;
 use crate::display::Escaped;
-use crate::enroll::{Provider, providers};
+use crate::provision::enroll::{Provider, providers};
+use crate::report::exit;
 use crate::workspace::resolve_root;
 
 /// The `uninstall` flags.
@@ -74,7 +74,7 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
     };
     // Without --force or --dry-run the run is refused below, before any change.
     if (args.dry_run || args.force) && !agents.is_empty() {
-        let report = crate::enroll::uninstall_installed(&root, &agents, args.dry_run)?;
+        let report = crate::provision::enroll::uninstall_installed(&root, &agents, args.dry_run)?;
         for item in &report.items {
             found_mcp.push(format!("{} ({})", item.name, item.group));
         }
@@ -88,6 +88,35 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
                 "vaultspec's MCP entries could not all be removed, so nothing else was: {}",
                 why.join("; ")
             );
+        }
+    }
+    // The framework's files go with their agents, once the MCP entries are
+    // out: every agent for a whole uninstall, else the one named, keeping
+    // what the agents still set up share with it.
+    if args.dry_run || args.force {
+        let leaving: Vec<vaultspec_vault::framework::Provider> = if whole {
+            vaultspec_vault::framework::Provider::ALL.to_vec()
+        } else {
+            vaultspec_vault::framework::Provider::parse(&args.provider)
+                .into_iter()
+                .collect()
+        };
+        let staying: Vec<vaultspec_vault::framework::Provider> = if whole {
+            Vec::new()
+        } else {
+            providers::installed(&root)
+                .iter()
+                .filter_map(|n| vaultspec_vault::framework::Provider::parse(n))
+                .filter(|p| !leaving.contains(p))
+                .collect()
+        };
+        let report =
+            crate::provision::framework::uninstall(&root, &leaving, &staying, args.dry_run)?;
+        crate::provision::framework::print_warnings(&report.warnings());
+        for change in &report.changes {
+            if change.writes() {
+                found_mcp.push(format!("{} (framework)", change.path));
+            }
         }
     }
     if !whole {
@@ -131,7 +160,7 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
                 listed.join(", ")
             }
         );
-        return Ok(crate::cli::Reporter { json: args.json }.fail(exit::FINDINGS, &message));
+        return Ok(crate::report::Reporter { json: args.json }.fail(exit::FINDINGS, &message));
     }
     if !args.dry_run {
         for (path, _, rest) in &found {
@@ -186,7 +215,7 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
     if !args.remove_vault && dir.symlink_metadata(".vault").is_ok() {
         out.push_str("The vault `.vault/` stays (--remove-vault deletes it too).\n");
     }
-    crate::cli::write_stdout(&out)?;
+    crate::report::write_stdout(&out)?;
     Ok(exit::OK)
 }
 
@@ -200,7 +229,7 @@ fn one_agent(
 ) -> anyhow::Result<u8> {
     let root_shown = Escaped::new(&root.display().to_string()).to_string();
     if !args.dry_run && !args.force {
-        return Ok(crate::cli::Reporter { json: args.json }.fail(
+        return Ok(crate::report::Reporter { json: args.json }.fail(
             exit::FINDINGS,
             &format!(
                 "uninstall is destructive: it would take {} out of {root_shown}; pass --force to do it, \
@@ -249,6 +278,6 @@ fn one_agent(
     for entry in removed {
         out.push_str(&format!("  - MCP server {}\n", Escaped::new(entry)));
     }
-    crate::cli::write_stdout(&out)?;
+    crate::report::write_stdout(&out)?;
     Ok(exit::OK)
 }

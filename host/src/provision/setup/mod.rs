@@ -1,6 +1,6 @@
 //! `vaultspec install` and `vaultspec uninstall`: make a folder a workspace,
 //! and take vaultspec out of one again (with `vaultspec spec …`, the MCP
-//! enrollment of [`crate::enroll`], on the same command line).
+//! enrollment of [`crate::provision::enroll`], on the same command line).
 //!
 //! They run natively in the host, never as verb components, because they
 //! write what no verb may: the protected entries of `.vaultspec/` (the MCP
@@ -34,9 +34,12 @@ pub enum SetupCommand {
     Install(InstallArgs),
     /// Take vaultspec out of this workspace: `.vaultspec/`, and with `--remove-vault` the vault too.
     Uninstall(UninstallArgs),
+    /// Render the framework (rules, skills, personas, system prompt) into
+    /// every agent set up here, then sync their MCP enrollment.
+    Sync(crate::provision::framework::FullSyncArgs),
     /// The workspace's setup: MCP servers and their enrollment into coding agents, and a diagnosis.
     #[command(subcommand)]
-    Spec(crate::enroll::SpecCommand),
+    Spec(crate::provision::enroll::SpecCommand),
 }
 
 /// Add the setup commands to `root`.
@@ -58,12 +61,13 @@ pub fn run(
     match SetupCommand::from_arg_matches(matches)? {
         SetupCommand::Install(args) => install::run(&args, target, no_hints),
         SetupCommand::Uninstall(args) => uninstall::run(&args, target),
-        SetupCommand::Spec(command) => crate::enroll::run(&command, target),
+        SetupCommand::Sync(args) => crate::provision::framework::run_sync(&args, target),
+        SetupCommand::Spec(command) => crate::provision::enroll::run(&command, target),
     }
 }
 
 /// Print a `vaultspec.<name>.v1` envelope on stdout.
 fn print_envelope(name: &str, status: &str, data: serde_json::Value) -> anyhow::Result<()> {
-    crate::cli::print_envelope(&format!("vaultspec.{name}.v1"), status, data)?;
+    crate::report::print_envelope(&format!("vaultspec.{name}.v1"), status, data)?;
     Ok(())
 }

@@ -15,12 +15,21 @@ use super::status;
 use super::sync::{self, Options, Outcome, Report, Workspace};
 use super::targets::{self, Homes, Provider, Scope, Target};
 use super::{approve, doctor, edit, providers};
-use crate::cli::exit;
 use crate::display::Escaped;
+use crate::report::exit;
 use crate::workspace::resolve_root;
 
 /// Run one `spec` command; returns the exit code.
 pub fn run(command: &SpecCommand, target: Option<&Path>) -> anyhow::Result<u8> {
+    use crate::provision::framework;
+    use vaultspec_vault::framework::Kind;
+    match command {
+        SpecCommand::Rules(family) => return framework::run_family(Kind::Rule, family, target),
+        SpecCommand::Skills(family) => return framework::run_family(Kind::Skill, family, target),
+        SpecCommand::Agents(family) => return framework::run_family(Kind::Agent, family, target),
+        SpecCommand::System(system) => return framework::run_system(system, target),
+        _ => {}
+    }
     let cwd = std::env::current_dir().context("reading the current folder")?;
     let root = resolve_root(target, &cwd)?;
     let root = root
@@ -29,6 +38,10 @@ pub fn run(command: &SpecCommand, target: Option<&Path>) -> anyhow::Result<u8> {
     let homes = Homes::from_env().context("no home folder: set HOME")?;
     match command {
         SpecCommand::Doctor(args) => doctor::run(&root, &homes, args.json, args.gate_errors),
+        SpecCommand::Rules(_)
+        | SpecCommand::Skills(_)
+        | SpecCommand::Agents(_)
+        | SpecCommand::System(_) => unreachable!("the framework families are run above"),
         SpecCommand::Mcps(command) => match command {
             McpsCommand::List(args) => list(&root, args.json),
             McpsCommand::Status(args) => status_command(&root, &homes, args),
@@ -46,7 +59,7 @@ pub fn run(command: &SpecCommand, target: Option<&Path>) -> anyhow::Result<u8> {
             }
             McpsCommand::Trust(args) => approve::trust(&root, &homes, args),
             McpsCommand::Uninstall(args) => {
-                let reporter = crate::cli::Reporter {
+                let reporter = crate::report::Reporter {
                     json: args.target.json,
                 };
                 if !args.force && !args.dry_run {
@@ -239,7 +252,7 @@ pub fn print_report(
     dry_run: bool,
 ) -> anyhow::Result<()> {
     if json {
-        crate::cli::print_envelope(
+        crate::report::print_envelope(
             &format!("vaultspec.{schema}.v1"),
             report.status(),
             report.data(),
@@ -273,7 +286,7 @@ pub fn print_report(
     if dry_run {
         out.push_str("(dry run: nothing written)\n");
     }
-    crate::cli::write_stdout(&out)?;
+    crate::report::write_stdout(&out)?;
     Ok(())
 }
 
@@ -296,7 +309,7 @@ fn list(root: &Path, json: bool) -> anyhow::Result<u8> {
         .map(|d| json!({"name": d.name, "source": source(d)}))
         .collect();
     if json {
-        crate::cli::print_envelope(
+        crate::report::print_envelope(
             "vaultspec.spec.mcps.list.v1",
             "unchanged",
             json!({"items": items}),
@@ -311,7 +324,7 @@ fn list(root: &Path, json: bool) -> anyhow::Result<u8> {
     for d in &defs {
         out.push_str(&format!("  {}  {}\n", Escaped::new(&d.name), source(d)));
     }
-    crate::cli::write_stdout(&out)?;
+    crate::report::write_stdout(&out)?;
     Ok(exit::OK)
 }
 
@@ -343,7 +356,7 @@ fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> anyhow::Resu
         exit::FINDINGS
     };
     if args.json {
-        crate::cli::print_envelope("vaultspec.spec.mcps.status.v1", "unchanged", data)?;
+        crate::report::print_envelope("vaultspec.spec.mcps.status.v1", "unchanged", data)?;
         return Ok(code);
     }
     let mut out = format!(
@@ -383,6 +396,6 @@ fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> anyhow::Resu
             Escaped::new(warning.as_str().unwrap_or_default())
         ));
     }
-    crate::cli::write_stdout(&out)?;
+    crate::report::write_stdout(&out)?;
     Ok(code)
 }

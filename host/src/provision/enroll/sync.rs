@@ -91,9 +91,9 @@ impl Report {
     /// The exit code: 1 when any item failed, else 0.
     pub fn exit_code(&self) -> u8 {
         if self.failed() {
-            crate::cli::exit::FINDINGS
+            crate::report::exit::FINDINGS
         } else {
-            crate::cli::exit::OK
+            crate::report::exit::OK
         }
     }
 

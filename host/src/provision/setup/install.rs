@@ -11,7 +11,8 @@ use vaultspec_vault::{CapStorage, Storage, StorageError, WriteScope};
 use super::managed_block;
 use super::scaffold::{self, Item, Want};
 use crate::display::Escaped;
-use crate::enroll::{Report, providers};
+use crate::provision::enroll::{Report, providers};
+use crate::provision::framework::{Installed, SyncReport};
 use crate::workspace::setup_root;
 
 /// The `install` flags.
@@ -117,17 +118,37 @@ pub fn run(args: &InstallArgs, target: Option<&Path>, no_hints: bool) -> anyhow:
             })?;
         }
     }
+    let framework = crate::provision::framework::install(
+        &root,
+        &agents,
+        !skipped("core"),
+        args.upgrade,
+        args.force,
+        args.dry_run,
+    )
+    .with_context(|| format!("setting up the agents' framework in `{}`", root.display()))?;
     let enrollment = if skipped("mcp") || args.provider == "core" {
         None
     } else {
-        Some(crate::enroll::sync_installed(&root, args.dry_run)?)
+        Some(crate::provision::enroll::sync_installed(
+            &root,
+            args.dry_run,
+        )?)
     };
-    report(&steps, enrollment.as_ref(), &root, args, no_hints)?;
-    let failed = enrollment.as_ref().is_some_and(|r| r.failed());
+    report(
+        &steps,
+        &framework,
+        enrollment.as_ref(),
+        &root,
+        args,
+        no_hints,
+    )?;
+    let failed = enrollment.as_ref().is_some_and(|r| r.failed())
+        || framework.sync.as_ref().is_some_and(|s| s.failed());
     Ok(if failed {
-        crate::cli::exit::FINDINGS
+        crate::report::exit::FINDINGS
     } else {
-        crate::cli::exit::OK
+        crate::report::exit::OK
     })
 }
 
@@ -225,15 +246,21 @@ fn apply(storage: &CapStorage, step: &Step) -> Result<(), StorageError> {
 /// Print what changed, as text or JSON.
 fn report(
     steps: &[Step],
+    framework: &Installed,
     enrollment: Option<&Report>,
     root: &Path,
     args: &InstallArgs,
     no_hints: bool,
 ) -> anyhow::Result<()> {
     let changed = |c: Change| steps.iter().filter(move |s| s.change == c);
-    let status = if changed(Change::Create).next().is_some() {
+    let sources_did = |what: &str| framework.sources.iter().any(|(_, o)| *o == what);
+    let synced = framework.sync.as_ref().map_or("unchanged", |s| s.status());
+    let status = if changed(Change::Create).next().is_some() || sources_did("created") {
         "created"
-    } else if changed(Change::Update).next().is_some() {
+    } else if changed(Change::Update).next().is_some()
+        || sources_did("updated")
+        || synced != "unchanged"
+    {
         "updated"
     } else {
         "unchanged"
@@ -245,7 +272,7 @@ fn report(
             .map(|s| json!([s.item.path, s.item.label]))
             .collect();
         let kept: Vec<_> = changed(Change::Keep).map(|s| &s.item.path).collect();
-        let installed = crate::enroll::providers::installed(root);
+        let installed = crate::provision::enroll::providers::installed(root);
         let mut data = json!({
             "action": if args.dry_run { "dry_run" } else { "install" },
             "items": items,
@@ -256,10 +283,24 @@ fn report(
             "warnings": [],
             "environment": {},
         });
+        let mut warnings: Vec<String> = framework.notes.clone();
+        if let Some(sync) = &framework.sync {
+            warnings.extend(sync.warnings());
+        }
+        data["framework"] = json!({
+            "sources": framework
+                .sources
+                .iter()
+                .filter(|(_, o)| *o != "unchanged")
+                .map(|(p, o)| json!([p, o]))
+                .collect::<Vec<_>>(),
+            "items": framework.sync.as_ref().map(SyncReport::items).unwrap_or_default(),
+        });
         if let Some(enrollment) = enrollment {
             data["mcp"] = enrollment.data();
-            data["warnings"] = json!(enrollment.warnings);
+            warnings.extend(enrollment.warnings.iter().cloned());
         }
+        data["warnings"] = json!(warnings);
         let status = if args.dry_run { "unchanged" } else { status };
         return super::print_envelope("install", status, data);
     }
@@ -289,8 +330,9 @@ fn report(
         };
         out.push_str(&format!("  {mark} {}  {what}\n", step.item.path));
     }
+    out.push_str(&framework_text(framework));
     if let Some(enrollment) = enrollment {
-        crate::enroll::print_warnings(&enrollment.warnings);
+        crate::provision::enroll::print_warnings(&enrollment.warnings);
         out.push_str(&enrollment_text(enrollment));
     }
     let same = changed(Change::Same).count();
@@ -303,8 +345,34 @@ fn report(
              Serve this vault to a coding agent\n    vaultspec mcp\n",
         );
     }
-    crate::cli::write_stdout(&out)?;
+    crate::report::write_stdout(&out)?;
     Ok(())
+}
+
+/// What the framework part of an install did, for the text report: one
+/// line for the sources, one for the agents' files, then the notes.
+fn framework_text(framework: &Installed) -> String {
+    let mut out = String::new();
+    let count = |what: &str| framework.sources.iter().filter(|(_, o)| *o == what).count();
+    let (created, updated, kept) = (count("created"), count("updated"), count("kept"));
+    if created + updated + kept > 0 {
+        out.push_str(&format!(
+            "  {} framework sources in .vaultspec/ (rules, skills, agents, system): \
+             {created} created, {updated} refreshed, {kept} kept as they are\n",
+            if created + updated > 0 { "+" } else { "=" }
+        ));
+    }
+    if let Some(sync) = &framework.sync {
+        crate::provision::framework::print_warnings(&sync.warnings());
+        out.push_str(&format!(
+            "  agents' rules, skills and personas:\n{}",
+            sync.text(false)
+        ));
+    }
+    for note in &framework.notes {
+        out.push_str(&format!("  note: {note}\n"));
+    }
+    out
 }
 
 /// What the MCP enrollment of an install did, for the text report.

@@ -1,0 +1,17 @@
+//! Provisioning: making a folder a workspace, enrolling its MCP server into
+//! coding agents, and giving those agents vaultspec's framework (rules,
+//! skills, personas and system prompt) in each one's own files.
+//!
+//! - [`setup`]: `install` and `uninstall`;
+//! - [`enroll`]: `spec mcps …` and `spec doctor`;
+//! - [`framework`]: `sync` and `spec rules|skills|agents|system …`.
+//!
+//! Everything here runs natively in the host, run by a person at the
+//! command line: it writes where no verb may (the agents' folders and root
+//! files, the protected entries of `.vaultspec/`, files in the user's
+//! home). The command line calls into it; it reports through
+//! [`crate::report`] and never reaches back into the command line.
+
+pub mod enroll;
+pub mod framework;
+pub mod setup;
