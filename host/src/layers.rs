@@ -8,7 +8,7 @@
 use std::path::Path;
 
 /// Each part of the host and its layer, lowest first.
-const LAYERS: [(&str, u8); 16] = [
+const LAYERS: [(&str, u8); 17] = [
     ("env", 0),
     ("display", 0),
     ("logging", 0),

@@ -6,7 +6,8 @@
 use std::process::{Command, Stdio};
 
 use clap::Command as Clap;
-use vaultspec_host::cli::{exit, full_command};
+use vaultspec_host::cli::full_command;
+use vaultspec_host::report::exit;
 use vaultspec_test_support::TestVault;
 
 use crate::binary::{text, vaultspec};

@@ -30,6 +30,7 @@ mod cli_conventions; // help texts, exit codes, JSON errors, completions, man
 mod discovery; // finding the workspace from any folder inside it
 mod enroll; // MCP enrollment: approve at a terminal, sync, hand edits, uninstall
 mod example_vault; // the README's example workspace stays complete and valid
+mod framework; // rules, skills, personas and system prompt for every agent, kept in sync
 mod hints; // next-step hints where the reference gives them
 mod input_files; // --body-file and --manifest from any path or stdin
 mod paged_listings; // listings page their JSON like the reference

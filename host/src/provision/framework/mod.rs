@@ -13,6 +13,7 @@
 
 mod args;
 mod provision;
+mod reference;
 mod render_run;
 mod sources;
 mod status;
@@ -133,7 +134,7 @@ fn sync_kinds(
         force: args.force,
         builtins: false,
     };
-    let report = render_run::run(&storage, &providers, kinds, overwrite, args.dry_run);
+    let report = render_run::run(root, &storage, &providers, kinds, overwrite, args.dry_run);
     print_sync(schema, &report, args.json, args.dry_run)?;
     Ok(if report.failed() {
         exit::FINDINGS

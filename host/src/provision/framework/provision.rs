@@ -45,6 +45,9 @@ pub fn install(
     let mut theirs = 0;
     let mut replaced = 0;
     if write_sources {
+        // `(path, text, generated)`: a generated file (a snapshot, a reference
+        // made from this binary) is refreshed by `--upgrade`, a source only
+        // when it is still `vaultspec-core`'s.
         let mut wanted: Vec<(String, String, bool)> = builtin::FILES
             .iter()
             .map(|f| (format!(".vaultspec/{}", f.path), f.text.to_owned(), false))
@@ -62,7 +65,12 @@ pub fn install(
                 true,
             ));
         }
-        for (path, text, snapshot) in wanted {
+        // The reference files are made from this binary: always current.
+        let catalog = crate::builtins::catalog()?;
+        for (path, text) in super::reference::files(&catalog) {
+            wanted.push((path, text, true));
+        }
+        for (path, text, generated) in wanted {
             let outcome = match source::read_text(&storage, &path) {
                 Err(_) if !storage.exists(&path).unwrap_or(false) => "created",
                 Err(message) => {
@@ -72,7 +80,7 @@ pub fn install(
                     "kept"
                 }
                 Ok(have) if have == text => "unchanged",
-                Ok(_) if force || snapshot => "updated",
+                Ok(_) if force || (generated && upgrade) => "updated",
                 Ok(have)
                     if builtin::is_reference_builtin(
                         path.strip_prefix(".vaultspec/").unwrap_or(&path),
@@ -113,6 +121,7 @@ pub fn install(
             builtins: upgrade || force,
         };
         installed.sync = Some(render_run::run(
+            root,
             &storage,
             &providers,
             &Kind::ALL,

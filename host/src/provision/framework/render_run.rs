@@ -87,9 +87,13 @@ impl SyncReport {
         out
     }
 
-    /// Whether something could not be written.
+    /// Whether something could not be written or read.
     pub fn failed(&self) -> bool {
         self.problems.iter().any(|p| p.starts_with("could not"))
+            || self
+                .changes
+                .iter()
+                .any(|c| matches!(c.action, Action::Keep(Held::Unreadable(_))))
     }
 }
 
@@ -127,8 +131,21 @@ pub fn storage(root: &Path) -> anyhow::Result<CapStorage> {
         .with_scope(WriteScope::Framework))
 }
 
-/// Sync `kinds` for `providers`.
+/// The agents' top folders and root files: a link at one of them is
+/// reported once, by name, and nothing beneath it is touched.
+const TOPS: [&str; 7] = [
+    ".claude",
+    ".gemini",
+    ".agents",
+    ".codex",
+    "CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+];
+
+/// Sync `kinds` for `providers` in the workspace at `root`.
 pub fn run(
+    root: &Path,
     storage: &CapStorage,
     providers: &[Provider],
     kinds: &[Kind],
@@ -146,6 +163,22 @@ pub fn run(
     };
     let rendered = render::render(&sources, providers, kinds);
     report.changes = sync::plan(storage, &rendered, overwrite);
+    for top in TOPS {
+        let linked = std::fs::symlink_metadata(root.join(top)).is_ok_and(|m| m.is_symlink());
+        let beneath = |path: &str| path == top || path.starts_with(&format!("{top}/"));
+        if linked && report.changes.iter().any(|c| beneath(&c.path)) {
+            report.changes.retain(|c| !beneath(&c.path));
+            report.problems.push(format!(
+                "could not sync into `{top}`: it is a symbolic link, and vaultspec never writes \
+                 through one; make it a real {} to let `vaultspec sync` fill it",
+                if top.ends_with(".md") {
+                    "file"
+                } else {
+                    "folder"
+                }
+            ));
+        }
+    }
     if !dry_run {
         for (path, err) in sync::apply(storage, &report.changes) {
             report

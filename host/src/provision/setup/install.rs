@@ -198,6 +198,10 @@ fn plan(storage: &CapStorage, root: &Path, item: Item, args: &InstallArgs) -> an
                 }
             }
         },
+        Want::Seed(want) => match present {
+            None => (Change::Create, Some(want.clone())),
+            Some(_) => (Change::Same, None),
+        },
         Want::Block(lines) => match present {
             None => (
                 Change::Create,

@@ -20,6 +20,9 @@ pub enum Want {
     File(Vec<u8>),
     /// A file carrying a managed block of these lines.
     Block(&'static [&'static str]),
+    /// A file made with these bytes when it is missing, and never touched
+    /// once there (not even by `--force`): it is the person's to change.
+    Seed(Vec<u8>),
 }
 
 /// One thing `install` makes.
@@ -97,8 +100,32 @@ pub fn core() -> Vec<Item> {
             builtin: true,
         });
     }
+    items.push(Item {
+        path: PRE_COMMIT_PATH.to_owned(),
+        label: "precommit",
+        want: Want::Seed(PRE_COMMIT.as_bytes().to_vec()),
+        builtin: false,
+    });
     items
 }
+
+/// Where pre-commit reads its hooks.
+pub const PRE_COMMIT_PATH: &str = ".pre-commit-config.yaml";
+
+/// A pre-commit configuration that runs vaultspec's commit gate on every
+/// commit: it refuses a commit that stages vault errors or per-machine
+/// files. Made only where there is no configuration yet.
+const PRE_COMMIT: &str = "\
+repos:
+- repo: local
+  hooks:
+  - id: vaultspec-commit-gate
+    name: vaultspec commit gate
+    entry: vaultspec commit-gate
+    language: system
+    always_run: true
+    pass_filenames: true
+";
 
 #[cfg(test)]
 mod tests {

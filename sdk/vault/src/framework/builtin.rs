@@ -22,8 +22,9 @@ macro_rules! builtin {
     };
 }
 
-/// Every file of the builtin framework.
-pub const FILES: [BuiltinFile; 33] = builtin![
+/// Every file of the builtin framework, and the vault schema reference
+/// agents read beside it.
+pub const FILES: [BuiltinFile; 34] = builtin![
     "agents/vaultspec-adr-researcher.md",
     "agents/vaultspec-code-reviewer.md",
     "agents/vaultspec-docs-curator.md",
@@ -34,6 +35,7 @@ pub const FILES: [BuiltinFile; 33] = builtin![
     "agents/vaultspec-researcher.md",
     "agents/vaultspec-standard-executor.md",
     "agents/vaultspec-writer.md",
+    "reference/vault-schema.md",
     "rules/vaultspec-cli.builtin.md",
     "rules/vaultspec-discovery.builtin.md",
     "rules/vaultspec.builtin.md",

@@ -90,7 +90,8 @@ impl WriteScope {
     ];
 
     /// The files at the workspace root that [`WriteScope::Setup`] may change.
-    pub const SETUP_ROOT_FILES: [&'static str; 2] = [".gitignore", ".gitattributes"];
+    pub const SETUP_ROOT_FILES: [&'static str; 3] =
+        [".gitignore", ".gitattributes", ".pre-commit-config.yaml"];
 
     /// The agents' project files that [`WriteScope::Enroll`] may change:
     /// Claude's, Codex's and Antigravity's lists of MCP servers.
@@ -153,7 +154,7 @@ impl WriteScope {
                 [top, ..] if Self::VAULT_ROOTS.contains(top) => Ok(parts),
                 [file] if Self::SETUP_ROOT_FILES.contains(file) => Ok(parts),
                 _ => Err(denied(
-                    "setup writes only `.vault/`, `.vaultspec/`, `.gitignore` and `.gitattributes`",
+                    "setup writes only `.vault/`, `.vaultspec/`, `.gitignore`, `.gitattributes` and `.pre-commit-config.yaml`",
                 )),
             },
             Self::Enroll => {
