@@ -151,7 +151,11 @@ fn install_approve_sync_edit_and_uninstall_keep_everything_not_ours() {
         show(&out)
     );
     assert_eq!(s.read(".mcp.json"), THEIR_MCP_JSON);
-    assert_eq!(s.read(".codex/config.toml"), THEIR_CODEX);
+    // The personas region goes in beside the person's lines, which stay.
+    let codex = s.read(".codex/config.toml");
+    assert!(codex.starts_with(THEIR_CODEX), "{codex}");
+    assert!(codex.contains("# <vaultspec type=\"agents\">\n"), "{codex}");
+    assert!(!codex.contains("mcps"), "{codex}");
     assert!(!s.ws.path().join(".agents/mcp_config.json").exists());
     let status = s.json(1, &["spec", "mcps", "status"]);
     assert_eq!(status["data"]["status"], "partial");

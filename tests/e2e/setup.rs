@@ -156,11 +156,13 @@ fn a_workspace_the_reference_installed_is_adopted_without_a_rewrite() {
         "install rewrote files the reference wrote: {report}"
     );
     // Only what the reference would also have made is new: the empty
-    // folders and the git settings.
+    // folders, the git settings and the pre-commit hook.
     for item in report["data"]["items"].as_array().unwrap() {
         let path = item[0].as_str().unwrap();
         assert!(
-            path.starts_with(".vault/") || path.starts_with(".git"),
+            path.starts_with(".vault/")
+                || path.starts_with(".git")
+                || path == ".pre-commit-config.yaml",
             "{path} was written"
         );
     }

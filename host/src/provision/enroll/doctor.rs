@@ -38,6 +38,30 @@ pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow:
                 .to_owned(),
         );
     }
+    if framework {
+        match crate::provision::framework::drift(root) {
+            Ok((drifted, problems)) => {
+                for (provider, [missing, changed, stale]) in drifted {
+                    warn(
+                        "warning",
+                        format!(
+                            "{provider}'s rules, skills and personas are out of line with \
+                             `.vaultspec/`: {missing} missing, {changed} differing, {stale} stale \
+                             (`vaultspec spec rules status` and the like list them; \
+                             `vaultspec sync {provider}` brings them in line)"
+                        ),
+                    );
+                }
+                for problem in problems {
+                    warn(
+                        "warning",
+                        format!("a framework source is left out: {problem}"),
+                    );
+                }
+            }
+            Err(err) => warn("error", format!("the framework cannot be read: {err:#}")),
+        }
+    }
     let migrations = vaultspec_vault::CapStorage::open(root)
         .map_err(|e| e.to_string())
         .and_then(|storage| vaultspec_vault::migrations::state(&storage));

@@ -28,6 +28,7 @@ use vaultspec_vault::framework::sync::Overwrite;
 pub use args::{FamilyCommand, FullSyncArgs, SyncArgs, SystemCommand};
 pub use provision::{Installed, install, uninstall};
 pub use render_run::SyncReport;
+pub use status::drift;
 
 use crate::report::{exit, print_envelope, write_stdout};
 use crate::workspace::resolve_root;

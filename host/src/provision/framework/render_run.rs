@@ -87,13 +87,10 @@ impl SyncReport {
         out
     }
 
-    /// Whether something could not be written or read.
+    /// Whether something could not be written (a file left alone because
+    /// it could not be read is a warning, not a failure).
     pub fn failed(&self) -> bool {
         self.problems.iter().any(|p| p.starts_with("could not"))
-            || self
-                .changes
-                .iter()
-                .any(|c| matches!(c.action, Action::Keep(Held::Unreadable(_))))
     }
 }
 
@@ -163,6 +160,19 @@ pub fn run(
     };
     let rendered = render::render(&sources, providers, kinds);
     report.changes = sync::plan(storage, &rendered, overwrite);
+    // Codex's configuration is a person's file too: one that does not parse
+    // is never written (the region could not be placed safely in it).
+    for change in &mut report.changes {
+        if change.path == render::CODEX_CONFIG
+            && matches!(change.action, Action::Update)
+            && let Ok(bytes) = vaultspec_vault::Storage::read(storage, &change.path)
+            && let Err(err) = String::from_utf8_lossy(&bytes).parse::<toml::Table>()
+        {
+            let message = format!("it does not parse as TOML: {}", err.to_string().trim_end());
+            change.action = Action::Keep(Held::Unreadable(message));
+            change.text = None;
+        }
+    }
     for top in TOPS {
         let linked = std::fs::symlink_metadata(root.join(top)).is_ok_and(|m| m.is_symlink());
         let beneath = |path: &str| path == top || path.starts_with(&format!("{top}/"));

@@ -55,6 +55,8 @@ enum Target {
 /// Run `uninstall`; returns the exit code.
 pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
     let mut found_mcp: Vec<String> = Vec::new();
+    // The agents' framework files uninstall removes (or would remove).
+    let mut found_framework: Vec<String> = Vec::new();
     let cwd = std::env::current_dir().context("reading the current folder")?;
     let root = resolve_root(target, &cwd)?;
     let storage = CapStorage::open(&root)
@@ -115,12 +117,12 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
         crate::provision::framework::print_warnings(&report.warnings());
         for change in &report.changes {
             if change.writes() {
-                found_mcp.push(format!("{} (framework)", change.path));
+                found_framework.push(change.path.clone());
             }
         }
     }
     if !whole {
-        return one_agent(&storage, &root, args, &found_mcp);
+        return one_agent(&storage, &root, args, &found_mcp, &found_framework);
     }
     let mut targets = vec![Target::Folder(".vaultspec", "core")];
     if args.remove_vault {
@@ -189,12 +191,13 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
             "removed": removed,
             "keep_vault": !args.remove_vault,
             "mcp_removed": found_mcp,
+            "framework_removed": found_framework,
             "path": root.display().to_string(),
         });
         super::print_envelope("uninstall", status, data)?;
         return Ok(exit::OK);
     }
-    let mut out = if found.is_empty() {
+    let mut out = if found.is_empty() && found_framework.is_empty() && found_mcp.is_empty() {
         format!("Nothing of vaultspec's is left in {root_shown}.\n")
     } else if args.dry_run {
         format!("Would remove from {root_shown} (dry run: nothing removed):\n")
@@ -204,6 +207,7 @@ pub fn run(args: &UninstallArgs, target: Option<&Path>) -> anyhow::Result<u8> {
     for entry in &found_mcp {
         out.push_str(&format!("  - MCP server {}\n", Escaped::new(entry)));
     }
+    out.push_str(&framework_lines(&found_framework));
     for (path, _, rest) in &found {
         let what = if rest.is_some() {
             " (managed block)"
@@ -226,6 +230,7 @@ fn one_agent(
     root: &Path,
     args: &UninstallArgs,
     removed: &[String],
+    framework: &[String],
 ) -> anyhow::Result<u8> {
     let root_shown = Escaped::new(&root.display().to_string()).to_string();
     if !args.dry_run && !args.force {
@@ -246,7 +251,7 @@ fn one_agent(
             .write(providers::FILE, text.as_bytes())
             .with_context(|| format!("writing `{}` in {root_shown}", providers::FILE))?;
     }
-    let changed = text.is_some() || !removed.is_empty();
+    let changed = text.is_some() || !removed.is_empty() || !framework.is_empty();
     let status = if args.dry_run || !changed {
         "unchanged"
     } else {
@@ -257,6 +262,7 @@ fn one_agent(
             "action": if args.dry_run { "dry_run" } else { "uninstall" },
             "provider": args.provider,
             "mcp_removed": removed,
+            "framework_removed": framework,
             "path": root.display().to_string(),
         });
         super::print_envelope("uninstall", status, data)?;
@@ -278,6 +284,27 @@ fn one_agent(
     for entry in removed {
         out.push_str(&format!("  - MCP server {}\n", Escaped::new(entry)));
     }
+    out.push_str(&framework_lines(framework));
     crate::report::write_stdout(&out)?;
     Ok(exit::OK)
+}
+
+/// The framework files removed, as one line per folder and file count.
+fn framework_lines(paths: &[String]) -> String {
+    let mut by_folder: std::collections::BTreeMap<&str, usize> = Default::default();
+    for path in paths {
+        let folder = path.rsplit_once('/').map_or(path.as_str(), |(f, _)| f);
+        let top: Vec<&str> = folder.split('/').take(2).collect();
+        let key = &folder[..top.join("/").len()];
+        *by_folder.entry(key).or_default() += 1;
+    }
+    by_folder
+        .into_iter()
+        .map(|(folder, n)| {
+            format!(
+                "  - {} (vaultspec's framework files: {n})\n",
+                Escaped::new(folder)
+            )
+        })
+        .collect()
 }

@@ -41,9 +41,16 @@ pub fn splice(text: &str, open: &str, close: &str, body: Option<&str>) -> Option
     (!out.trim().is_empty()).then_some(out)
 }
 
-/// Whether `text` holds the region.
-pub fn contains(text: &str, open: &str, close: &str) -> bool {
-    find(text, open, close).is_some()
+/// What the region holds between its marker lines, if `text` has one.
+pub fn body<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {
+    let (start, end) = find(text, open, close)?;
+    let region = &text[start..end];
+    let inner = region.split_once('\n').map_or("", |(_, rest)| rest);
+    let close_at = inner
+        .trim_end_matches('\n')
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    Some(&inner[..close_at])
 }
 
 /// The byte range of the region, both marker lines and their line ends
@@ -96,5 +103,7 @@ mod tests {
             "top\n<vaultspec type=\"config\">\nnew\n</vaultspec>\nbottom\n"
         );
         assert_eq!(splice(text, OPEN, CLOSE, None).unwrap(), "top\nbottom\n");
+        assert_eq!(body(text, OPEN, CLOSE), Some("old\n"));
+        assert_eq!(body("no region\n", OPEN, CLOSE), None);
     }
 }

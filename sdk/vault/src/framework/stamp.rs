@@ -39,6 +39,15 @@ pub fn stamp(text: &str, source: &str) -> String {
     }
 }
 
+/// `text` with its mark as a `#` comment line (TOML), for the personas
+/// region of Codex's configuration.
+pub fn stamp_hash_comment(text: &str, source: &str) -> String {
+    let digest = digest(text);
+    format!(
+        "# {KEY}{digest} made by `vaultspec sync` from {source}: change the source, not this\n{text}"
+    )
+}
+
 /// Read the mark of `text`.
 pub fn inspect(text: &str) -> Mark {
     let (line, unmarked) = if let Some(rest) = text.strip_prefix("---\n") {

@@ -120,15 +120,16 @@ pub fn plan(storage: &dyn Storage, rendered: &Rendered, overwrite: Overwrite) ->
                 overwrite.force || (overwrite.builtins && *builtin),
             ),
             Output::Block { path, body } => {
-                plan_region(storage, path, BLOCK_OPEN, BLOCK_CLOSE, Some(body))
+                let marked = stamp::stamp(body, ".vaultspec/rules");
+                let region = Region::new(BLOCK_OPEN, BLOCK_CLOSE);
+                plan_region(storage, path, region, Some(&marked), overwrite)
             }
-            Output::CodexAgents { body } => plan_region(
-                storage,
-                CODEX_CONFIG,
-                CODEX_OPEN,
-                CODEX_CLOSE,
-                (!body.is_empty()).then_some(body.as_str()),
-            ),
+            Output::CodexAgents { body } => {
+                let marked = stamp::stamp_hash_comment(body, ".vaultspec/agents");
+                let region = Region::new(CODEX_OPEN, CODEX_CLOSE);
+                let body = (!body.is_empty()).then_some(marked.as_str());
+                plan_region(storage, CODEX_CONFIG, region, body, overwrite)
+            }
         });
     }
     for folder in &rendered.folders {
@@ -151,15 +152,15 @@ pub fn plan_removal(storage: &dyn Storage, folders: &[&str], roots: &[&str]) -> 
         }
     }
     for root in roots {
-        let (open, close) = if *root == CODEX_CONFIG {
-            (CODEX_OPEN, CODEX_CLOSE)
+        let region = if *root == CODEX_CONFIG {
+            Region::new(CODEX_OPEN, CODEX_CLOSE)
         } else if *root == GEMINI_SYSTEM {
             changes.extend(plan_stale(storage, root));
             continue;
         } else {
-            (BLOCK_OPEN, BLOCK_CLOSE)
+            Region::new(BLOCK_OPEN, BLOCK_CLOSE)
         };
-        let change = plan_region(storage, root, open, close, None);
+        let change = plan_region(storage, root, region, None, Overwrite::default());
         if change.writes() {
             changes.push(change);
         }
@@ -226,13 +227,30 @@ fn plan_stale(storage: &dyn Storage, path: &str) -> Option<Change> {
     })
 }
 
+/// A region's two marker lines.
+#[derive(Debug, Clone, Copy)]
+struct Region {
+    open: &'static str,
+    close: &'static str,
+}
+
+impl Region {
+    fn new(open: &'static str, close: &'static str) -> Region {
+        Region { open, close }
+    }
+}
+
+/// The change that puts `body` (marked) in the file's region, or takes the
+/// region out (`None`). A region vaultspec did not write (or one a person
+/// edited) is left as it is, like a whole file, unless `overwrite` says.
 fn plan_region(
     storage: &dyn Storage,
     path: &str,
-    open: &str,
-    close: &str,
+    region: Region,
     body: Option<&str>,
+    overwrite: Overwrite,
 ) -> Change {
+    let Region { open, close } = region;
     let change = |action, text: Option<String>| Change {
         path: path.to_owned(),
         action,
@@ -243,6 +261,16 @@ fn plan_region(
         Err(message) => return change(Action::Keep(Held::Unreadable(message)), None),
     };
     let before = existing.clone().unwrap_or_default();
+    if let (Some(body), Some(current)) = (body, region::body(&before, open, close))
+        && current != body
+        && !(overwrite.force || overwrite.builtins)
+    {
+        match stamp::inspect(current) {
+            Mark::Intact(_) => {}
+            Mark::Edited(_) => return change(Action::Keep(Held::Edited), None),
+            Mark::None => return change(Action::Keep(Held::Foreign), None),
+        }
+    }
     match (region::splice(&before, open, close, body), existing) {
         (Some(after), None) => change(Action::Create, Some(after)),
         (Some(after), Some(_)) if after == before => change(Action::Same, None),
