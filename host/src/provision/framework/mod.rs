@@ -55,25 +55,27 @@ pub fn run_family(
         FamilyCommand::Remove(args) => sources::remove(&storage, kind, args),
         FamilyCommand::Rename(args) => sources::rename(&storage, kind, args),
         FamilyCommand::Restore(args) => sources::restore(&storage, kind, args),
-        FamilyCommand::Status(args) => status::status(&root, &storage, kind, args.json),
-        FamilyCommand::Sync(args) => {
-            // The rules folder carries the system rule too.
-            let kinds: &[Kind] = match kind {
-                Kind::Rule => &[Kind::Rule, Kind::System],
-                other => std::slice::from_ref(match other {
-                    Kind::Skill => &Kind::Skill,
-                    Kind::Agent => &Kind::Agent,
-                    _ => &Kind::System,
-                }),
-            };
-            sync_kinds(
-                &root,
-                args,
-                kinds,
-                &[],
-                &format!("spec.{}.sync", kind.folder()),
-            )
+        FamilyCommand::Status(args) => {
+            status::status(&root, &storage, kind, family_kinds(kind), args.json)
         }
+        FamilyCommand::Sync(args) => sync_kinds(
+            &root,
+            args,
+            family_kinds(kind),
+            &[],
+            &format!("spec.{}.sync", kind.folder()),
+        ),
+    }
+}
+
+/// The kinds a family's `sync` and `status` cover: the rules folder
+/// carries the system rule too.
+fn family_kinds(kind: Kind) -> &'static [Kind] {
+    match kind {
+        Kind::Rule => &[Kind::Rule, Kind::System],
+        Kind::Skill => &[Kind::Skill],
+        Kind::Agent => &[Kind::Agent],
+        Kind::System => &[Kind::System],
     }
 }
 

@@ -171,7 +171,12 @@ pub fn read_input(path: &Path) -> anyhow::Result<String> {
 fn compose(kind: Kind, name: &str, args: &AddArgs, body: &str) -> anyhow::Result<String> {
     use vaultspec_vault::framework::Front;
     let description = args.description.clone().unwrap_or_default();
-    let yaml = |key: &str, value: &str| format!("{key}: {}\n", yaml_scalar(value));
+    let yaml = |key: &str, value: &str| {
+        format!(
+            "{key}: {}\n",
+            vaultspec_vault::framework::source::yaml_scalar(value)
+        )
+    };
     let body = if body.ends_with('\n') || body.is_empty() {
         body.to_owned()
     } else {
@@ -219,10 +224,6 @@ fn compose(kind: Kind, name: &str, args: &AddArgs, body: &str) -> anyhow::Result
         }
         Kind::System => bail!("system parts are edited as files in `.vaultspec/system/`"),
     })
-}
-
-fn yaml_scalar(value: &str) -> String {
-    vaultspec_vault::framework::source::yaml_scalar(value)
 }
 
 /// `add`.

@@ -14,13 +14,14 @@ use crate::report::{exit, print_envelope, write_stdout};
 
 /// `status` for one family: exits 0 when every file is up to date, 1 when
 /// anything is missing, drifted or stale.
-pub fn status(root: &Path, storage: &CapStorage, kind: Kind, json: bool) -> anyhow::Result<u8> {
+pub fn status(
+    root: &Path,
+    storage: &CapStorage,
+    kind: Kind,
+    kinds: &[Kind],
+    json: bool,
+) -> anyhow::Result<u8> {
     let providers = render_run::chosen(root, "all", &[]).unwrap_or_default();
-    let kinds: &[Kind] = if kind == Kind::Rule {
-        &[Kind::Rule, Kind::System]
-    } else {
-        std::slice::from_ref(Kind::ALL.iter().find(|k| **k == kind).expect("a kind"))
-    };
     let sources = Sources::read(storage);
     let rendered = render::render(&sources, &providers, kinds);
     let changes = sync::plan(storage, &rendered, Overwrite::default());

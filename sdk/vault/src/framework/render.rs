@@ -151,7 +151,6 @@ pub fn render(sources: &Sources, providers: &[Provider], kinds: &[Kind]) -> Rend
     let mut regions = Vec::new();
     if wants(Kind::Rule) || wants(Kind::System) {
         let mut roots: Vec<&str> = providers.iter().map(|p| p.root_file()).collect();
-        roots.dedup();
         roots.sort();
         roots.dedup();
         for root in roots {
