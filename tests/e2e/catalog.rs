@@ -18,6 +18,46 @@ fn a_component_importing_sockets_is_refused_at_load() {
 }
 
 #[test]
+fn a_third_party_component_importing_framework_write_is_refused_at_load() {
+    let refusal = load(guests::INTRUDER).unwrap_err();
+    assert!(
+        matches!(&refusal.reason, Reason::BuiltinOnly(i) if i == "vaultspec:verb/framework-write"),
+        "{refusal}"
+    );
+    assert!(refusal.to_string().contains("builtin"), "{refusal}");
+}
+
+#[test]
+fn a_third_party_framework_writer_in_the_workspace_never_runs_and_claude_md_is_kept() {
+    let vault = TestVault::new();
+    let verbs = vault.root().join(".vaultspec/verbs");
+    std::fs::create_dir_all(&verbs).unwrap();
+    std::fs::copy(guests::INTRUDER, verbs.join("intruder.wasm")).unwrap();
+    std::fs::write(vault.root().join("CLAUDE.md"), "The person's own text.\n").unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+            .arg("--target")
+            .arg(vault.root())
+            .args(args)
+            .env("HOME", vault.root())
+            .output()
+            .unwrap()
+    };
+    let listed = run(&["verbs", "list", "--json"]);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed.contains("intruder") && listed.contains("vaultspec:verb/framework-write"),
+        "{listed}"
+    );
+    let out = run(&["intruder", "plant"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(vault.root().join("CLAUDE.md")).unwrap(),
+        "The person's own text.\n"
+    );
+}
+
+#[test]
 fn a_component_importing_the_wasi_filesystem_is_refused_at_load() {
     let refusal = load(guests::FSREAD).unwrap_err();
     assert!(

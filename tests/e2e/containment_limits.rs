@@ -12,7 +12,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Value, json};
 use vaultspec_host::catalog::{Origin, VerbComponent};
-use vaultspec_host::gateway::invoke::{Request, invoke};
+use vaultspec_host::gateway::invoke::{Request, Runners, invoke};
 use vaultspec_host::invocation::{Invocation, arguments};
 use vaultspec_host::sandbox::{
     Allocation, CallOptions, CompileCache, FailureKind, Outcome, Sandbox,
@@ -633,7 +633,12 @@ fn checks_without_fix_leave_the_workspace_untouched_through_invoke() -> anyhow::
             timeout: Some(30.0),
             ..Request::default()
         };
-        let reply = runtime.block_on(invoke(&catalog, sandbox(), &workspace, &request));
+        let reply = runtime.block_on(invoke(
+            &catalog,
+            Runners::components(sandbox()),
+            &workspace,
+            &request,
+        ));
         let reply = reply.map_err(anyhow::Error::msg)?;
         assert_ne!(reply["error"]["kind"], "timeout", "{reply}");
         assert_unchanged(&before, &vault, verb);
@@ -646,7 +651,12 @@ fn checks_without_fix_leave_the_workspace_untouched_through_invoke() -> anyhow::
         ..Request::default()
     };
     let reply = runtime
-        .block_on(invoke(&catalog, sandbox(), &workspace, &request))
+        .block_on(invoke(
+            &catalog,
+            Runners::components(sandbox()),
+            &workspace,
+            &request,
+        ))
         .map_err(anyhow::Error::msg)?;
     assert_ne!(reply["error"]["kind"], "timeout", "{reply}");
     assert_host_still_serves(&vault)

@@ -413,6 +413,6 @@ fn a_fifo_a_huge_sparse_source_and_an_escape_in_a_name_are_reported_and_skipped(
     assert!(!repo.root().join(".claude/rules/fifo.md").exists());
     assert!(!repo.read("CLAUDE.md").contains("huge"));
     let bad = repo.run(&["spec", "rules", "add", "x\u{7}y", "--body", "b"]);
-    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(bad.status.code(), Some(2), "a bad name is a usage error");
     assert!(!text(&bad.stderr).contains('\u{7}'));
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use vaultspec_host::catalog::Catalog;
-use vaultspec_host::gateway::invoke::{Request, invoke};
+use vaultspec_host::gateway::invoke::{Request, Runners, invoke};
 use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::{TestVault, guests};
 
@@ -38,7 +38,12 @@ fn run(
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    Ok(runtime.block_on(invoke(catalog, sandbox(), &workspace, req)))
+    Ok(runtime.block_on(invoke(
+        catalog,
+        Runners::components(sandbox()),
+        &workspace,
+        req,
+    )))
 }
 
 #[test]
@@ -235,7 +240,7 @@ fn concurrent_invokes_that_write_lose_nothing() -> anyhow::Result<()> {
                     &[&format!(".vault/n/{i}.md"), &format!("note {i}")],
                     None,
                 );
-                invoke(&catalog, sandbox(), &workspace, &req).await
+                invoke(&catalog, Runners::components(sandbox()), &workspace, &req).await
             }));
         }
         let mut replies = Vec::new();
@@ -320,14 +325,22 @@ fn a_spinning_verb_leaves_the_runtime_free_for_other_work() -> anyhow::Result<()
         .build()?;
     // Compiled before the clock starts (a compile holds the thread).
     let warm = request("probe spin", json!({}), &[], Some(0.05));
-    let _ = runtime.block_on(invoke(&catalog, sandbox(), &workspace, &warm));
+    let _ = runtime.block_on(invoke(
+        &catalog,
+        Runners::components(sandbox()),
+        &workspace,
+        &warm,
+    ));
     let start = std::time::Instant::now();
     let spin = request("probe spin", json!({}), &[], Some(2.0));
     let (reply, other_work_done) = runtime.block_on(async {
-        tokio::join!(invoke(&catalog, sandbox(), &workspace, &spin), async {
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-            start.elapsed()
-        })
+        tokio::join!(
+            invoke(&catalog, Runners::components(sandbox()), &workspace, &spin),
+            async {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                start.elapsed()
+            }
+        )
     });
     assert_eq!(reply.unwrap()["error"]["kind"], "timeout");
     assert!(

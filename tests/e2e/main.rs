@@ -31,6 +31,7 @@ mod discovery; // finding the workspace from any folder inside it
 mod enroll; // MCP enrollment: approve at a terminal, sync, hand edits, uninstall
 mod example_vault; // the README's example workspace stays complete and valid
 mod framework; // rules, skills, personas and system prompt for every agent, kept in sync
+mod framework_gateway; // the spec verbs through discover and invoke
 mod hints; // next-step hints where the reference gives them
 mod input_files; // --body-file and --manifest from any path or stdin
 mod paged_listings; // listings page their JSON like the reference

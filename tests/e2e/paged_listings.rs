@@ -5,7 +5,7 @@
 use std::process::Output;
 
 use serde_json::{Value, json};
-use vaultspec_host::gateway::invoke::{Request, invoke};
+use vaultspec_host::gateway::invoke::{Request, Runners, invoke};
 use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::TestVault;
 
@@ -118,7 +118,12 @@ fn invoke_of_vault_list_answers_on_a_ten_thousand_document_vault() -> anyhow::Re
         ..Request::default()
     };
     let reply = runtime
-        .block_on(invoke(&catalog, sandbox(), &workspace, &request))
+        .block_on(invoke(
+            &catalog,
+            Runners::components(sandbox()),
+            &workspace,
+            &request,
+        ))
         .map_err(anyhow::Error::msg)?;
     let shown: String = reply.to_string().chars().take(500).collect();
     assert_eq!(reply["ok"], true, "{shown}");

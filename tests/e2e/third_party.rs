@@ -176,7 +176,7 @@ fn a_third_party_verb_lives_from_scaffold_to_refusal_after_a_change() -> anyhow:
     assert_eq!(component["trust"], "untrusted");
     assert_eq!(
         component["capabilities"],
-        serde_json::json!({"read": true, "write": false})
+        serde_json::json!({"read": true, "write": false, "framework": false})
     );
     assert_eq!(component["verbs"][0]["verb"], "notes count");
     assert!(component["digest"].as_str().unwrap().starts_with("sha256:"));

@@ -129,6 +129,15 @@ pub struct Capabilities {
     pub read: bool,
     /// It imports `vaultspec:verb/workspace-write`.
     pub write: bool,
+    /// It imports `vaultspec:verb/framework-write` (builtins only).
+    pub framework: bool,
+}
+
+impl Capabilities {
+    /// Whether it may change the workspace at all.
+    pub fn writes(self) -> bool {
+        self.write || self.framework
+    }
 }
 
 /// Interfaces granted to every verb, by `namespace:package/interface`.
@@ -154,6 +163,8 @@ const GRANTED: [&str; 17] = [
 
 const READ: &str = "vaultspec:verb/workspace-read";
 const WRITE: &str = "vaultspec:verb/workspace-write";
+/// The import only builtins are granted; see [`Capabilities::framework`].
+pub const FRAMEWORK: &str = "vaultspec:verb/framework-write";
 
 /// Check every import against what the sandbox grants, and say which
 /// workspace capabilities the component uses.
@@ -166,6 +177,8 @@ pub fn capabilities(imports: &[String]) -> Result<Capabilities, Reason> {
             caps.read = true;
         } else if name == WRITE && major_ok("0.1.") {
             caps.write = true;
+        } else if name == FRAMEWORK && major_ok("0.1.") {
+            caps.framework = true;
         } else if (GRANTED.contains(&name) || name == "wasi:random/insecure") && major_ok("0.2.") {
         } else {
             return Err(Reason::ImportNotGranted(import.clone()));
@@ -195,7 +208,8 @@ mod tests {
             caps,
             Capabilities {
                 read: true,
-                write: true
+                write: true,
+                framework: false,
             }
         );
     }

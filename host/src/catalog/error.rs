@@ -43,6 +43,9 @@ pub enum Reason {
     /// An import the sandbox does not grant.
     #[error("it imports `{}`, which the sandbox does not grant (only WASI cli, io, clocks, random and the vaultspec:verb workspace interfaces are)", Escaped::new(.0))]
     ImportNotGranted(String),
+    /// A component that is not a builtin imports a builtin-only interface.
+    #[error("it imports `{}`, which only vaultspec's builtin verbs are granted: a third-party verb may not write the coding agents' files", Escaped::new(.0))]
+    BuiltinOnly(String),
     /// The declaration does not describe the component's real exports.
     #[error("its declaration does not match the component: {}", Escaped::text(.0))]
     DeclarationMismatch(String),

@@ -47,6 +47,9 @@ pub enum Origin {
     Builtin,
     /// Loaded from a file.
     File(std::path::PathBuf),
+    /// Verbs the host runs itself, declared in WIT like any other and
+    /// reachable through the gateway only: no component code at all.
+    Host,
 }
 
 /// One loaded component and the verbs it provides.
@@ -91,6 +94,9 @@ impl VerbComponent {
         };
         let inspection = inspect(&bytes).map_err(refuse)?;
         let capabilities = capabilities(&inspection.imports).map_err(refuse)?;
+        if capabilities.framework && origin != Origin::Builtin {
+            return Err(refuse(Reason::BuiltinOnly(component::FRAMEWORK.to_owned())));
+        }
         let source = inspection
             .declaration
             .ok_or_else(|| refuse(Reason::MissingDeclaration))?;
@@ -101,6 +107,25 @@ impl VerbComponent {
             bytes,
             digest,
             capabilities,
+            verbs,
+            precompiled: None,
+        })
+    }
+
+    /// The pseudo-component of the host's own gateway verbs, declared by
+    /// `declaration` (a WIT world in the shape every verb uses). It has no
+    /// code: the gateway runs its verbs natively, read-only.
+    pub fn host(declaration: &str) -> Result<Self, Refusal> {
+        let verbs = parse(declaration).map_err(|reason| Refusal {
+            component: "host".to_owned(),
+            reason,
+        })?;
+        Ok(Self {
+            name: "host".to_owned(),
+            origin: Origin::Host,
+            bytes: Bytes::new(),
+            digest: "host".to_owned(),
+            capabilities: Capabilities::default(),
             verbs,
             precompiled: None,
         })
@@ -144,7 +169,7 @@ impl Catalog {
     /// component that has it.
     pub fn add(&mut self, component: VerbComponent) -> Result<(), Refusal> {
         let trust = match component.origin {
-            Origin::Builtin => Trust::Builtin,
+            Origin::Builtin | Origin::Host => Trust::Builtin,
             Origin::File(_) => Trust::Trusted,
         };
         self.add_with_trust(component, trust)

@@ -55,7 +55,7 @@ impl Untrusted {
     pub fn new(verb: &str, component: &VerbComponent) -> Self {
         let path = match &component.origin {
             Origin::File(path) => Some(path.clone()),
-            Origin::Builtin => None,
+            Origin::Builtin | Origin::Host => None,
         };
         Self {
             verb: verb.to_owned(),

@@ -89,6 +89,34 @@ pub fn command(catalog: &Catalog) -> Command {
     add_children(root, &tree, &[])
 }
 
+/// Add `from`'s subcommands to `into`, joining a group both have into one
+/// (the host's `spec mcps` beside the catalog's `spec rules list`); the
+/// joined group takes `from`'s description. Two leaves of one name cannot
+/// be joined: that is a bug in the builtins, and panics.
+pub fn graft(mut into: Command, from: &Command) -> Command {
+    for sub in from.get_subcommands() {
+        let name = sub.get_name();
+        let Some(mine) = into.find_subcommand(name) else {
+            into = into.subcommand(sub.clone());
+            continue;
+        };
+        assert!(
+            mine.has_subcommands() && sub.has_subcommands(),
+            "the host's command `{name}` collides with a verb of the same name"
+        );
+        into = into.mut_subcommand(name, |mut mine| {
+            if let Some(about) = sub.get_about() {
+                mine = match sub.get_long_about() {
+                    Some(long) => mine.about(about.clone()).long_about(long.clone()),
+                    None => mine.about(about.clone()).long_about(None::<&str>),
+                };
+            }
+            graft(mine, sub)
+        });
+    }
+    into
+}
+
 fn add_children(mut command: Command, group: &Group, prefix: &[String]) -> Command {
     for (word, child) in &group.children {
         let mut path = prefix.to_vec();

@@ -55,9 +55,11 @@ fn mcp_command() -> Command {
         )
 }
 
-/// The whole command line: the catalog's verbs and the host's own commands.
+/// The whole command line: the catalog's verbs and the host's own commands
+/// (the host's `spec` commands join the catalog's `spec` verbs).
 pub fn full_command(catalog: &catalog::Catalog) -> Command {
-    crate::provision::setup::augment(command(catalog))
+    let setup = crate::provision::setup::augment(Command::new("setup"));
+    commands::graft(command(catalog), &setup)
         .subcommand(mcp_command())
         .subcommand(verbs_command::command())
         .subcommand(docs::completions_command())
@@ -97,8 +99,11 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         Err(err) => return Ok(parse_failure(&err, reporter)),
     };
     let target = matches.get_one::<PathBuf>("target").cloned();
+    // A catalog verb first: `spec rules list` is the framework component's,
+    // `spec rules edit` the host's.
+    let chosen = verb_invocation(catalog, &matches);
     match matches.subcommand() {
-        Some((name, sub)) if crate::provision::setup::is_setup(name) => {
+        Some((name, sub)) if chosen.is_none() && crate::provision::setup::is_setup(name) => {
             let no_hints = sub.get_flag(NO_HINTS) || hints_silenced_by_env();
             return Ok(
                 match crate::provision::setup::run(&matches, target.as_deref(), no_hints) {
@@ -144,8 +149,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         return Ok(exit::OK);
     }
     logging::init(logging::CLI_DEFAULT)?;
-    let (entry, mut invocation) =
-        verb_invocation(catalog, &matches).context("no verb was chosen")?;
+    let (entry, mut invocation) = chosen.context("no verb was chosen")?;
     let reporter = Reporter {
         json: reporter.json || invocation.json,
     };

@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use super::HostVerbs;
 use super::discover::{BLOCKED, RESERVED};
-use crate::catalog::{Catalog, is_denied};
+use crate::catalog::{Catalog, Origin, is_denied};
 use crate::invocation::{ArgError, Arguments, FlagValue, Invocation, arguments};
 use crate::sandbox::{CallOptions, FailureKind, OUTPUT_LIMIT, Outcome, Output, Sandbox};
 use crate::workspace::Workspace;
@@ -44,6 +45,8 @@ struct Checked<'c> {
     runnable: crate::catalog::Runnable,
     /// Its arguments, checked against its declaration.
     arguments: Arguments,
+    /// The same, as flags and operands (for a host verb).
+    invocation: Invocation,
     timeout: f64,
     flags_argv: Vec<String>,
 }
@@ -162,6 +165,7 @@ fn check<'c>(catalog: &'c Catalog, request: &Request) -> Result<Checked<'c>, Str
         entry,
         runnable,
         arguments,
+        invocation,
         timeout,
         flags_argv,
     })
@@ -256,14 +260,34 @@ fn fold(checked: &Checked<'_>, outcome: Outcome, command: Vec<String>) -> Value 
     reply["changed"] = json!(outcome.changed);
     // The host's word, not the verb's: a component without the write import
     // was given no way to write.
-    reply["read_only"] = json!(!checked.runnable.capabilities.write);
+    reply["read_only"] = json!(!checked.runnable.capabilities.writes());
     reply
+}
+
+/// What runs a checked call: the sandbox for components, the host's
+/// runner for its own verbs.
+#[derive(Clone, Copy)]
+pub struct Runners<'g> {
+    /// Where components run.
+    pub sandbox: &'g Sandbox,
+    /// The host's gateway verbs, when the front end serves them.
+    pub host: Option<&'g HostVerbs>,
+}
+
+impl<'g> Runners<'g> {
+    /// Components only, in `sandbox`.
+    pub fn components(sandbox: &'g Sandbox) -> Self {
+        Self {
+            sandbox,
+            host: None,
+        }
+    }
 }
 
 /// Check and run one request; `Err` is a refusal (nothing ran).
 pub async fn invoke(
     catalog: &Catalog,
-    sandbox: &Sandbox,
+    runners: Runners<'_>,
     workspace: &Workspace,
     request: &Request,
 ) -> Result<Value, String> {
@@ -285,12 +309,27 @@ pub async fn invoke(
         gateway: true,
         ..CallOptions::default()
     };
-    let outcome = match sandbox
-        .call(&checked.runnable, &checked.arguments, workspace, &options)
+    let outcome = if checked.runnable.origin == Origin::Host {
+        let host = runners
+            .host
+            .ok_or_else(|| format!("verb '{}' has no runner here", checked.verb))?;
+        let deadline = Duration::from_secs_f64(checked.timeout);
+        host.call(
+            &checked.verb,
+            &checked.invocation,
+            workspace.root(),
+            deadline,
+        )
         .await
-    {
-        Ok(outcome) => outcome,
-        Err(err) => return Err(err.to_string()),
+    } else {
+        match runners
+            .sandbox
+            .call(&checked.runnable, &checked.arguments, workspace, &options)
+            .await
+        {
+            Ok(outcome) => outcome,
+            Err(err) => return Err(err.to_string()),
+        }
     };
     Ok(fold(&checked, outcome, command))
 }

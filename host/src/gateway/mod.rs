@@ -7,13 +7,16 @@
 //! index `discover` builds once. It reaches verbs through it alone.
 
 pub mod discover;
+mod host_verbs;
 pub mod invoke;
 
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::catalog::Catalog;
+pub use host_verbs::{HostVerbs, Runner};
+
+use crate::catalog::{Catalog, VerbComponent};
 use crate::sandbox::{Allocation, CompileCache, Sandbox};
 use crate::workspace::Workspace;
 
@@ -22,6 +25,7 @@ use crate::workspace::Workspace;
 pub struct Gateway {
     catalog: Catalog,
     sandbox: Sandbox,
+    host: Option<HostVerbs>,
     index: OnceLock<discover::Index>,
 }
 
@@ -31,8 +35,18 @@ impl Gateway {
         Self {
             catalog,
             sandbox,
+            host: None,
             index: OnceLock::new(),
         }
+    }
+
+    /// This gateway with the host's own read-only verbs beside the
+    /// catalog's (see [`HostVerbs`]).
+    pub fn with_host_verbs(mut self, host: HostVerbs) -> anyhow::Result<Self> {
+        self.catalog.add(VerbComponent::host(host.declaration)?)?;
+        self.host = Some(host);
+        self.index = OnceLock::new();
+        Ok(self)
     }
 
     /// A gateway for a server, which makes call after call: pooled
@@ -84,6 +98,10 @@ impl Gateway {
         workspace: &Workspace,
         request: &invoke::Request,
     ) -> Result<Value, String> {
-        invoke::invoke(&self.catalog, &self.sandbox, workspace, request).await
+        let runners = invoke::Runners {
+            sandbox: &self.sandbox,
+            host: self.host.as_ref(),
+        };
+        invoke::invoke(&self.catalog, runners, workspace, request).await
     }
 }

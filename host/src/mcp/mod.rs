@@ -107,7 +107,8 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         workspace,
         read_only: args.read_only,
         vault: vault_cache::VaultCache::default(),
-        gateway: Gateway::pooled(loaded.catalog, SANDBOX_SLOTS)?,
+        gateway: Gateway::pooled(loaded.catalog, SANDBOX_SLOTS)?
+            .with_host_verbs(crate::provision::enroll::host_verbs())?,
     });
     server.preload(move || {
         if let Some(storage) = sweep {

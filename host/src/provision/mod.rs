@@ -3,8 +3,12 @@
 //! skills, personas and system prompt) in each one's own files.
 //!
 //! - [`setup`]: `install` and `uninstall`;
-//! - [`enroll`]: `spec mcps …` and `spec doctor`;
-//! - [`framework`]: `sync` and `spec rules|skills|agents|system …`.
+//! - [`enroll`]: `spec mcps …` and `spec doctor` (the read-only ones also
+//!   for the gateway, as host verbs);
+//! - [`framework`]: `sync`, `spec rules|skills|agents edit`, and the
+//!   framework's part of `install` and `uninstall` (the other `spec
+//!   rules|skills|agents|system` verbs are the builtin `framework` and
+//!   `framework-write` components').
 //!
 //! Everything here runs natively in the host, run by a person at the
 //! command line: it writes where no verb may (the agents' folders and root

@@ -6,6 +6,8 @@
 //! both report the same way without either reaching into the other.
 
 pub mod exit;
+mod printed;
 mod reporter;
 
+pub use printed::Printed;
 pub use reporter::{Reporter, json_requested, print_envelope, write_stdout};

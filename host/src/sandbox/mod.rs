@@ -53,6 +53,7 @@
 //! | a hard link to a file elsewhere | a file with more than one link is neither read nor changed | `CapStorage` |
 //! | a FIFO, socket or device where a file should be | opened non-blocking, its type checked before reading | `CapStorage` |
 //! | rewriting what runs or is trusted | `.vaultspec/verbs/`, `mcps/`, `hooks/`, `triggers/`, `workspace.json` and `.env` are outside every write scope | `WriteScope` |
+//! | rewriting the instructions every coding agent reads (`CLAUDE.md`, `.claude/rules/`, …) | only builtins are granted `framework-write`: a third-party component importing it is refused at load, and the sandbox gives its scope to builtins alone; that scope never reaches `.git/`, another root file or `.vault/` | `crate::catalog`, `WriteScope::Framework` |
 //! | bulk reads and writes | a read budget and a write budget (bytes, files) per call | `CapStorage` |
 //! | a verb that never returns, or makes the host wait | one deadline per call, enforced from outside it (the call future is dropped) and inside (the epoch interrupt): lock, sentinel and pool-slot waits are bounded by it | [`Sandbox::call`] |
 //! | memory | one ceiling per call over all memories and tables; counts of instances, memories and tables; read-ahead handles capped, the bytes the host keeps for a call charged, all freed with the store | `limiter`, `workspace` |
@@ -465,23 +466,34 @@ impl Sandbox {
             message,
         };
 
-        let writes = component.capabilities.write;
-        let scope = if writes {
+        let writes = component.capabilities.writes();
+        let opened = |scope: WriteScope| -> Result<CapStorage, CallError> {
+            let dir = workspace
+                .dir()
+                .try_clone()
+                .map_err(|e| setup(e.to_string()))?;
+            Ok(CapStorage::from_dir(dir)
+                .with_scope(scope)
+                .with_read_budget(CALL_READ_BUDGET)
+                .with_write_budget(
+                    vaultspec_vault::storage::CALL_WRITE_BUDGET_BYTES,
+                    vaultspec_vault::storage::CALL_WRITE_BUDGET_FILES,
+                ))
+        };
+        let storage = opened(if component.capabilities.write {
             WriteScope::Vault
         } else {
             WriteScope::ReadOnly
+        })?;
+        // The agents' files: only for a builtin (the catalog refuses any
+        // other component that imports `framework-write`; this is the
+        // second lock on that door).
+        let framework = match (component.capabilities.framework, &component.origin) {
+            (true, crate::catalog::Origin::Builtin) => {
+                Some(Arc::new(opened(WriteScope::Framework)?))
+            }
+            _ => None,
         };
-        let dir = workspace
-            .dir()
-            .try_clone()
-            .map_err(|e| setup(e.to_string()))?;
-        let storage = CapStorage::from_dir(dir)
-            .with_scope(scope)
-            .with_read_budget(CALL_READ_BUDGET)
-            .with_write_budget(
-                vaultspec_vault::storage::CALL_WRITE_BUDGET_BYTES,
-                vaultspec_vault::storage::CALL_WRITE_BUDGET_FILES,
-            );
 
         let mut wasi = WasiCtxBuilder::new();
         wasi.allow_tcp(false)
@@ -539,6 +551,7 @@ impl Sandbox {
             table: ResourceTable::new(),
             limits: CallLimiter::new(options.memory_limit),
             storage: Arc::new(storage),
+            framework,
             in_flight: 0,
             live_reads: 0,
             held: 0,

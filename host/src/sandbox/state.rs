@@ -19,6 +19,9 @@ pub struct CallState {
     /// The workspace, with the write scope the component was granted
     /// (shared with the threads of `read-ahead`).
     pub(super) storage: Arc<CapStorage>,
+    /// The workspace held to [`vaultspec_vault::WriteScope::Framework`], for
+    /// `framework-write`: present only for a builtin that imports it.
+    pub(super) framework: Option<Arc<CapStorage>>,
     /// `read-ahead` batches being read on threads of their own.
     pub(super) in_flight: usize,
     /// `pending-reads` handles not yet finished or dropped.

@@ -1,4 +1,5 @@
-//! The host side of `vaultspec:verb/workspace-read` and `workspace-write`.
+//! The host side of `vaultspec:verb/workspace-read`, `workspace-write` and
+//! `framework-write`.
 //!
 //! Each call is answered by the call's [`CapStorage`], so the path rules,
 //! the write scope and the read budgets of `vaultspec-vault` apply unchanged.
@@ -41,11 +42,14 @@ wasmtime::component::bindgen!({
         "vaultspec:verb/workspace-write.write-file": async,
         "vaultspec:verb/workspace-write.rename": async,
         "vaultspec:verb/workspace-write.remove": async,
+        "vaultspec:verb/framework-write.write-file": async,
+        "vaultspec:verb/framework-write.rename": async,
+        "vaultspec:verb/framework-write.remove": async,
     },
 });
 
 use vaultspec::verb::workspace_read::{self, ErrorKind, FileEntry, FsError};
-use vaultspec::verb::workspace_write;
+use vaultspec::verb::{framework_write, workspace_write};
 
 pub use Capabilities as Bindings;
 
@@ -236,6 +240,50 @@ impl workspace_write::Host for CallState {
     async fn remove(&mut self, path: String) -> Result<(), FsError> {
         self.before_write(&path).await?;
         self.storage.remove(&path).map_err(fs_error)?;
+        self.record_change(path);
+        Ok(())
+    }
+}
+
+impl CallState {
+    /// The storage `framework-write` goes through, or the refusal for a
+    /// component that was not granted it.
+    fn framework_storage(
+        &self,
+        path: &str,
+    ) -> Result<std::sync::Arc<vaultspec_vault::CapStorage>, FsError> {
+        self.framework.clone().ok_or_else(|| FsError {
+            kind: ErrorKind::Denied,
+            path: path.to_owned(),
+            message: format!(
+                "writing `{path}` is not allowed: only vaultspec's builtin verbs may write the agents' files"
+            ),
+        })
+    }
+}
+
+impl framework_write::Host for CallState {
+    async fn write_file(&mut self, path: String, contents: Vec<u8>) -> Result<(), FsError> {
+        let storage = self.framework_storage(&path)?;
+        self.before_write(&path).await?;
+        storage.write(&path, &contents).map_err(fs_error)?;
+        self.record_change(path);
+        Ok(())
+    }
+
+    async fn rename(&mut self, source: String, destination: String) -> Result<(), FsError> {
+        let storage = self.framework_storage(&source)?;
+        self.before_write(&source).await?;
+        storage.rename(&source, &destination).map_err(fs_error)?;
+        self.record_change(source);
+        self.record_change(destination);
+        Ok(())
+    }
+
+    async fn remove(&mut self, path: String) -> Result<(), FsError> {
+        let storage = self.framework_storage(&path)?;
+        self.before_write(&path).await?;
+        storage.remove(&path).map_err(fs_error)?;
         self.record_change(path);
         Ok(())
     }

@@ -28,7 +28,7 @@ mod workspace_client;
 
 pub use serde_json;
 pub use vaultspec_vault as vault;
-pub use workspace_client::{Workspace, WritableWorkspace};
+pub use workspace_client::{FrameworkWorkspace, Workspace, WritableWorkspace};
 
 /// The `vaultspec:verb` WIT package this SDK speaks, for tools that scaffold
 /// verb crates (it belongs in `wit/deps/vaultspec-verb/verb.wit`).

@@ -1,14 +1,15 @@
 //! The workspace as a verb sees it: a [`Storage`] backed by host calls.
 //!
-//! [`Workspace`] only reads; [`WritableWorkspace`] also writes. Keeping them
-//! apart keeps the write interface out of components that never write, and
-//! a component without it is given no write access by the host.
+//! [`Workspace`] only reads; [`WritableWorkspace`] also writes the vault and
+//! [`FrameworkWorkspace`] the agents' framework files. Keeping them apart
+//! keeps each write interface out of components that never use it, and a
+//! component without one is given no such write access by the host.
 
 use vaultspec_vault::storage::READ_BATCH;
 use vaultspec_vault::{FileEntry, Storage, StorageError};
 
 use crate::bindings::workspace_read::{self as read, ErrorKind, FsError};
-use crate::bindings::workspace_write as write;
+use crate::bindings::{framework_write, workspace_write as write};
 
 /// Read-only access to the workspace the verb runs in.
 #[derive(Debug, Default, Clone, Copy)]
@@ -22,6 +23,24 @@ pub struct Workspace {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct WritableWorkspace {
     _private: (),
+}
+
+/// Read access to the workspace, and write access to the coding agents'
+/// framework files: their rule, skill and persona folders, their root files
+/// and the sources under `.vaultspec/` (never `.vault/`).
+///
+/// Using it makes the component import `vaultspec:verb/framework-write`,
+/// which the host grants to its builtin verbs only.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct FrameworkWorkspace {
+    _private: (),
+}
+
+impl FrameworkWorkspace {
+    /// The workspace of the current call, with the agents' files writable.
+    pub fn open() -> Self {
+        Self::default()
+    }
 }
 
 impl Workspace {
@@ -137,26 +156,33 @@ fn exists(path: &str) -> Result<bool, StorageError> {
     read::exists(path).map_err(convert)
 }
 
+/// The read half of [`Storage`], the same for every kind of workspace.
+macro_rules! reads {
+    () => {
+        fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+            read_file(path)
+        }
+        fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
+            read_files(paths)
+        }
+        fn read_batches(
+            &self,
+            paths: &[&str],
+            each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>),
+        ) {
+            read_batches(paths, each)
+        }
+        fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
+            list_files(dir)
+        }
+        fn exists(&self, path: &str) -> Result<bool, StorageError> {
+            exists(path)
+        }
+    };
+}
+
 impl Storage for Workspace {
-    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
-        read_file(path)
-    }
-    fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
-        read_files(paths)
-    }
-    fn read_batches(
-        &self,
-        paths: &[&str],
-        each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>),
-    ) {
-        read_batches(paths, each)
-    }
-    fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
-        list_files(dir)
-    }
-    fn exists(&self, path: &str) -> Result<bool, StorageError> {
-        exists(path)
-    }
+    reads!();
     fn write(&self, path: &str, _bytes: &[u8]) -> Result<(), StorageError> {
         Err(read_only(path))
     }
@@ -176,25 +202,7 @@ fn read_only(path: &str) -> StorageError {
 }
 
 impl Storage for WritableWorkspace {
-    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
-        read_file(path)
-    }
-    fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
-        read_files(paths)
-    }
-    fn read_batches(
-        &self,
-        paths: &[&str],
-        each: &mut dyn FnMut(usize, Vec<Result<Vec<u8>, StorageError>>),
-    ) {
-        read_batches(paths, each)
-    }
-    fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
-        list_files(dir)
-    }
-    fn exists(&self, path: &str) -> Result<bool, StorageError> {
-        exists(path)
-    }
+    reads!();
     fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
         write::write_file(path, bytes).map_err(convert)
     }
@@ -203,5 +211,18 @@ impl Storage for WritableWorkspace {
     }
     fn remove(&self, path: &str) -> Result<(), StorageError> {
         write::remove(path).map_err(convert)
+    }
+}
+
+impl Storage for FrameworkWorkspace {
+    reads!();
+    fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
+        framework_write::write_file(path, bytes).map_err(convert)
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        framework_write::rename(from, to).map_err(convert)
+    }
+    fn remove(&self, path: &str) -> Result<(), StorageError> {
+        framework_write::remove(path).map_err(convert)
     }
 }

@@ -20,6 +20,7 @@ use crate::display::Escaped;
 pub fn origin_word(component: &VerbComponent, root: Option<&Path>) -> &'static str {
     match &component.origin {
         Origin::Builtin => "builtin",
+        Origin::Host => "host",
         Origin::File(path) => match scope_of(path, root) {
             crate::catalog::Scope::Workspace => "workspace",
             crate::catalog::Scope::User => "user",
@@ -27,12 +28,16 @@ pub fn origin_word(component: &VerbComponent, root: Option<&Path>) -> &'static s
     }
 }
 
-/// The capabilities as words (`read, write`, or `none`).
+/// The capabilities as words (`read, write`, `read, framework`, or `none`).
 pub fn capability_words(caps: Capabilities) -> String {
-    let words: Vec<&str> = [(caps.read, "read"), (caps.write, "write")]
-        .into_iter()
-        .filter_map(|(on, word)| on.then_some(word))
-        .collect();
+    let words: Vec<&str> = [
+        (caps.read, "read"),
+        (caps.write, "write"),
+        (caps.framework, "framework"),
+    ]
+    .into_iter()
+    .filter_map(|(on, word)| on.then_some(word))
+    .collect();
     if words.is_empty() {
         "none".to_owned()
     } else {
@@ -106,7 +111,7 @@ pub fn verb_json(spec: &VerbSpec) -> Value {
 pub fn component_json(component: &VerbComponent, trust: Trust, root: Option<&Path>) -> Value {
     let path = match &component.origin {
         Origin::File(path) => Some(path.display().to_string()),
-        Origin::Builtin => None,
+        Origin::Builtin | Origin::Host => None,
     };
     let mut value = json!({
         "name": component.name,

@@ -197,7 +197,7 @@ fn select<'c>(
 fn names(component: &VerbComponent, name: &str) -> bool {
     match &component.origin {
         Origin::File(path) => component.name == name || identity(Path::new(name)) == identity(path),
-        Origin::Builtin => false,
+        Origin::Builtin | Origin::Host => false,
     }
 }
 

@@ -47,7 +47,7 @@ fn value_type(scalar: &Scalar) -> &'static str {
 pub fn schema(catalog: &Catalog, ranked: &Ranked<'_>) -> Value {
     let (spec, score, matched) = (&ranked.entry.spec, ranked.score, &ranked.matched);
     let trust = catalog.trust(ranked.entry);
-    let read_only = !catalog.component_of(ranked.entry).capabilities.write;
+    let read_only = !catalog.component_of(ranked.entry).capabilities.writes();
     let flags: Vec<Value> = spec
         .flags
         .iter()

@@ -3,25 +3,12 @@
 
 use clap::{Args, Subcommand};
 
-/// The `spec` commands the host runs itself.
+/// The `spec` commands of MCP enrollment.
 #[derive(Debug, Subcommand)]
 pub enum SpecCommand {
     /// MCP servers: their definitions, and their enrollment into coding agents.
     #[command(subcommand)]
     Mcps(McpsCommand),
-    /// Rules every agent follows: `.vaultspec/rules/`, rendered into each
-    /// agent's rules folder and root file by `sync`.
-    #[command(subcommand)]
-    Rules(crate::provision::framework::FamilyCommand),
-    /// Skills agents can call up: `.vaultspec/skills/<name>/SKILL.md`.
-    #[command(subcommand)]
-    Skills(crate::provision::framework::FamilyCommand),
-    /// Personas agents can hand work to: `.vaultspec/agents/`.
-    #[command(subcommand)]
-    Agents(crate::provision::framework::FamilyCommand),
-    /// The system prompt, composed from `.vaultspec/system/` in order.
-    #[command(subcommand)]
-    System(crate::provision::framework::SystemCommand),
     /// Diagnose this workspace's setup: the framework, the agents it is set
     /// up for and their MCP enrollment. Exits 2 on an error, 1 on a warning.
     Doctor(DoctorArgs),

@@ -16,20 +16,11 @@ use super::sync::{self, Options, Outcome, Report, Workspace};
 use super::targets::{self, Homes, Provider, Scope, Target};
 use super::{approve, doctor, edit, providers};
 use crate::display::Escaped;
-use crate::report::exit;
+use crate::report::{Printed, exit};
 use crate::workspace::resolve_root;
 
 /// Run one `spec` command; returns the exit code.
 pub fn run(command: &SpecCommand, target: Option<&Path>) -> anyhow::Result<u8> {
-    use crate::provision::framework;
-    use vaultspec_vault::framework::Kind;
-    match command {
-        SpecCommand::Rules(family) => return framework::run_family(Kind::Rule, family, target),
-        SpecCommand::Skills(family) => return framework::run_family(Kind::Skill, family, target),
-        SpecCommand::Agents(family) => return framework::run_family(Kind::Agent, family, target),
-        SpecCommand::System(system) => return framework::run_system(system, target),
-        _ => {}
-    }
     let cwd = std::env::current_dir().context("reading the current folder")?;
     let root = resolve_root(target, &cwd)?;
     let root = root
@@ -37,14 +28,12 @@ pub fn run(command: &SpecCommand, target: Option<&Path>) -> anyhow::Result<u8> {
         .with_context(|| format!("resolving `{}`", root.display()))?;
     let homes = Homes::from_env().context("no home folder: set HOME")?;
     match command {
-        SpecCommand::Doctor(args) => doctor::run(&root, &homes, args.json, args.gate_errors),
-        SpecCommand::Rules(_)
-        | SpecCommand::Skills(_)
-        | SpecCommand::Agents(_)
-        | SpecCommand::System(_) => unreachable!("the framework families are run above"),
+        SpecCommand::Doctor(args) => {
+            Ok(doctor::diagnose(&root, &homes, args.json, args.gate_errors).emit()?)
+        }
         SpecCommand::Mcps(command) => match command {
-            McpsCommand::List(args) => list(&root, args.json),
-            McpsCommand::Status(args) => status_command(&root, &homes, args),
+            McpsCommand::List(args) => Ok(list(&root, args.json).emit()?),
+            McpsCommand::Status(args) => Ok(status_command(&root, &homes, args).emit()?),
             McpsCommand::Add(args) => edit::add(&root, args),
             McpsCommand::Remove(args) => edit::remove(&root, args),
             McpsCommand::Sync(args) => {
@@ -297,7 +286,8 @@ pub fn print_warnings(warnings: &[String]) {
     }
 }
 
-fn list(root: &Path, json: bool) -> anyhow::Result<u8> {
+/// `spec mcps list`, printed into a [`Printed`].
+pub fn list(root: &Path, json: bool) -> Printed {
     let (defs, warnings) = definitions::collect(root);
     let source = |d: &Definition| match (d.builtin, d.shadows_builtin) {
         (true, _) => "Built-in",
@@ -308,15 +298,18 @@ fn list(root: &Path, json: bool) -> anyhow::Result<u8> {
         .iter()
         .map(|d| json!({"name": d.name, "source": source(d)}))
         .collect();
+    let mut printed = Printed::new(exit::OK);
     if json {
-        crate::report::print_envelope(
+        printed.envelope(
             "vaultspec.spec.mcps.list.v1",
             "unchanged",
             json!({"items": items}),
-        )?;
-        return Ok(exit::OK);
+        );
+        return printed;
     }
-    print_warnings(&warnings);
+    for warning in &warnings {
+        printed.warn(&Escaped::new(warning).to_string());
+    }
     let mut out = String::new();
     if defs.is_empty() {
         out.push_str("No MCP server definitions in .vaultspec/mcps/.\n");
@@ -324,11 +317,12 @@ fn list(root: &Path, json: bool) -> anyhow::Result<u8> {
     for d in &defs {
         out.push_str(&format!("  {}  {}\n", Escaped::new(&d.name), source(d)));
     }
-    crate::report::write_stdout(&out)?;
-    Ok(exit::OK)
+    printed.stdout = out;
+    printed
 }
 
-fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> anyhow::Result<u8> {
+/// `spec mcps status`, printed into a [`Printed`].
+pub fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> Printed {
     let (defs, warnings) = definitions::collect(root);
     let early = |status: &str, warning: String| {
         json!({
@@ -355,9 +349,10 @@ fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> anyhow::Resu
     } else {
         exit::FINDINGS
     };
+    let mut printed = Printed::new(code);
     if args.json {
-        crate::report::print_envelope("vaultspec.spec.mcps.status.v1", "unchanged", data)?;
-        return Ok(code);
+        printed.envelope("vaultspec.spec.mcps.status.v1", "unchanged", data);
+        return printed;
     }
     let mut out = format!(
         "MCP enrollment: {}\n",
@@ -396,6 +391,6 @@ fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> anyhow::Resu
             Escaped::new(warning.as_str().unwrap_or_default())
         ));
     }
-    crate::report::write_stdout(&out)?;
-    Ok(code)
+    printed.stdout = out;
+    printed
 }

@@ -11,7 +11,7 @@ use super::providers;
 use super::status;
 use super::targets::{self, Homes, Scope};
 use crate::display::Escaped;
-use crate::report::exit;
+use crate::report::{Printed, exit};
 
 /// One finding of the diagnosis.
 struct Signal {
@@ -19,7 +19,9 @@ struct Signal {
     message: String,
 }
 
-pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow::Result<u8> {
+/// The diagnosis, printed into a [`Printed`]: the command line writes it,
+/// the gateway folds it into a tool reply.
+pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Printed {
     let mut signals = Vec::new();
     let mut warn = |level, message: String| signals.push(Signal { level, message });
     let framework = root.join(".vaultspec").is_dir();
@@ -156,10 +158,11 @@ pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow:
         "pending_migrations": pending,
         "signals": signals.iter().map(|s| json!({"level": s.level, "message": s.message})).collect::<Vec<_>>(),
     });
+    let mut printed = Printed::new(code);
     if json {
         let status = if errors { "failed" } else { "unchanged" };
-        crate::report::print_envelope("vaultspec.spec.doctor.v1", status, data)?;
-        return Ok(code);
+        printed.envelope("vaultspec.spec.doctor.v1", status, data);
+        return printed;
     }
     let mut out = format!(
         "framework: {}\nagents set up: {}\nMCP enrollment: {}\n",
@@ -177,6 +180,6 @@ pub fn run(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> anyhow:
     if signals.is_empty() {
         out.push_str("No problems found.\n");
     }
-    crate::report::write_stdout(&out)?;
-    Ok(code)
+    printed.stdout = out;
+    printed
 }

@@ -28,6 +28,7 @@ mod definitions;
 mod doctor;
 mod edit;
 mod files;
+mod gateway;
 mod json_file;
 mod native;
 mod ownership;
@@ -39,5 +40,6 @@ mod targets;
 
 pub use args::SpecCommand;
 pub use commands::{print_warnings, run, sync_installed, uninstall_installed};
+pub use gateway::host_verbs;
 pub use sync::Report;
 pub use targets::Provider;

@@ -9,17 +9,17 @@ use super::pyjson::{self, Style};
 use super::targets::Provider;
 
 /// The file, under the workspace root.
-pub const FILE: &str = ".vaultspec/providers.json";
+pub const FILE: &str = vaultspec_vault::framework::run::PROVIDERS_FILE;
 
 /// Every provider `install` knows, as the reference lists them.
 pub const KNOWN: [&str; 4] = ["antigravity", "claude", "codex", "gemini"];
 
 /// The providers the workspace at `root` is set up for (none without the
-/// file, or with one that does not parse).
+/// file, or with one that cannot be read or parsed). Read through the
+/// storage: no link out, no FIFO, 1 MiB at most.
 pub fn installed(root: &Path) -> Vec<String> {
-    read(root)
-        .and_then(|doc| doc.get("installed").cloned())
-        .and_then(|v| serde_json::from_value::<Vec<String>>(v).ok())
+    vaultspec_vault::CapStorage::open(root)
+        .map(|storage| vaultspec_vault::framework::run::installed(&storage))
         .unwrap_or_default()
 }
 
@@ -33,8 +33,9 @@ pub fn with_mcp(root: &Path) -> Vec<Provider> {
 }
 
 fn read(root: &Path) -> Option<Map<String, Value>> {
-    let text = std::fs::read_to_string(root.join(FILE)).ok()?;
-    serde_json::from_str::<Value>(&text)
+    let storage = vaultspec_vault::CapStorage::open(root).ok()?;
+    let bytes = vaultspec_vault::Storage::read(&storage, FILE).ok()?;
+    serde_json::from_slice::<Value>(&bytes)
         .ok()?
         .as_object()
         .cloned()

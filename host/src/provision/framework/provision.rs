@@ -8,7 +8,8 @@ use vaultspec_vault::Storage;
 use vaultspec_vault::framework::sync::{self, Action, Overwrite};
 use vaultspec_vault::framework::{Kind, Provider, builtin, render, source};
 
-use super::render_run::{self, SyncReport};
+use super::SyncReport;
+use super::render_run;
 
 /// The note `install` leaves in `.vaultspec/rules/`.
 const RULES_GITIGNORE: &str = "\

@@ -22,6 +22,7 @@ mod scaffold;
 mod uninstall;
 
 use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
+use vaultspec_vault::framework::Kind;
 
 pub use install::InstallArgs;
 pub use uninstall::UninstallArgs;
@@ -37,9 +38,27 @@ pub enum SetupCommand {
     /// Render the framework (rules, skills, personas, system prompt) into
     /// every agent set up here, then sync their MCP enrollment.
     Sync(crate::provision::framework::FullSyncArgs),
-    /// The workspace's setup: MCP servers and their enrollment into coding agents, and a diagnosis.
+    /// The workspace's setup: the framework sources agents follow, MCP servers and their enrollment, and a diagnosis.
     #[command(subcommand)]
-    Spec(crate::provision::enroll::SpecCommand),
+    Spec(SpecCommand),
+}
+
+/// The `spec` commands the host runs itself; the `spec` verbs of the
+/// builtin `framework` component join them on the command line.
+#[derive(Debug, Subcommand)]
+pub enum SpecCommand {
+    #[command(flatten)]
+    Enroll(crate::provision::enroll::SpecCommand),
+    /// Rules every agent follows: `.vaultspec/rules/`, rendered into each
+    /// agent's rules folder and root file by `sync`.
+    #[command(subcommand)]
+    Rules(crate::provision::framework::FamilyCommand),
+    /// Skills agents can call up: `.vaultspec/skills/<name>/SKILL.md`.
+    #[command(subcommand)]
+    Skills(crate::provision::framework::FamilyCommand),
+    /// Personas agents can hand work to: `.vaultspec/agents/`.
+    #[command(subcommand)]
+    Agents(crate::provision::framework::FamilyCommand),
 }
 
 /// Add the setup commands to `root`.
@@ -62,7 +81,18 @@ pub fn run(
         SetupCommand::Install(args) => install::run(&args, target, no_hints),
         SetupCommand::Uninstall(args) => uninstall::run(&args, target),
         SetupCommand::Sync(args) => crate::provision::framework::run_sync(&args, target),
-        SetupCommand::Spec(command) => crate::provision::enroll::run(&command, target),
+        SetupCommand::Spec(SpecCommand::Enroll(command)) => {
+            crate::provision::enroll::run(&command, target)
+        }
+        SetupCommand::Spec(SpecCommand::Rules(command)) => {
+            crate::provision::framework::run_family(Kind::Rule, &command, target)
+        }
+        SetupCommand::Spec(SpecCommand::Skills(command)) => {
+            crate::provision::framework::run_family(Kind::Skill, &command, target)
+        }
+        SetupCommand::Spec(SpecCommand::Agents(command)) => {
+            crate::provision::framework::run_family(Kind::Agent, &command, target)
+        }
     }
 }
 

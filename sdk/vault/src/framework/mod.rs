@@ -12,6 +12,7 @@ mod front;
 pub mod provider;
 pub mod region;
 pub mod render;
+pub mod run;
 pub mod source;
 pub mod stamp;
 pub mod sync;

@@ -62,6 +62,53 @@ impl Kind {
             _ => format!("{}/{name}.md", self.dir()),
         }
     }
+
+    /// The kinds one family's `sync` and `status` cover: the rules folder
+    /// carries the system rule too.
+    pub fn family(self) -> &'static [Kind] {
+        match self {
+            Kind::Rule => &[Kind::Rule, Kind::System],
+            Kind::Skill => &[Kind::Skill],
+            Kind::Agent => &[Kind::Agent],
+            Kind::System => &[Kind::System],
+        }
+    }
+
+    /// The source name a person typed (`team-style`, or for a file-backed
+    /// kind `team-style.md`), checked; the error says what a name may hold.
+    pub fn typed_name(self, typed: &str) -> Result<String, String> {
+        let name = match self {
+            Kind::Skill => typed,
+            _ => typed.strip_suffix(".md").unwrap_or(typed),
+        };
+        if valid_name(name) {
+            Ok(name.to_owned())
+        } else {
+            Err(format!(
+                "`{}` cannot name a {}: use letters, digits, `.`, `_` and `-` (not first)",
+                shown(typed),
+                self.noun()
+            ))
+        }
+    }
+
+    /// Every file of source `name` as it stands, workspace-relative: a
+    /// skill's whole folder, else the one file (none when it is missing).
+    pub fn files(self, storage: &dyn Storage, name: &str) -> Vec<String> {
+        match self {
+            Kind::Skill => storage
+                .list(&format!(".vaultspec/skills/{name}"))
+                .map(|entries| entries.into_iter().map(|e| e.path).collect())
+                .unwrap_or_default(),
+            _ => {
+                let path = self.path(name);
+                match storage.exists(&path) {
+                    Ok(true) => vec![path],
+                    _ => Vec::new(),
+                }
+            }
+        }
+    }
 }
 
 /// One usable source.

@@ -1,0 +1,67 @@
+//! `spec doctor`, `spec mcps list` and `spec mcps status` for the gateway:
+//! read-only, declared in `gateway.wit`, run natively (they read the
+//! person's approvals and MCP files outside the workspace, which no
+//! component may) and printed into a [`Printed`], never onto stdout.
+
+use std::path::Path;
+
+use super::args::TargetArgs;
+use super::targets::Homes;
+use super::{commands, doctor};
+use crate::gateway::HostVerbs;
+use crate::invocation::{FlagValue, Invocation};
+use crate::report::{Printed, exit};
+
+/// The verbs and their runner, for [`crate::gateway::Gateway::with_host_verbs`].
+pub fn host_verbs() -> HostVerbs {
+    HostVerbs {
+        declaration: include_str!("gateway.wit"),
+        run,
+    }
+}
+
+fn switch(invocation: &Invocation, name: &str) -> bool {
+    matches!(invocation.flags.get(name), Some(FlagValue::Switch(true)))
+}
+
+fn value<'i>(invocation: &'i Invocation, name: &str) -> Option<&'i str> {
+    match invocation.flags.get(name) {
+        Some(FlagValue::Values(values)) => values.first().map(String::as_str),
+        _ => None,
+    }
+}
+
+fn run(verb: &str, invocation: &Invocation, root: &Path) -> Printed {
+    let failed = |message: String| {
+        let mut printed = Printed::new(exit::FINDINGS);
+        printed.stderr = format!("error: {message}\n");
+        printed
+    };
+    let root = match root.canonicalize() {
+        Ok(root) => root,
+        Err(err) => return failed(format!("resolving `{}`: {err}", root.display())),
+    };
+    let json = invocation.json;
+    if verb == "spec mcps list" {
+        return commands::list(&root, json);
+    }
+    let Some(homes) = Homes::from_env() else {
+        return failed("no home folder: the server runs without HOME".into());
+    };
+    match verb {
+        "spec doctor" => doctor::diagnose(&root, &homes, json, switch(invocation, "gate-errors")),
+        "spec mcps status" => {
+            let args = TargetArgs {
+                provider: invocation
+                    .operands
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "all".into()),
+                scope: value(invocation, "scope").unwrap_or("project").to_owned(),
+                json,
+            };
+            commands::status_command(&root, &homes, &args)
+        }
+        other => failed(format!("`{other}` is not a host verb")),
+    }
+}

@@ -1,0 +1,118 @@
+//! `spec rules|skills|agents edit`: a source opened in the person's editor.
+//!
+//! It runs in the host, not in the `framework` component, because it starts
+//! a program of the person's choosing and waits for them at the terminal;
+//! the gateway never reaches it.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use vaultspec_vault::framework::Kind;
+use vaultspec_vault::{CapStorage, Storage};
+
+use super::args::EditArgs;
+use crate::report::{exit, write_stdout};
+
+/// The bytes an edited source may have: the storage's limit for one file.
+const MAX_SOURCE_BYTES: u64 = vaultspec_vault::storage::MAX_FILE_BYTES;
+
+/// Read the edited copy back: a regular file, opened without blocking, at
+/// most 1 MiB, UTF-8.
+fn read_back(path: &Path) -> anyhow::Result<String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .with_context(|| format!("opening `{}`", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("reading `{}`", path.display()))?;
+    if !meta.is_file() {
+        bail!("`{}` is not a regular file", path.display());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading `{}`", path.display()))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        bail!("the edited text is over the {MAX_SOURCE_BYTES}-byte limit for a source");
+    }
+    String::from_utf8(bytes).context("the edited text is not UTF-8")
+}
+
+/// `edit`: the source opened in the person's editor, on a copy outside
+/// the workspace; the result is written back atomically if it changed.
+pub fn edit(storage: &CapStorage, kind: Kind, args: &EditArgs) -> anyhow::Result<u8> {
+    let name = kind.typed_name(&args.name).map_err(anyhow::Error::msg)?;
+    let path = kind.path(&name);
+    let before = vaultspec_vault::framework::source::read_text(storage, &path)
+        .map_err(|message| anyhow::anyhow!("no {} `{name}` to edit: {message}", kind.noun()))?;
+    let Some(command) = editor(storage, args.editor.as_deref()) else {
+        bail!(
+            "no editor: pass `--editor COMMAND`, set one with `vaultspec config set editor COMMAND`, \
+             or set $VISUAL or $EDITOR"
+        );
+    };
+    let words = shell_words::split(&command)
+        .with_context(|| format!("reading the editor command `{command}`"))?;
+    let (program, rest) = words.split_first().context("the editor command is empty")?;
+    let copy = tempfile::Builder::new()
+        .prefix(&format!("{name}-"))
+        .suffix(".md")
+        .tempfile()
+        .context("making a copy to edit")?;
+    std::fs::write(copy.path(), &before).context("writing the copy to edit")?;
+    let status = std::process::Command::new(program)
+        .args(rest)
+        .arg(copy.path())
+        .status();
+    match status {
+        Ok(status) if status.success() => {}
+        Ok(status) => {
+            eprintln!("error: the editor `{command}` ended with {status}; `{path}` is unchanged");
+            return Ok(exit::EDITOR_FAILED);
+        }
+        Err(err) => {
+            eprintln!("error: starting the editor `{command}`: {err}");
+            return Ok(exit::EDITOR_FAILED);
+        }
+    }
+    let after = read_back(copy.path())?;
+    if after == before {
+        write_stdout(&format!("`{path}` is unchanged.\n"))?;
+        return Ok(exit::OK);
+    }
+    if after.trim().is_empty() {
+        eprintln!("The edited text is empty: the edit is cancelled and `{path}` is unchanged.");
+        return Ok(exit::EDITOR_CANCELLED);
+    }
+    storage
+        .write(&path, after.as_bytes())
+        .with_context(|| format!("writing `{path}`"))?;
+    write_stdout(&format!(
+        "Saved `{path}`. Run `vaultspec sync` to give it to the agents.\n"
+    ))?;
+    Ok(exit::OK)
+}
+
+/// The editor: `--editor`, else `editor` in `.vaultspec/config.toml`, else
+/// $VISUAL, else $EDITOR.
+fn editor(storage: &CapStorage, flag: Option<&str>) -> Option<String> {
+    if let Some(flag) = flag.filter(|f| !f.trim().is_empty()) {
+        return Some(flag.to_owned());
+    }
+    // Read through the storage: no link out, no FIFO, 1 MiB at most.
+    let configured =
+        vaultspec_vault::framework::source::read_text(storage, ".vaultspec/config.toml")
+            .ok()
+            .and_then(|text| text.parse::<toml::Table>().ok())
+            .and_then(|table| table.get("editor")?.as_str().map(str::to_owned))
+            .filter(|e| !e.trim().is_empty());
+    configured.or_else(|| {
+        ["VISUAL", "EDITOR"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()))
+    })
+}
