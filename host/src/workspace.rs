@@ -74,6 +74,17 @@ impl Workspace {
         &self.dir
     }
 
+    /// Remove the temp files a killed write left, wherever vaultspec
+    /// writes (see [`vaultspec_vault::CapStorage::sweep_stale_temps`]):
+    /// every command that may write calls it before it writes. Returns how
+    /// many were removed.
+    pub fn sweep_stale_temps(&self) -> usize {
+        match self.dir.try_clone() {
+            Ok(dir) => vaultspec_vault::CapStorage::from_dir(dir).sweep_stale_temps(),
+            Err(_) => 0,
+        }
+    }
+
     /// Take the workspace's exclusive write lock, waiting for other writers
     /// in this process or any other. The lock is an advisory lock on the root
     /// folder itself, so taking it creates no file.

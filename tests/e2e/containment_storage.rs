@@ -254,3 +254,37 @@ fn no_verb_writes_where_components_hooks_or_launch_commands_live() -> anyhow::Re
     assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
     assert_host_still_serves(&vault)
 }
+
+#[test]
+fn temp_files_a_killed_write_left_are_swept_by_the_next_cli_command_that_writes()
+-> anyhow::Result<()> {
+    let vault = TestVault::new();
+    // A writer that was killed between create and rename (a pid no process
+    // has: pid_max is at most 2^22), in the vault, an agent's folder and
+    // the root; and one in the source tree, which is not ours to sweep.
+    let stale = ".a.md.vs-99999999-0123456789abcdef.tmp";
+    for folder in [".vault/adr", ".claude/rules", "", "src"] {
+        vault.write(format!("{folder}/{stale}").trim_start_matches('/'), "half");
+    }
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+            .arg("--target")
+            .arg(vault.root())
+            .args(args)
+            .env("HOME", vault.root())
+            .output()
+    };
+    // Reading sweeps nothing; the first command that writes sweeps first.
+    assert!(run(&["vault", "list"])?.status.success());
+    assert!(vault.root().join(".vault/adr").join(stale).exists());
+    let out = run(&["config", "set", "editor", "vi"])?;
+    assert!(out.status.success(), "{out:?}");
+    for folder in [".vault/adr", ".claude/rules", ""] {
+        assert!(
+            !vault.root().join(folder).join(stale).exists(),
+            "left in `{folder}`"
+        );
+    }
+    assert!(vault.root().join("src").join(stale).exists());
+    Ok(())
+}

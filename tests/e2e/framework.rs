@@ -416,3 +416,42 @@ fn a_fifo_a_huge_sparse_source_and_an_escape_in_a_name_are_reported_and_skipped(
     assert_eq!(bad.status.code(), Some(2), "a bad name is a usage error");
     assert!(!text(&bad.stderr).contains('\u{7}'));
 }
+
+#[test]
+fn edit_opens_the_editor_on_a_copy_and_writes_back_only_a_real_change() {
+    let repo = Repo::new();
+    repo.ok(&["install", "claude", "--skip", "mcp"]);
+    repo.ok(&["spec", "rules", "add", "team-style", "--body", "Be brief."]);
+    let script = |name: &str, body: &str| {
+        let path = repo.home.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        path.display().to_string()
+    };
+    let source = ".vaultspec/rules/team-style.md";
+
+    // The editor appends a line: the source takes it, written atomically.
+    let append = script("append.sh", "echo 'Name the file.' >> \"$1\"");
+    let out = repo.ok(&["spec", "rules", "edit", "team-style", "--editor", &append]);
+    assert!(text(&out.stdout).contains("Saved"), "{}", text(&out.stdout));
+    assert!(repo.read(source).ends_with("Be brief.\nName the file.\n"));
+
+    // An editor that fails, or leaves the text empty, changes nothing.
+    let before = repo.read(source);
+    let fail = script("fail.sh", "echo junk > \"$1\"; exit 7");
+    let out = repo.run(&["spec", "rules", "edit", "team-style", "--editor", &fail]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let empty = script("empty.sh", ": > \"$1\"");
+    let out = repo.run(&["spec", "rules", "edit", "team-style", "--editor", &empty]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    assert_eq!(repo.read(source), before);
+
+    // The editor `config set editor` names is used when no flag is given.
+    repo.ok(&["config", "set", "editor", &append]);
+    repo.ok(&["spec", "rules", "edit", "team-style"]);
+    assert!(
+        repo.read(source)
+            .ends_with("Name the file.\nName the file.\n")
+    );
+}

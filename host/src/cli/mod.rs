@@ -196,6 +196,10 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         Some(Err(before)) => Some(before),
         None => None,
     };
+    if component.capabilities.writes() {
+        // What a killed write left behind goes before this one writes.
+        workspace.sweep_stale_temps();
+    }
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.
     let timeout = Some(std::time::Duration::from_secs_f64(

@@ -64,7 +64,7 @@
 //! | a planted `.cwasm` (it is native code) | the cache folder and each entry must be the user's own and writable by nobody else; entries are opened without following links | [`CompileCache`] |
 //! | a huge, linked or special file among the components | no links, a size cap checked on the handle before reading, full validation before anything parses it | `crate::catalog` |
 //! | escapes in names, docs and file names | control and bidi characters escaped wherever the host prints them; verb output to a terminal filtered | `crate::display`, `host_stdout` |
-//! | temp files a killed writer left | a server start removes those whose process is gone | `CapStorage::sweep_stale_temps` |
+//! | temp files a killed writer left | a server start, and every command that may write (before it writes), removes those whose process is gone, in the vault, the agents' folders and among the root's files | `CapStorage::sweep_stale_temps` |
 //!
 //! **Out of scope.** A person who can already write the workspace can
 //! change anything in it; we only make sure that what they plant cannot

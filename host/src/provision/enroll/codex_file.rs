@@ -147,8 +147,14 @@ pub fn render(servers: &BTreeMap<String, Value>) -> String {
     sections.join("\n")
 }
 
+/// A TOML basic string. JSON's escapes are TOML's, and JSON escapes every
+/// control character but DEL (U+007F), which TOML forbids raw: that one is
+/// escaped too, or an approved launch string holding it would write a file
+/// no TOML reader (the person's Codex included) can load.
 fn quote(s: &str) -> String {
-    serde_json::to_string(s).expect("a string serialises")
+    serde_json::to_string(s)
+        .expect("a string serialises")
+        .replace('\u{7f}', "\\u007F")
 }
 
 fn bare_or_quoted(key: &str) -> String {
@@ -213,6 +219,30 @@ mod tests {
             "vaultspec-core".to_owned(),
             json!({"command": "uv", "args": ["run", "x"], "env": {"B": "2", "A": "é"}}),
         )])
+    }
+
+    proptest::proptest! {
+        /// Any launch string, controls and DEL included, survives our TOML
+        /// writer and a standard TOML parser.
+        #[test]
+        fn any_launch_string_round_trips_through_toml(
+            command in "\\PC*|[\\x00-\\x7f]*",
+            arg in proptest::prelude::any::<String>(),
+            key in proptest::prelude::any::<String>(),
+        ) {
+            let servers = BTreeMap::from([(
+                key.clone(),
+                json!({"command": command, "args": [arg], "env": {key.clone(): arg}}),
+            )]);
+            let text = render(&servers);
+            let parsed: toml::Table = text.parse().map_err(|e| {
+                proptest::test_runner::TestCaseError::fail(format!("{e}\n{text}"))
+            })?;
+            let server = &parsed["mcp_servers"][&key];
+            proptest::prop_assert_eq!(server["command"].as_str(), Some(command.as_str()));
+            proptest::prop_assert_eq!(server["args"][0].as_str(), Some(arg.as_str()));
+            proptest::prop_assert_eq!(server["env"][&key].as_str(), Some(arg.as_str()));
+        }
     }
 
     #[test]

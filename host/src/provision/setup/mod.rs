@@ -77,6 +77,10 @@ pub fn run(
     target: Option<&std::path::Path>,
     no_hints: bool,
 ) -> anyhow::Result<u8> {
+    // What a killed write left behind goes before these commands write.
+    if let Ok(workspace) = crate::workspace::Workspace::resolve(target) {
+        workspace.sweep_stale_temps();
+    }
     match SetupCommand::from_arg_matches(matches)? {
         SetupCommand::Install(args) => install::run(&args, target, no_hints),
         SetupCommand::Uninstall(args) => uninstall::run(&args, target),

@@ -73,12 +73,16 @@ impl CapStorage {
         self.budget.used()
     }
 
-    /// Remove the temp files of atomic writes under `.vault/` and
-    /// `.vaultspec/` whose writing process is gone (a crash between create
-    /// and rename leaves one), never following a link. Returns how many
-    /// were removed.
+    /// Remove the temp files of atomic writes whose writing process is gone
+    /// (a crash or a kill between create and rename leaves one), never
+    /// following a link: everywhere vaultspec writes (`.vault/`,
+    /// `.vaultspec/`, the agents' folders) and among the root's own files
+    /// (`CLAUDE.md`, `.gitignore`, `.mcp.json` are written there). Returns
+    /// how many were removed.
     pub fn sweep_stale_temps(&self) -> usize {
-        temp::sweep(self.root.as_fd(), &WriteScope::VAULT_ROOTS)
+        let mut tops = WriteScope::VAULT_ROOTS.to_vec();
+        tops.extend([".claude", ".gemini", ".agents", ".codex"]);
+        temp::sweep(self.root.as_fd(), &tops)
     }
 
     fn walk(&self, dir: &Path, out: &mut Vec<FileEntry>) -> Result<(), StorageError> {
@@ -449,6 +453,29 @@ fn map_io(err: io::Error, op: &'static str, path: &str) -> StorageError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_temps_are_swept_where_vaultspec_writes_and_nowhere_else() {
+        let dir = tempfile::tempdir().unwrap();
+        // A pid no process has (pid_max is at most 2^22).
+        let dead = ".CLAUDE.md.vs-99999999-0123456789abcdef.tmp";
+        let live = format!(".x.md.vs-{}-0123456789abcdef.tmp", std::process::id());
+        for folder in ["", ".claude/rules", ".vault/adr", "src/deep"] {
+            std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+            std::fs::write(dir.path().join(folder).join(dead), "half").unwrap();
+        }
+        std::fs::write(dir.path().join(&live), "mine").unwrap();
+        let storage = CapStorage::open(dir.path()).unwrap();
+        assert_eq!(storage.sweep_stale_temps(), 3);
+        for folder in ["", ".claude/rules", ".vault/adr"] {
+            assert!(!dir.path().join(folder).join(dead).exists(), "{folder}");
+        }
+        assert!(
+            dir.path().join("src/deep").join(dead).exists(),
+            "below the root's own files"
+        );
+        assert!(dir.path().join(&live).exists(), "a live writer's temp file");
+    }
 
     fn workspace() -> (tempfile::TempDir, CapStorage) {
         let dir = tempfile::tempdir().unwrap();

@@ -53,16 +53,22 @@ fn gone(pid: u32) -> bool {
     matches!(rustix::process::test_kill_process(pid), Err(Errno::SRCH))
 }
 
-/// Remove, under the folders `tops` of `root`, every temp file whose
-/// process is gone, never following a link. Returns how many were removed.
+/// Remove every temp file whose process is gone, never following a link:
+/// under the folders `tops` of `root` (all the way down), and among the
+/// files of `root` itself (not below). Returns how many were removed.
 pub(super) fn sweep(root: BorrowedFd<'_>, tops: &[&str]) -> usize {
     let me = std::process::id();
     let mut removed = 0;
-    let mut stack: Vec<OwnedFd> = tops
+    // `(folder, whether to go into its subfolders)`.
+    let mut stack: Vec<(OwnedFd, bool)> = tops
         .iter()
         .filter_map(|top| open_dir_for_listing(root, top).ok())
+        .map(|dir| (dir, true))
         .collect();
-    while let Some(dir) = stack.pop() {
+    if let Ok(own) = open_dir_for_listing(root, ".") {
+        stack.push((own, false));
+    }
+    while let Some((dir, deep)) = stack.pop() {
         let Ok(listing) = rustix::fs::Dir::read_from(&dir) else {
             continue;
         };
@@ -81,9 +87,9 @@ pub(super) fn sweep(root: BorrowedFd<'_>, tops: &[&str]) -> usize {
                 known => known,
             };
             match file_type {
-                FileType::Directory => {
+                FileType::Directory if deep => {
                     if let Ok(sub) = open_dir_for_listing(dir.as_fd(), name) {
-                        stack.push(sub);
+                        stack.push((sub, true));
                     }
                 }
                 FileType::RegularFile => {
