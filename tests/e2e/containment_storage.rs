@@ -288,3 +288,48 @@ fn temp_files_a_killed_write_left_are_swept_by_the_next_cli_command_that_writes(
     assert!(vault.root().join("src").join(stale).exists());
     Ok(())
 }
+
+#[test]
+fn a_fifo_a_link_to_dev_zero_and_a_sparse_definition_neither_hang_nor_exhaust_spec_commands()
+-> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let root = vault.root();
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        root.join(".vaultspec/providers.json"),
+        rustix::fs::Mode::from(0o600),
+    )?;
+    std::fs::create_dir_all(root.join(".vaultspec/mcps"))?;
+    std::os::unix::fs::symlink("/dev/zero", root.join(".vaultspec/mcps/zero.json"))?;
+    std::fs::File::create(root.join(".vaultspec/mcps/huge.json"))?.set_len(3 << 30)?;
+    for args in [
+        &["spec", "doctor", "--json"][..],
+        &["spec", "mcps", "status", "--json"],
+        &["spec", "mcps", "list", "--json"],
+        &["install", "--dry-run"],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+            .arg("--target")
+            .arg(root)
+            .args(args)
+            .env("HOME", root)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()?;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while child.try_wait()?.is_none() {
+            if Instant::now() > deadline {
+                child.kill()?;
+                anyhow::bail!("`{}` hung on a hostile .vaultspec/", args.join(" "));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let out = child.wait_with_output()?;
+        assert!(
+            matches!(out.status.code(), Some(0..=2)),
+            "{args:?}: {out:?}"
+        );
+    }
+    Ok(())
+}

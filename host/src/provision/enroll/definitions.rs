@@ -102,15 +102,25 @@ pub fn server_name(file_name: &str) -> Option<(&str, bool)> {
 pub fn collect(root: &Path) -> (Vec<Definition>, Vec<String>) {
     let dir = root.join(FOLDER);
     let mut warnings = Vec::new();
-    let mut files: Vec<String> = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|name| server_name(name).is_some_and(|(n, _)| !n.is_empty()))
-            .collect(),
-        Err(_) => Vec::new(),
-    };
+    // Read through the storage: no link followed, a FIFO or device refused
+    // at once, 1 MiB at most (a sparse 3 GiB file is refused by its size).
+    let storage = vaultspec_vault::CapStorage::open(root).ok();
+    let listed = storage
+        .as_ref()
+        .and_then(|s| vaultspec_vault::Storage::list(s, FOLDER).ok())
+        .unwrap_or_default();
+    let mut files: Vec<String> = listed
+        .into_iter()
+        .filter_map(|entry| {
+            let name = entry.path.strip_prefix(FOLDER)?.strip_prefix('/')?;
+            (!name.contains('/')).then(|| name.to_owned())
+        })
+        // A definition is a file of its own, never a link to another.
+        .filter(|name| {
+            std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| !m.file_type().is_symlink())
+        })
+        .filter(|name| server_name(name).is_some_and(|(n, _)| !n.is_empty()))
+        .collect();
     // Sorted by file name, a later file wins: `x.json` follows and hides
     // `x.builtin.json`.
     files.sort();
@@ -118,15 +128,19 @@ pub fn collect(root: &Path) -> (Vec<Definition>, Vec<String>) {
     for file_name in files {
         let (name, builtin) = server_name(&file_name).expect("filtered above");
         let file = dir.join(&file_name);
-        let bytes = match std::fs::read(&file) {
-            Ok(bytes) => bytes,
-            Err(err) => {
+        let read = storage
+            .as_ref()
+            .map(|s| vaultspec_vault::Storage::read(s, &format!("{FOLDER}/{file_name}")));
+        let bytes = match read {
+            Some(Ok(bytes)) => bytes,
+            Some(Err(err)) => {
                 warnings.push(format!(
                     "Failed to read/parse MCP definition {}: {err}",
                     file.display()
                 ));
                 continue;
             }
+            None => continue,
         };
         let digest = format!("sha256:{}", hex::encode(Sha256::digest(&bytes)));
         let body = match serde_json::from_slice::<Value>(&bytes) {
