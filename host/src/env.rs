@@ -32,6 +32,16 @@ pub fn config_base() -> Option<std::path::PathBuf> {
         .or_else(|| std::env::home_dir().map(|h| h.join(".config").join("vaultspec")))
 }
 
+/// The user's state folder for vaultspec: `$XDG_STATE_HOME/vaultspec`,
+/// else `~/.local/state/vaultspec`.
+pub fn state_base() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(|d| PathBuf::from(d).join("vaultspec"))
+        .or_else(|| std::env::home_dir().map(|h| h.join(".local").join("state").join("vaultspec")))
+}
+
 /// Log level of the host on stderr (`error`, `warn`, `info`, `debug`, `trace`).
 pub const LOG_LEVEL: &str = "VAULTSPEC_LOG_LEVEL";
 

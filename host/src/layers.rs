@@ -8,8 +8,9 @@
 use std::path::Path;
 
 /// Each part of the host and its layer, lowest first.
-const LAYERS: [(&str, u8); 17] = [
+const LAYERS: [(&str, u8); 18] = [
     ("env", 0),
+    ("journal_key", 0),
     ("display", 0),
     ("logging", 0),
     ("file_lock", 0),

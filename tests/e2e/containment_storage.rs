@@ -333,3 +333,82 @@ fn a_fifo_a_link_to_dev_zero_and_a_sparse_definition_neither_hang_nor_exhaust_sp
     }
     Ok(())
 }
+
+/// A journal as another machine's vaultspec (or an attacker) leaves it: it
+/// claims the ADR's "old" bytes and that the research note did not exist.
+fn plant_foreign_journal(vault: &TestVault, version: u32, sealed_by_another_key: bool) {
+    let journal = serde_json::json!({
+        "version": version,
+        "moves": [],
+        "restore": [
+            {"path": ".vault/adr/2026-01-01-cache-adr.md", "backup": "0.bak"},
+            {"path": ".vault/research/2026-01-02-cache-notes-research.md", "backup": null},
+        ],
+        "written": {},
+    });
+    let mut bytes = serde_json::to_vec_pretty(&journal).unwrap();
+    if sealed_by_another_key {
+        bytes.extend_from_slice(format!("\n# vaultspec seal: {}\n", "ab".repeat(32)).as_bytes());
+    }
+    vault.write(".vault/data/journal/0.bak", "the journal's bytes\n");
+    std::fs::write(vault.root().join(".vault/data/journal/journal.json"), bytes).unwrap();
+}
+
+#[test]
+fn a_journal_that_came_with_a_clone_is_reported_and_left_never_applied() -> anyhow::Result<()> {
+    // Version 1 is what an older vaultspec wrote, and rolled back unasked.
+    for (version, sealed) in [(1, false), (2, false), (2, true)] {
+        let vault = TestVault::new();
+        let adr = ".vault/adr/2026-01-01-cache-adr.md";
+        let note = ".vault/research/2026-01-02-cache-notes-research.md";
+        vault.write(adr, "---\ntags:\n  - '#adr'\n  - '#cache'\ndate: '2026-01-01'\nrelated: []\n---\n# A person's newer text\n");
+        vault.write(note, "---\ntags:\n  - '#research'\n  - '#cache'\ndate: '2026-01-02'\nrelated: []\n---\n# New notes\n");
+        plant_foreign_journal(&vault, version, sealed);
+        let before = (vault.read(adr), vault.read(note));
+        let run = |args: &[&str]| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+                .arg("--target")
+                .arg(vault.root())
+                .args(args)
+                .env("HOME", vault.root())
+                .output()
+        };
+        let out = run(&["vault", "add", "research", "--feature", "other"])?;
+        let said = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "the write went ahead: {said}");
+        assert!(said.contains("journal"), "{said}");
+        assert_eq!(
+            (vault.read(adr), vault.read(note)),
+            before,
+            "a person's work was rolled over"
+        );
+        assert!(
+            vault
+                .root()
+                .join(".vault/data/journal/journal.json")
+                .exists()
+        );
+        assert!(vault.root().join(".vault/data/journal/0.bak").exists());
+
+        let doctor = run(&["spec", "doctor", "--json"])?;
+        let doctor = String::from_utf8_lossy(&doctor.stdout);
+        assert!(
+            doctor.contains("undo journal") && doctor.contains("left as it is"),
+            "{doctor}"
+        );
+
+        // A server starts (the journal does not hold `initialize`), and its
+        // write tools refuse the same way.
+        let session = crate::mcp::Session::start(&vault, &[])?;
+        let created = session.call(
+            "create",
+            serde_json::json!({"documents": [{"feature": "other", "type": "research"}]}),
+        )?;
+        let reply = created.structured_content.clone().unwrap_or_default();
+        assert_eq!(reply["status"], "failed", "{created:?}");
+        assert!(reply.to_string().contains("undo journal"), "{created:?}");
+        assert_eq!((vault.read(adr), vault.read(note)), before);
+    }
+    Ok(())
+}

@@ -75,10 +75,6 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
             .unwrap_or(watchdog::POLL);
         watchdog::start(args.parent_pid, poll);
     }
-    // A read-only server changes nothing: no recovery, no sweep.
-    if !args.read_only {
-        recover_interrupted(&workspace);
-    }
     // Temp files of writes a crashed vaultspec left behind. Sweeping walks
     // the whole vault, so it runs in the background after the preload:
     // neither `initialize` nor a first call waits for it, and it removes
@@ -103,6 +99,9 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     for warning in &loaded.warnings {
         tracing::warn!("{warning}");
     }
+    let recover_in = (!args.read_only)
+        .then(|| Workspace::open(workspace.root()).ok())
+        .flatten();
     let server = VaultServer::new(ServerContext {
         workspace,
         read_only: args.read_only,
@@ -111,6 +110,12 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
             .with_host_verbs(crate::provision::enroll::host_verbs())?,
     });
     server.preload(move || {
+        // A read-only server changes nothing: no recovery, no sweep. The
+        // roll-back of an interrupted change runs here, after `initialize`
+        // has its answer; every write tool recovers first anyway.
+        if let Some(workspace) = &recover_in {
+            recover_interrupted(workspace);
+        }
         if let Some(storage) = sweep {
             let removed = storage.sweep_stale_temps();
             tracing::info!(removed, "swept the temp files of interrupted writes");
@@ -142,13 +147,17 @@ fn recover_interrupted(workspace: &Workspace) {
     let recovered = workspace
         .lock_writes_blocking(std::time::Duration::from_secs(5))
         .and_then(|_lock| {
-            let storage = vaultspec_vault::CapStorage::from_dir(workspace.dir().try_clone()?);
+            let storage = vaultspec_vault::CapStorage::from_dir(workspace.dir().try_clone()?)
+                .with_journal_key(crate::journal_key::key())
+                .with_read_budget(vaultspec_vault::storage::CALL_READ_BUDGET);
             Ok(vaultspec_vault::ops::recover(&storage)?)
         });
     match recovered {
-        Ok(vaultspec_vault::ops::journal::Recovery::RolledBack) => {
+        Ok(vaultspec_vault::ops::journal::Recovery::RolledBack(kept)) => {
             tracing::warn!(
-                "rolled back a batch of changes an interrupted call had left half-applied"
+                ?kept,
+                "rolled back a batch of changes an interrupted call had left half-applied \
+                 (files changed since were kept)"
             );
         }
         Ok(_) => {}

@@ -223,11 +223,14 @@ pub enum Error {
     /// just rolled back, so this one's plan (made from the half-changed
     /// files) was not applied.
     #[error(
-        "an interrupted operation had left the vault half-changed (journal `{journal}`); it was rolled back and nothing of this operation was written: run it again"
+        "an interrupted operation had left the vault half-changed (journal `{journal}`); it was rolled back{} and nothing of this operation was written: run it again",
+        kept_note(.kept)
     )]
     Recovered {
         /// The journal that was rolled back.
         journal: String,
+        /// Files the roll-back kept as they are: they had changed since.
+        kept: Vec<String>,
     },
 
     /// A batch failed and putting its files back failed too.
@@ -253,4 +256,19 @@ pub enum Error {
         /// What is wrong with it.
         message: String,
     },
+}
+
+/// The clause of [`Error::Recovered`] naming the files a roll-back kept.
+fn kept_note(kept: &[String]) -> String {
+    if kept.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (except {}, which changed after the operation stopped and were kept as they are)",
+            kept.iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
 }

@@ -64,6 +64,9 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
             Err(err) => warn("error", format!("the framework cannot be read: {err:#}")),
         }
     }
+    if let Some(signal) = journal_signal(root) {
+        warn(signal.level, signal.message);
+    }
     let migrations = vaultspec_vault::CapStorage::open(root)
         .map_err(|e| e.to_string())
         .and_then(|storage| vaultspec_vault::migrations::state(&storage));
@@ -182,4 +185,32 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     }
     printed.stdout = out;
     printed
+}
+
+/// What an undo journal in the workspace means, if there is one: a change
+/// of this user's that was interrupted (a warning: the next write rolls it
+/// back), or one this user's vaultspec did not write (an error: it is left
+/// for a person to look at).
+fn journal_signal(root: &Path) -> Option<Signal> {
+    use vaultspec_vault::Storage;
+    use vaultspec_vault::ops::journal::JOURNAL_FILE;
+    let storage = vaultspec_vault::CapStorage::open(root)
+        .ok()?
+        .with_journal_key(crate::journal_key::key());
+    if !storage.exists(JOURNAL_FILE).unwrap_or(false) {
+        return None;
+    }
+    Some(match storage.read(JOURNAL_FILE) {
+        Ok(_) => Signal {
+            level: "warning",
+            message: format!(
+                "`{JOURNAL_FILE}`: a change was interrupted half-way; the next command that \
+                 writes (or an MCP server start) rolls it back"
+            ),
+        },
+        Err(err) => Signal {
+            level: "error",
+            message: err.to_string(),
+        },
+    })
 }

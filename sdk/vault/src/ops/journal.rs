@@ -39,7 +39,11 @@ pub const JOURNAL_DIR: &str = ".vault/data/journal";
 pub const JOURNAL_FILE: &str = ".vault/data/journal/journal.json";
 
 /// The format version this build writes and reads.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+
+/// The most moves and restores one journal may name: a batch of ours never
+/// comes near it, and a journal past it is refused unread.
+pub const MAX_ENTRIES: usize = 20_000;
 
 /// One path the batch changes other than by a plain move.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,15 +66,34 @@ pub struct Journal {
     pub moves: Vec<(String, String)>,
     /// Every other path the batch touches, with its old state.
     pub restore: Vec<Restore>,
+    /// Every state the batch may leave each restored path in, as the
+    /// SHA-256 (hex) of its bytes or `None` for no file. A path is put back
+    /// only while it is in one of them: a file a person changed after the
+    /// batch stopped is kept.
+    #[serde(default)]
+    pub written: BTreeMap<String, Vec<Option<String>>>,
+}
+
+/// The SHA-256 (lowercase hex) of `bytes`, as [`Journal::written`] names a
+/// state.
+pub fn digest(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
 }
 
 impl Journal {
-    /// A journal of the given moves and restores.
-    pub fn new(moves: Vec<(String, String)>, restore: Vec<Restore>) -> Journal {
+    /// A journal of the given moves and restores, and the states the batch
+    /// may leave each restored path in.
+    pub fn new(
+        moves: Vec<(String, String)>,
+        restore: Vec<Restore>,
+        written: BTreeMap<String, Vec<Option<String>>>,
+    ) -> Journal {
         Journal {
             version: VERSION,
             moves,
             restore,
+            written,
         }
     }
 
@@ -88,6 +111,13 @@ impl Journal {
                 journal.version
             )));
         }
+        if journal.moves.len() + journal.restore.len() > MAX_ENTRIES {
+            return Err(bad(format!("it names more than {MAX_ENTRIES} changes")));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some(twice) = journal.restore.iter().find(|r| !seen.insert(&r.path)) {
+            return Err(bad(format!("it names `{}` twice", twice.path)));
+        }
         Ok(journal)
     }
 
@@ -97,8 +127,10 @@ impl Journal {
     }
 
     /// Puts every touched path back in its state before the batch, whatever
-    /// step the batch reached. Idempotent.
-    pub fn roll_back(&self, storage: &dyn Storage) -> Result<()> {
+    /// step the batch reached, as long as it is in a state the batch could
+    /// have left it in; returns the paths kept because they hold something
+    /// else (a person changed them since). Idempotent.
+    pub fn roll_back(&self, storage: &dyn Storage) -> Result<Vec<String>> {
         let restored: BTreeMap<&str, bool> = self
             .restore
             .iter()
@@ -117,23 +149,39 @@ impl Journal {
                 storage.rename(to, from)?;
             }
         }
+        let mut kept = Vec::new();
         for r in &self.restore {
             let current = match storage.exists(&r.path)? {
-                true => Some(storage.read(&r.path)),
+                true => Some(storage.read(&r.path)?),
                 false => None,
             };
-            match &r.backup {
-                None if current.is_some() => storage.remove(&r.path)?,
-                None => {}
-                Some(name) => {
-                    let old = storage.read(&backup_path(name))?;
-                    if !matches!(&current, Some(Ok(now)) if *now == old) {
-                        storage.write(&r.path, &old)?;
-                    }
-                }
+            let old = match &r.backup {
+                Some(name) => Some(storage.read(&backup_path(name))?),
+                None => None,
+            };
+            if current == old {
+                continue;
+            }
+            let state = current.as_deref().map(digest);
+            // A file moved back above holds a state of where it was moved to.
+            let ours = std::iter::once(r.path.as_str())
+                .chain(
+                    self.moves
+                        .iter()
+                        .filter(|(from, _)| *from == r.path)
+                        .map(|(_, to)| to.as_str()),
+                )
+                .any(|p| self.written.get(p).is_some_and(|s| s.contains(&state)));
+            if !ours {
+                kept.push(r.path.clone());
+                continue;
+            }
+            match old {
+                None => storage.remove(&r.path)?,
+                Some(old) => storage.write(&r.path, &old)?,
             }
         }
-        Ok(())
+        Ok(kept)
     }
 }
 
@@ -143,36 +191,61 @@ pub fn backup_path(name: &str) -> String {
 }
 
 /// What [`recover`] found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Recovery {
     /// No journal: nothing was interrupted.
     Clean,
     /// Copies were left by a batch that had not started (or had finished):
     /// they were removed and no document changed.
     Tidied,
-    /// An interrupted batch was rolled back.
-    RolledBack,
+    /// An interrupted batch was rolled back; the paths named were kept as
+    /// they are, because they had changed since the batch stopped.
+    RolledBack(Vec<String>),
 }
 
-/// Rolls back a batch a killed process left half-applied, then removes the
-/// journal; removes stray copies. Every write-capable operation calls this
+/// Rolls back a batch this user's vaultspec left half-applied, then removes
+/// the journal and its copies. Every write-capable operation calls this
 /// before it reads the vault; read-only ones never do (see [`pending`]).
+///
+/// A journal the storage cannot vouch for (one that came with a clone, or
+/// that another user or machine wrote: see `storage::seal`) is an error
+/// naming it, and is left as it is, copies and all: nothing is applied and
+/// nothing deleted. Without a journal, only what carries the name of one of
+/// our copies (`<n>.bak`) is tidied away.
 pub fn recover(storage: &dyn Storage) -> Result<Recovery> {
-    let files = storage.list(JOURNAL_DIR)?;
-    if files.is_empty() {
-        return Ok(Recovery::Clean);
+    if !storage.exists(JOURNAL_FILE)? {
+        let copies: Vec<String> = storage
+            .list(JOURNAL_DIR)?
+            .into_iter()
+            .map(|f| f.path)
+            .filter(|p| is_copy_name(p))
+            .collect();
+        for copy in &copies {
+            remove_if_there(storage, copy)?;
+        }
+        return Ok(if copies.is_empty() {
+            Recovery::Clean
+        } else {
+            Recovery::Tidied
+        });
     }
-    let mut outcome = Recovery::Tidied;
-    if files.iter().any(|f| f.path == JOURNAL_FILE) {
-        let journal = Journal::parse(&storage.read(JOURNAL_FILE)?)?;
-        journal.roll_back(storage)?;
-        storage.remove(JOURNAL_FILE)?;
-        outcome = Recovery::RolledBack;
+    let journal = Journal::parse(&storage.read(JOURNAL_FILE)?)?;
+    let kept = journal.roll_back(storage)?;
+    storage.remove(JOURNAL_FILE)?;
+    for f in storage.list(JOURNAL_DIR)? {
+        if is_copy_name(&f.path) {
+            remove_if_there(storage, &f.path)?;
+        }
     }
-    for f in files.iter().filter(|f| f.path != JOURNAL_FILE) {
-        remove_if_there(storage, &f.path)?;
-    }
-    Ok(outcome)
+    Ok(Recovery::RolledBack(kept))
+}
+
+/// Whether `path` is one of the journal's copies (`<JOURNAL_DIR>/<n>.bak`).
+fn is_copy_name(path: &str) -> bool {
+    path.strip_prefix(JOURNAL_DIR)
+        .and_then(|p| p.strip_prefix('/'))
+        .and_then(|name| name.strip_suffix(".bak"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether an interrupted batch waits for roll-back (for read-only commands,
@@ -186,5 +259,117 @@ pub fn remove_if_there(storage: &dyn Storage, path: &str) -> Result<(), StorageE
     match storage.remove(path) {
         Err(StorageError::NotFound { .. }) => Ok(()),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::{Change, transaction};
+    use crate::storage::{CapStorage, JournalKey, MemStorage};
+
+    /// The journal a batch writing `a` and creating `b` leaves when it is
+    /// killed after both steps, as `transaction` plans it.
+    fn killed(storage: &dyn Storage) {
+        storage.write(".vault/a.md", b"old a").unwrap();
+        let changes = [
+            Change::Write {
+                path: ".vault/a.md".into(),
+                bytes: b"new a".to_vec(),
+            },
+            Change::Write {
+                path: ".vault/b.md".into(),
+                bytes: b"new b".to_vec(),
+            },
+        ];
+        transaction::apply(storage, &changes).unwrap();
+        // Put the journal back as if the process had died before its removal.
+        let journal = Journal::new(
+            Vec::new(),
+            vec![
+                Restore {
+                    path: ".vault/a.md".into(),
+                    backup: Some("0.bak".into()),
+                },
+                Restore {
+                    path: ".vault/b.md".into(),
+                    backup: None,
+                },
+            ],
+            BTreeMap::from([
+                (".vault/a.md".into(), vec![Some(digest(b"new a"))]),
+                (".vault/b.md".into(), vec![Some(digest(b"new b"))]),
+            ]),
+        );
+        storage.write(&backup_path("0.bak"), b"old a").unwrap();
+        storage.write(JOURNAL_FILE, &journal.to_bytes()).unwrap();
+    }
+
+    #[test]
+    fn a_roll_back_puts_back_only_what_still_holds_the_batchs_bytes() {
+        let storage = MemStorage::new();
+        killed(&storage);
+        // A person edits `b` after the crash; `a` still holds the batch's bytes.
+        storage.write(".vault/b.md", b"the person's b").unwrap();
+        let recovered = recover(&storage).unwrap();
+        assert_eq!(recovered, Recovery::RolledBack(vec![".vault/b.md".into()]));
+        assert_eq!(storage.read(".vault/a.md").unwrap(), b"old a");
+        assert_eq!(storage.read(".vault/b.md").unwrap(), b"the person's b");
+        assert!(!storage.exists(JOURNAL_FILE).unwrap());
+    }
+
+    #[test]
+    fn a_journal_another_key_sealed_is_refused_and_left_with_everything_it_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let theirs = CapStorage::open(dir.path())
+            .unwrap()
+            .with_journal_key(JournalKey::new([1; 32]));
+        killed(&theirs);
+        let ours = CapStorage::open(dir.path())
+            .unwrap()
+            .with_journal_key(JournalKey::new([2; 32]));
+        let err = recover(&ours).unwrap_err().to_string();
+        assert!(
+            err.contains("does not hold") && err.contains("left as it is"),
+            "{err}"
+        );
+        assert_eq!(ours.read(".vault/a.md").unwrap(), b"new a");
+        assert_eq!(ours.read(".vault/b.md").unwrap(), b"new b");
+        assert!(dir.path().join(JOURNAL_FILE).exists());
+        assert!(dir.path().join(backup_path("0.bak")).exists());
+        // Nor may a batch write over it.
+        let err = transaction::apply(
+            &ours,
+            &[
+                Change::Write {
+                    path: ".vault/c.md".into(),
+                    bytes: b"c".to_vec(),
+                },
+                Change::Write {
+                    path: ".vault/d.md".into(),
+                    bytes: b"d".to_vec(),
+                },
+            ],
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("journal"), "{err}");
+        assert!(!dir.path().join(".vault/c.md").exists());
+    }
+
+    #[test]
+    fn an_oversized_or_repetitive_journal_is_refused_unread() {
+        let mut restore: Vec<Restore> = (0..=MAX_ENTRIES)
+            .map(|i| Restore {
+                path: format!(".vault/{i}.md"),
+                backup: None,
+            })
+            .collect();
+        let many = Journal::new(Vec::new(), restore.clone(), BTreeMap::new());
+        assert!(Journal::parse(&many.to_bytes()).is_err());
+        restore.truncate(2);
+        restore[1].path = restore[0].path.clone();
+        let twice = Journal::new(Vec::new(), restore, BTreeMap::new());
+        let err = Journal::parse(&twice.to_bytes()).unwrap_err().to_string();
+        assert!(err.contains("twice"), "{err}");
     }
 }

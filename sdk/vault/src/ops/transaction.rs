@@ -36,9 +36,10 @@ pub fn apply(storage: &dyn Storage, changes: &[Change]) -> Result<()> {
     if changes.is_empty() {
         return Ok(());
     }
-    if journal::recover(storage)? == Recovery::RolledBack {
+    if let Recovery::RolledBack(kept) = journal::recover(storage)? {
         return Err(Error::Recovered {
             journal: JOURNAL_FILE.to_string(),
+            kept,
         });
     }
     if let [one] = changes {
@@ -116,7 +117,56 @@ fn plan(storage: &dyn Storage, changes: &[Change]) -> Result<(Journal, Copies)> 
             });
         }
     }
-    Ok((Journal::new(moves, restore), copies))
+    let written = states(changes, &restore, &copies);
+    Ok((Journal::new(moves, restore, written), copies))
+}
+
+/// Every state `changes` may leave each restored path in, step by step
+/// (see [`Journal::written`]).
+fn states(
+    changes: &[Change],
+    restore: &[Restore],
+    copies: &Copies,
+) -> BTreeMap<String, Vec<Option<String>>> {
+    let copy = |name: &str| copies.iter().find(|(n, _)| n == name).map(|(_, b)| b);
+    // What each restored path holds as the steps go, by digest.
+    let mut now: BTreeMap<&str, Option<String>> = restore
+        .iter()
+        .map(|r| {
+            let held = r
+                .backup
+                .as_deref()
+                .and_then(copy)
+                .map(|b| journal::digest(b));
+            (r.path.as_str(), held)
+        })
+        .collect();
+    let mut written: BTreeMap<String, Vec<Option<String>>> = BTreeMap::new();
+    let mut record = |path: &str, state: Option<String>| {
+        written.entry(path.to_owned()).or_default().push(state);
+    };
+    for c in changes {
+        match c {
+            Change::Write { path, bytes } => {
+                let state = Some(journal::digest(bytes));
+                now.insert(path, state.clone());
+                record(path, state);
+            }
+            Change::Remove { path } => {
+                now.insert(path, None);
+                record(path, None);
+            }
+            Change::Rename { from, to } if now.contains_key(from.as_str()) => {
+                let moved = now.insert(from, None).flatten();
+                now.insert(to, moved.clone());
+                record(from, None);
+                record(to, moved);
+            }
+            // A move nothing else touches is undone by moving back.
+            Change::Rename { .. } => {}
+        }
+    }
+    written
 }
 
 /// Writes the copies, then `journal.json`.
@@ -143,7 +193,7 @@ fn undo(
 ) -> Error {
     let rolled = journal
         .roll_back(storage)
-        .and_then(|()| Ok(journal::remove_if_there(storage, JOURNAL_FILE)?));
+        .and_then(|_kept| Ok(journal::remove_if_there(storage, JOURNAL_FILE)?));
     match rolled {
         Ok(()) => {
             tidy(storage, copies);

@@ -17,6 +17,8 @@ mod native;
 mod nofollow;
 mod path;
 #[cfg(not(target_arch = "wasm32"))]
+mod seal;
+#[cfg(not(target_arch = "wasm32"))]
 mod temp;
 pub mod temp_name;
 
@@ -28,6 +30,8 @@ pub use memory::MemStorage;
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::CapStorage;
 pub use path::{WriteScope, check_path};
+#[cfg(not(target_arch = "wasm32"))]
+pub use seal::JournalKey;
 
 /// Largest file any read returns: bigger files are refused with their size.
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;

@@ -19,7 +19,10 @@ use rustix::io::Errno;
 
 use super::budget::{ReadBudget, WriteBudget};
 use super::nofollow::{Folders, describe, lstat};
-use super::{FileEntry, MAX_FILE_BYTES, Storage, StorageError, WriteScope, check_path, temp};
+use super::{
+    FileEntry, JournalKey, MAX_FILE_BYTES, Storage, StorageError, WriteScope, check_path, temp,
+};
+use crate::ops::journal::JOURNAL_FILE;
 
 /// A workspace root opened as a capability: nothing outside it is reachable.
 #[derive(Debug)]
@@ -28,6 +31,10 @@ pub struct CapStorage {
     scope: WriteScope,
     budget: ReadBudget,
     writes: WriteBudget,
+    /// Seals the undo journal this storage writes and checks the one it
+    /// reads ([`JournalKey`]): the process's own unless the host gives the
+    /// user's.
+    journal_key: JournalKey,
 }
 
 impl CapStorage {
@@ -46,6 +53,27 @@ impl CapStorage {
             scope: WriteScope::Vault,
             budget: ReadBudget::default(),
             writes: WriteBudget::default(),
+            journal_key: JournalKey::process(),
+        }
+    }
+
+    /// The same storage, sealing the undo journal it writes with `key` and
+    /// handing back only a journal sealed with it.
+    pub fn with_journal_key(mut self, key: JournalKey) -> Self {
+        self.journal_key = key;
+        self
+    }
+
+    /// Refuse a journal this storage cannot vouch for.
+    fn journal_refused(&self, why: &str) -> StorageError {
+        StorageError::Io {
+            op: "not rolling back",
+            path: JOURNAL_FILE.to_owned(),
+            message: format!(
+                "this undo journal {why}. Nothing was applied and nothing removed: the journal \
+                 is left as it is. Look at `.vault/data/journal/`, then remove that folder to \
+                 go on"
+            ),
         }
     }
 
@@ -233,8 +261,9 @@ fn readable(meta: &cap_std::fs::Metadata, path: &str) -> Result<(), StorageError
     Ok(())
 }
 
-impl Storage for CapStorage {
-    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+impl CapStorage {
+    /// [`Storage::read`] without the journal's seal check.
+    fn read_raw(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         let parts = check_path(path)?;
         if parts.is_empty() {
             return Err(StorageError::InvalidPath {
@@ -282,6 +311,18 @@ impl Storage for CapStorage {
         }
         Ok(bytes)
     }
+}
+
+impl Storage for CapStorage {
+    fn read(&self, path: &str) -> Result<Vec<u8>, StorageError> {
+        let bytes = self.read_raw(path)?;
+        if path != JOURNAL_FILE {
+            return Ok(bytes);
+        }
+        self.journal_key
+            .open(&bytes)
+            .map_err(|why| self.journal_refused(why))
+    }
 
     fn read_many(&self, paths: &[&str]) -> Vec<Result<Vec<u8>, StorageError>> {
         crate::parallel::map(paths, crate::parallel::default_threads(), |path| {
@@ -317,6 +358,23 @@ impl Storage for CapStorage {
     }
 
     fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
+        if path == JOURNAL_FILE {
+            return self.write_raw(path, &self.journal_key.seal(bytes));
+        }
+        self.write_raw(path, bytes)
+    }
+
+    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+        self.rename_raw(from, to)
+    }
+
+    fn remove(&self, path: &str) -> Result<(), StorageError> {
+        self.remove_raw(path)
+    }
+}
+
+impl CapStorage {
+    fn write_raw(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
         let parts = self.scope.check(path)?;
         self.writes.charge(path, bytes.len() as u64)?;
         let folders = self.folders(&parts, path, true)?;
@@ -356,7 +414,7 @@ impl Storage for CapStorage {
         })
     }
 
-    fn rename(&self, from: &str, to: &str) -> Result<(), StorageError> {
+    fn rename_raw(&self, from: &str, to: &str) -> Result<(), StorageError> {
         let from_parts = self.scope.check(from)?;
         let to_parts = self.scope.check(to)?;
         let to_name = to_parts[to_parts.len() - 1];
@@ -415,7 +473,7 @@ impl Storage for CapStorage {
         Ok(())
     }
 
-    fn remove(&self, path: &str) -> Result<(), StorageError> {
+    fn remove_raw(&self, path: &str) -> Result<(), StorageError> {
         let parts = self.scope.check(path)?;
         let folders = self.folders(&parts, path, false)?;
         let name = parts[parts.len() - 1];

@@ -3,6 +3,7 @@
 use std::fs;
 use std::path::Path;
 
+use vaultspec_vault::storage::JournalKey;
 use vaultspec_vault::{CapStorage, Storage};
 
 use crate::common::Vector;
@@ -47,7 +48,10 @@ fn make(files: &Files) -> Box<dyn Vault> {
         fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
         fs::write(target, b).expect("write");
     }
-    let storage = CapStorage::open(dir.path()).expect("open the folder");
+    // The key the host would take from the user's state folder.
+    let storage = CapStorage::open(dir.path())
+        .expect("open the folder")
+        .with_journal_key(JournalKey::new([42; 32]));
     Box::new(Disk { dir, storage })
 }
 
