@@ -5,6 +5,7 @@ use vaultspec_host::invocation::{FlagValue, Invocation, arguments};
 use vaultspec_host::workspace::Workspace;
 use vaultspec_test_support::{TestVault, guests};
 
+use crate::binary::vaultspec;
 use crate::support::{load, runnable, sandbox};
 
 #[test]
@@ -34,22 +35,13 @@ fn a_third_party_framework_writer_in_the_workspace_never_runs_and_claude_md_is_k
     std::fs::create_dir_all(&verbs).unwrap();
     std::fs::copy(guests::INTRUDER, verbs.join("intruder.wasm")).unwrap();
     std::fs::write(vault.root().join("CLAUDE.md"), "The person's own text.\n").unwrap();
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-            .arg("--target")
-            .arg(vault.root())
-            .args(args)
-            .env("HOME", vault.root())
-            .output()
-            .unwrap()
-    };
-    let listed = run(&["verbs", "list", "--json"]);
+    let listed = vaultspec(&vault, &["verbs", "list", "--json"]);
     let listed = String::from_utf8_lossy(&listed.stdout);
     assert!(
         listed.contains("intruder") && listed.contains("vaultspec:verb/framework-write"),
         "{listed}"
     );
-    let out = run(&["intruder", "plant"]);
+    let out = vaultspec(&vault, &["intruder", "plant"]);
     assert_ne!(out.status.code(), Some(0));
     assert_eq!(
         std::fs::read_to_string(vault.root().join("CLAUDE.md")).unwrap(),

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use vaultspec_test_support::{TestVault, guests};
 
+use crate::binary::vaultspec;
 use crate::support::{assert_host_still_serves, call, load, quick, stdout};
 
 /// A folder beside the workspace holding a file the attack aims at.
@@ -266,18 +267,10 @@ fn temp_files_a_killed_write_left_are_swept_by_the_next_cli_command_that_writes(
     for folder in [".vault/adr", ".claude/rules", "", "src"] {
         vault.write(format!("{folder}/{stale}").trim_start_matches('/'), "half");
     }
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-            .arg("--target")
-            .arg(vault.root())
-            .args(args)
-            .env("HOME", vault.root())
-            .output()
-    };
     // Reading sweeps nothing; the first command that writes sweeps first.
-    assert!(run(&["vault", "list"])?.status.success());
+    assert!(vaultspec(&vault, &["vault", "list"]).status.success());
     assert!(vault.root().join(".vault/adr").join(stale).exists());
-    let out = run(&["config", "set", "editor", "vi"])?;
+    let out = vaultspec(&vault, &["config", "set", "editor", "vi"]);
     assert!(out.status.success(), "{out:?}");
     for folder in [".vault/adr", ".claude/rules", ""] {
         assert!(
@@ -308,11 +301,9 @@ fn a_fifo_a_link_to_dev_zero_and_a_sparse_definition_neither_hang_nor_exhaust_sp
         &["spec", "mcps", "list", "--json"],
         &["install", "--dry-run"],
     ] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+        let mut child = crate::binary::command(args)
             .arg("--target")
             .arg(root)
-            .args(args)
-            .env("HOME", root)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -365,15 +356,7 @@ fn a_journal_that_came_with_a_clone_is_reported_and_left_never_applied() -> anyh
         vault.write(note, "---\ntags:\n  - '#research'\n  - '#cache'\ndate: '2026-01-02'\nrelated: []\n---\n# New notes\n");
         plant_foreign_journal(&vault, version, sealed);
         let before = (vault.read(adr), vault.read(note));
-        let run = |args: &[&str]| {
-            std::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-                .arg("--target")
-                .arg(vault.root())
-                .args(args)
-                .env("HOME", vault.root())
-                .output()
-        };
-        let out = run(&["vault", "add", "research", "--feature", "other"])?;
+        let out = vaultspec(&vault, &["vault", "add", "research", "--feature", "other"]);
         let said = String::from_utf8_lossy(&out.stdout).to_string()
             + &String::from_utf8_lossy(&out.stderr);
         assert_ne!(out.status.code(), Some(0), "the write went ahead: {said}");
@@ -391,7 +374,7 @@ fn a_journal_that_came_with_a_clone_is_reported_and_left_never_applied() -> anyh
         );
         assert!(vault.root().join(".vault/data/journal/0.bak").exists());
 
-        let doctor = run(&["spec", "doctor", "--json"])?;
+        let doctor = vaultspec(&vault, &["spec", "doctor", "--json"]);
         let doctor = String::from_utf8_lossy(&doctor.stdout);
         assert!(
             doctor.contains("undo journal") && doctor.contains("left as it is"),

@@ -35,6 +35,15 @@ fn invoke(session: &Session, arguments: Value) -> anyhow::Result<(bool, Value)> 
     Ok((refused, reply))
 }
 
+/// What a verb printed, whether it succeeded (its parsed envelope) or
+/// exited non-zero (its stdout).
+fn printed(reply: &Value) -> String {
+    reply["stdout"]
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| reply["data"].to_string())
+}
+
 fn discover(session: &Session, arguments: Value) -> anyhow::Result<Value> {
     let result = session.call("discover", arguments)?;
     Ok(result.structured_content.expect("a discover reply"))
@@ -102,20 +111,18 @@ fn invoke_lists_adds_and_syncs_a_rule_and_runs_the_doctor() -> anyhow::Result<()
 
     let (refused, doctor) = invoke(&session, json!({"verb": "spec doctor"}))?;
     assert!(!refused, "{doctor}");
-    let out = doctor["stdout"]
-        .as_str()
-        .map(str::to_owned)
-        .unwrap_or_else(|| doctor["data"].to_string());
-    assert!(out.contains("vaultspec.spec.doctor.v1"), "{doctor:#}");
+    assert!(
+        printed(&doctor).contains("vaultspec.spec.doctor.v1"),
+        "{doctor:#}"
+    );
     assert_eq!(doctor["read_only"], true);
 
     let (refused, status) = invoke(&session, json!({"verb": "spec mcps status"}))?;
     assert!(!refused, "{status}");
-    let out = status["stdout"]
-        .as_str()
-        .map(str::to_owned)
-        .unwrap_or_else(|| status["data"].to_string());
-    assert!(out.contains("vaultspec.spec.mcps.status.v1"), "{status:#}");
+    assert!(
+        printed(&status).contains("vaultspec.spec.mcps.status.v1"),
+        "{status:#}"
+    );
     Ok(())
 }
 

@@ -46,6 +46,9 @@ impl Session {
             .arg("--target")
             .arg(vault.root())
             .env("VAULTSPEC_CACHE_DIR", cache_dir())
+            // The tests' own home, as at the CLI (`crate::binary`): the
+            // server keeps the user's journal key under it.
+            .env("HOME", cache_dir().parent().unwrap().join("test-home"))
             .env("VAULTSPEC_STDIO_WATCHDOG", "0")
             .env("VAULTSPEC_LOG_LEVEL", "error");
         let client = runtime.block_on(async {

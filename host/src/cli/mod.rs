@@ -106,7 +106,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         Some((name, sub)) if chosen.is_none() && crate::provision::setup::is_setup(name) => {
             let no_hints = sub.get_flag(NO_HINTS) || hints_silenced_by_env();
             return Ok(
-                match crate::provision::setup::run(&matches, target.as_deref(), no_hints) {
+                match crate::provision::setup::run(&matches, target.as_deref(), no_hints, catalog) {
                     Ok(code) => code,
                     Err(err) => reporter.fail(exit::FINDINGS, &format!("{err:#}")),
                 },

@@ -45,7 +45,7 @@ pub mod index;
 pub mod ledger;
 pub mod migrations;
 pub mod ops;
-mod parallel;
+pub mod parallel;
 pub mod pattern;
 pub mod plan;
 pub mod resolve;

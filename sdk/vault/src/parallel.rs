@@ -1,5 +1,5 @@
-//! One ordered parallel map, for the native reads of many files: the
-//! results come back in input order whatever thread produced them.
+//! One ordered parallel map, for native reads and writes of many files:
+//! the results come back in input order whatever thread produced them.
 
 /// How many threads to read with: the available parallelism, at most 8.
 pub fn default_threads() -> usize {
@@ -10,6 +10,11 @@ pub fn default_threads() -> usize {
         .map_or(1, |n| n.get())
         .min(8)
 }
+
+/// Threads for writing many files at once: each write waits on the disk
+/// (its `fdatasync`) more than on a core, so more threads than cores
+/// overlap more of those waits. Use with [`map_heavy`].
+pub const WRITE_THREADS: usize = 8;
 
 /// `items.iter().map(f).collect()`, on `threads` threads. Each thread takes
 /// the next run of items from a shared counter (files vary in size, so

@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use anyhow::Context;
+
 use vaultspec_vault::Storage;
 use vaultspec_vault::framework::sync::{self, Action, Overwrite};
 use vaultspec_vault::framework::{Kind, Provider, builtin, render, source};
@@ -32,7 +34,8 @@ pub struct Installed {
 
 /// Put the builtin sources in place, then render them for `agents`.
 /// `--upgrade` replaces `vaultspec-core`'s builtins with ours; `--force`
-/// replaces every builtin and every agent file.
+/// replaces every builtin and every agent file. The reference files list
+/// the verbs of `catalog`.
 pub fn install(
     root: &Path,
     agents: &[&str],
@@ -40,6 +43,7 @@ pub fn install(
     upgrade: bool,
     force: bool,
     dry_run: bool,
+    catalog: &crate::catalog::Catalog,
 ) -> anyhow::Result<Installed> {
     let storage = render_run::storage(root)?;
     let mut installed = Installed::default();
@@ -67,10 +71,10 @@ pub fn install(
             ));
         }
         // The reference files are made from this binary: always current.
-        let catalog = crate::builtins::catalog()?;
-        for (path, text) in super::reference::files(&catalog) {
+        for (path, text) in super::reference::files(catalog) {
             wanted.push((path, text, true));
         }
+        let mut writes = Vec::new();
         for (path, text, generated) in wanted {
             let outcome = match source::read_text(&storage, &path) {
                 Err(_) if !storage.exists(&path).unwrap_or(false) => "created",
@@ -99,10 +103,19 @@ pub fn install(
                 Ok(_) => "kept",
             };
             if matches!(outcome, "created" | "updated") && !dry_run {
-                storage.write(&path, text.as_bytes())?;
+                writes.push((path.clone(), text));
             }
             installed.sources.push((path, outcome));
         }
+        // Each file is written atomically on its own; writing them side by
+        // side overlaps their waits for the disk.
+        let threads = vaultspec_vault::parallel::WRITE_THREADS;
+        let written = vaultspec_vault::parallel::map_heavy(&writes, threads, |(path, text)| {
+            storage
+                .write(path, text.as_bytes())
+                .with_context(|| format!("writing `{path}`"))
+        });
+        written.into_iter().collect::<anyhow::Result<Vec<()>>>()?;
     }
     if theirs > 0 {
         installed.notes.push(format!(

@@ -66,7 +66,12 @@ struct Step {
 }
 
 /// Run `install`; returns the exit code.
-pub fn run(args: &InstallArgs, target: Option<&Path>, no_hints: bool) -> anyhow::Result<u8> {
+pub fn run(
+    args: &InstallArgs,
+    target: Option<&Path>,
+    no_hints: bool,
+    catalog: &crate::catalog::Catalog,
+) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("reading the current folder")?;
     let root = setup_root(target, &cwd)?;
     let storage = CapStorage::open(&root)
@@ -125,6 +130,7 @@ pub fn run(args: &InstallArgs, target: Option<&Path>, no_hints: bool) -> anyhow:
         args.upgrade,
         args.force,
         args.dry_run,
+        catalog,
     )
     .with_context(|| format!("setting up the agents' framework in `{}`", root.display()))?;
     let enrollment = if skipped("mcp") || args.provider == "core" {

@@ -72,17 +72,20 @@ pub fn is_setup(name: &str) -> bool {
 }
 
 /// Run the setup command in `matches` (the root's); returns the exit code.
+/// `catalog` is the command line's (the builtins' verbs go into the
+/// reference files `install` writes).
 pub fn run(
     matches: &ArgMatches,
     target: Option<&std::path::Path>,
     no_hints: bool,
+    catalog: &crate::catalog::Catalog,
 ) -> anyhow::Result<u8> {
     // What a killed write left behind goes before these commands write.
     if let Ok(workspace) = crate::workspace::Workspace::resolve(target) {
         workspace.sweep_stale_temps();
     }
     match SetupCommand::from_arg_matches(matches)? {
-        SetupCommand::Install(args) => install::run(&args, target, no_hints),
+        SetupCommand::Install(args) => install::run(&args, target, no_hints, catalog),
         SetupCommand::Uninstall(args) => uninstall::run(&args, target),
         SetupCommand::Sync(args) => crate::provision::framework::run_sync(&args, target),
         SetupCommand::Spec(SpecCommand::Enroll(command)) => {

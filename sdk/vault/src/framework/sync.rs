@@ -284,16 +284,28 @@ fn plan_region(
 /// returns the failures, each naming its file. A failed file is left as it
 /// was and the others still go ahead.
 pub fn apply(storage: &dyn Storage, changes: &[Change]) -> Vec<(String, StorageError)> {
-    let mut failures = Vec::new();
-    for change in changes {
-        let result = match (&change.action, &change.text) {
-            (Action::Create | Action::Update, Some(text)) => {
-                storage.write(&change.path, text.as_bytes())
-            }
-            (Action::Remove, _) => storage.remove(&change.path),
-            _ => Ok(()),
-        };
-        if let Err(err) = result {
+    // Every write is to a path of its own and atomic on its own: written
+    // side by side, their waits for the disk overlap. Removals come after,
+    // one by one, so none can take away a folder a write is filling.
+    let writes: Vec<(&str, &str)> = changes
+        .iter()
+        .filter_map(|c| match (&c.action, &c.text) {
+            (Action::Create | Action::Update, Some(text)) => Some((c.path.as_str(), text.as_str())),
+            _ => None,
+        })
+        .collect();
+    let mut failures: Vec<(String, StorageError)> =
+        crate::parallel::map_heavy(&writes, crate::parallel::WRITE_THREADS, |(path, text)| {
+            storage
+                .write(path, text.as_bytes())
+                .err()
+                .map(|err| ((*path).to_owned(), err))
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+    for change in changes.iter().filter(|c| c.action == Action::Remove) {
+        if let Err(err) = storage.remove(&change.path) {
             failures.push((change.path.clone(), err));
         }
     }
