@@ -33,7 +33,7 @@ impl ServerContext {
         };
         Ok(CapStorage::from_dir(dir)
             .with_scope(scope)
-            .with_journal_key(crate::journal_key::key())
+            .with_journal_key_from(crate::journal_key::key)
             .with_read_budget(CALL_READ_BUDGET))
     }
 

@@ -148,7 +148,7 @@ fn recover_interrupted(workspace: &Workspace) {
         .lock_writes_blocking(std::time::Duration::from_secs(5))
         .and_then(|_lock| {
             let storage = vaultspec_vault::CapStorage::from_dir(workspace.dir().try_clone()?)
-                .with_journal_key(crate::journal_key::key())
+                .with_journal_key_from(crate::journal_key::key)
                 .with_read_budget(vaultspec_vault::storage::CALL_READ_BUDGET);
             Ok(vaultspec_vault::ops::recover(&storage)?)
         });

@@ -474,7 +474,7 @@ impl Sandbox {
                 .map_err(|e| setup(e.to_string()))?;
             Ok(CapStorage::from_dir(dir)
                 .with_scope(scope)
-                .with_journal_key(crate::journal_key::key())
+                .with_journal_key_from(crate::journal_key::key)
                 .with_read_budget(CALL_READ_BUDGET)
                 .with_write_budget(
                     vaultspec_vault::storage::CALL_WRITE_BUDGET_BYTES,

@@ -196,7 +196,7 @@ fn journal_signal(root: &Path) -> Option<Signal> {
     use vaultspec_vault::ops::journal::JOURNAL_FILE;
     let storage = vaultspec_vault::CapStorage::open(root)
         .ok()?
-        .with_journal_key(crate::journal_key::key());
+        .with_journal_key_from(crate::journal_key::key);
     if !storage.exists(JOURNAL_FILE).unwrap_or(false) {
         return None;
     }

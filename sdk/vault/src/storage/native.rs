@@ -24,6 +24,24 @@ use super::{
 };
 use crate::ops::journal::JOURNAL_FILE;
 
+/// Where a storage's journal key comes from.
+#[derive(Debug, Clone)]
+enum KeySource {
+    /// This key.
+    Key(JournalKey),
+    /// The key this gives, when one is first needed.
+    From(fn() -> JournalKey),
+}
+
+impl KeySource {
+    fn key(&self) -> JournalKey {
+        match self {
+            KeySource::Key(key) => key.clone(),
+            KeySource::From(make) => make(),
+        }
+    }
+}
+
 /// A workspace root opened as a capability: nothing outside it is reachable.
 #[derive(Debug)]
 pub struct CapStorage {
@@ -33,8 +51,8 @@ pub struct CapStorage {
     writes: WriteBudget,
     /// Seals the undo journal this storage writes and checks the one it
     /// reads ([`JournalKey`]): the process's own unless the host gives the
-    /// user's.
-    journal_key: JournalKey,
+    /// user's. Asked for only when a journal is read or written.
+    journal_key: KeySource,
 }
 
 impl CapStorage {
@@ -53,14 +71,22 @@ impl CapStorage {
             scope: WriteScope::Vault,
             budget: ReadBudget::default(),
             writes: WriteBudget::default(),
-            journal_key: JournalKey::process(),
+            journal_key: KeySource::From(JournalKey::process),
         }
     }
 
     /// The same storage, sealing the undo journal it writes with `key` and
     /// handing back only a journal sealed with it.
     pub fn with_journal_key(mut self, key: JournalKey) -> Self {
-        self.journal_key = key;
+        self.journal_key = KeySource::Key(key);
+        self
+    }
+
+    /// [`CapStorage::with_journal_key`] with the key `key` gives, asked for
+    /// only when a journal is read or written: a storage that never meets
+    /// one never loads (or makes) the key.
+    pub fn with_journal_key_from(mut self, key: fn() -> JournalKey) -> Self {
+        self.journal_key = KeySource::From(key);
         self
     }
 
@@ -320,6 +346,7 @@ impl Storage for CapStorage {
             return Ok(bytes);
         }
         self.journal_key
+            .key()
             .open(&bytes)
             .map_err(|why| self.journal_refused(why))
     }
@@ -359,7 +386,7 @@ impl Storage for CapStorage {
 
     fn write(&self, path: &str, bytes: &[u8]) -> Result<(), StorageError> {
         if path == JOURNAL_FILE {
-            return self.write_raw(path, &self.journal_key.seal(bytes));
+            return self.write_raw(path, &self.journal_key.key().seal(bytes));
         }
         self.write_raw(path, bytes)
     }
