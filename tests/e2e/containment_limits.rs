@@ -495,8 +495,20 @@ fn huge_tables_are_refused() -> anyhow::Result<()> {
 }
 
 #[test]
-fn more_memories_than_a_call_may_create_are_refused() -> anyhow::Result<()> {
-    assert_refused_within_memory(sandbox(), &greedy(6, 1, 0, 0)?)
+fn a_component_of_many_small_memories_runs_and_only_bytes_refuse_one() -> anyhow::Result<()> {
+    // Six memories and six tables of a composed component: small, so they
+    // run, on demand and pooled alike.
+    let many = greedy(6, 2, 6, 100)?;
+    let pooled = Sandbox::with_allocation(
+        CompileCache::new(Some(cache_dir())),
+        Allocation::Pooled { slots: 2 },
+    )?;
+    for sandbox in [sandbox(), &pooled] {
+        let outcome = grab(sandbox, &many, &TestVault::new())?;
+        assert_eq!(outcome.exit_code, Some(0), "{outcome:?}");
+    }
+    // More empty memories than the ceiling pays for: refused by bytes.
+    assert_refused_within_memory(sandbox(), &greedy(40, 1, 0, 0)?)
 }
 
 // ---- read-ahead handles and what the host holds for them ----------------

@@ -15,16 +15,27 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 /// together (the host's call limiter enforces it per store).
 pub const MEMORY_LIMIT: usize = 512 * 1024 * 1024;
 
-/// Core instances one call may create: ours need under ten (the verb's
-/// module, the WASI adapter and the shims between them).
-pub const MAX_INSTANCES: usize = 24;
+/// What creating one linear memory is charged against [`MEMORY_LIMIT`],
+/// beside its pages: the address space it reserves and its bookkeeping.
+/// So how many memories a call may create follows from the ceiling.
+pub const MEMORY_CREATION_COST: usize = 16 * 1024 * 1024;
 
-/// Linear memories one call may create: ours have one, the adapter may
-/// add one.
-pub const MAX_MEMORIES: usize = 2;
+/// What creating one table is charged against [`MEMORY_LIMIT`], beside its
+/// elements.
+pub const TABLE_CREATION_COST: usize = 4 * 1024 * 1024;
 
-/// Tables one call may create: ours have a few (the shims' indirect tables).
-pub const MAX_TABLES: usize = 16;
+/// Linear memories one call can create: as many as the ceiling pays for
+/// (ours have one). Never the reason for a refusal before the bytes are.
+pub const MAX_MEMORIES: usize = MEMORY_LIMIT / MEMORY_CREATION_COST;
+
+/// Tables one call can create: as many as the ceiling pays for.
+pub const MAX_TABLES: usize = MEMORY_LIMIT / TABLE_CREATION_COST;
+
+/// Core instances one call may create. A core instance cannot be charged
+/// in bytes (wasmtime asks no limiter), so this counts them: room for a
+/// component composed of a module per memory the ceiling pays for, and
+/// their shims (ours need under ten).
+pub const MAX_INSTANCES: usize = 2 * MAX_MEMORIES;
 
 /// The most elements one table may have.
 pub const MAX_TABLE_ELEMENTS: usize = 100_000;
@@ -86,11 +97,10 @@ impl Hasher for ShaHasher {
 }
 
 /// The pool of [`Allocation::Pooled`]: room for `slots` calls of components
-/// past the size of ours (ours have one memory and a handful of core
-/// instances and tables). The per-component limits are the per-call limits
-/// above, so a component the pool cannot hold is refused when it is
-/// prepared, and none can take the slots of another call. Each memory
-/// reserves about 4 GiB of address space, all of it when the engine is made.
+/// as large as the per-call limits above allow (ours have one memory and a
+/// handful of core instances and tables), so none can take the slots of
+/// another call. Each memory slot reserves about 4 GiB of address space,
+/// all of it when the engine is made: untouched, it costs no memory.
 fn pool(slots: u32) -> PoolingAllocationConfig {
     let per_call = |n: usize| u32::try_from(n).expect("a small per-call limit");
     let mut pool = PoolingAllocationConfig::new();

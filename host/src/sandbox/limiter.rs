@@ -1,16 +1,24 @@
 //! One memory ceiling per call over every linear memory and table of its
-//! store together, plus caps on how many instances, memories and tables the
-//! call may create.
+//! store together: bytes decide, not how many there are.
 //!
 //! wasmtime asks the limiter before it creates a memory or table (as a growth
 //! from 0 to the declared minimum) and before every later growth, so summing
 //! the increments covers all of them: six 500 MiB memories are refused at the
-//! second one, not admitted one by one under a per-memory limit. Memories and
-//! tables are never freed before the store is, so the sum only rises.
+//! second one, not admitted one by one under a per-memory limit. Creating a
+//! memory or table is charged a fixed cost beside its size
+//! ([`MEMORY_CREATION_COST`], [`TABLE_CREATION_COST`]), so a component of
+//! many small memories runs and thousands of empty ones are refused by the
+//! same ceiling; the counts wasmtime asks for are what that ceiling pays
+//! for. (A memory declared empty and grown later is charged its creation
+//! twice: the ceiling errs toward refusing.) Memories and tables are never
+//! freed before the store is, so the sum only rises.
 
 use wasmtime::ResourceLimiter;
 
-pub use vaultspec_engine_config::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
+pub use vaultspec_engine_config::{
+    MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES, MEMORY_CREATION_COST,
+    TABLE_CREATION_COST,
+};
 
 /// What one table element is charged against the ceiling, in bytes: a
 /// pointer in wasmtime today, with room for the bookkeeping around it.
@@ -70,14 +78,14 @@ impl ResourceLimiter for CallLimiter {
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        let what = if current == 0 {
-            "creating a memory"
+        let (what, fixed) = if current == 0 {
+            ("creating a memory", MEMORY_CREATION_COST)
         } else {
-            "growing a memory"
+            ("growing a memory", 0)
         };
         self.charge(
             &format!("{what} of {desired} bytes"),
-            desired.saturating_sub(current),
+            desired.saturating_sub(current).saturating_add(fixed),
         )
     }
 
@@ -93,9 +101,11 @@ impl ResourceLimiter for CallLimiter {
                 "memory limit: a table of {desired} elements is past the {MAX_TABLE_ELEMENTS} a table may have"
             ));
         }
+        let fixed = if current == 0 { TABLE_CREATION_COST } else { 0 };
         let bytes = desired
             .saturating_sub(current)
-            .saturating_mul(TABLE_ELEMENT_COST);
+            .saturating_mul(TABLE_ELEMENT_COST)
+            .saturating_add(fixed);
         self.charge(&format!("a table of {desired} elements"), bytes)
     }
 
@@ -118,17 +128,32 @@ mod tests {
 
     #[test]
     fn memories_and_tables_share_one_ceiling() {
-        let mut limiter = CallLimiter::new(1000);
+        let fixed = MEMORY_CREATION_COST + TABLE_CREATION_COST;
+        let mut limiter = CallLimiter::new(fixed + MEMORY_CREATION_COST + 1000);
         assert!(limiter.memory_growing(0, 600, None).unwrap());
         assert!(limiter.table_growing(0, 10, None).unwrap());
         let err = limiter.memory_growing(0, 600, None).unwrap_err();
-        assert!(err.to_string().contains("past 1000 bytes"), "{err}");
+        assert!(err.to_string().contains("past"), "{err}");
         assert!(limiter.exceeded());
     }
 
     #[test]
+    fn the_ceiling_pays_for_as_many_empty_memories_as_the_count_allows() {
+        let mut limiter = CallLimiter::new(vaultspec_engine_config::MEMORY_LIMIT);
+        for _ in 0..MAX_MEMORIES {
+            assert!(limiter.memory_growing(0, 0, None).unwrap());
+        }
+        assert!(limiter.memory_growing(0, 0, None).is_err());
+        let mut limiter = CallLimiter::new(vaultspec_engine_config::MEMORY_LIMIT);
+        for _ in 0..MAX_TABLES {
+            assert!(limiter.table_growing(0, 0, None).unwrap());
+        }
+        assert!(limiter.table_growing(0, 0, None).is_err());
+    }
+
+    #[test]
     fn growth_is_charged_by_its_increment_and_huge_tables_are_refused() {
-        let mut limiter = CallLimiter::new(1000);
+        let mut limiter = CallLimiter::new(MEMORY_CREATION_COST + 1000);
         assert!(limiter.memory_growing(0, 400, None).unwrap());
         assert!(limiter.memory_growing(400, 900, None).unwrap());
         assert!(limiter.memory_growing(900, 1100, None).is_err());

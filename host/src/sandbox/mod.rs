@@ -14,7 +14,7 @@
 //! | stdin | empty |
 //! | stdout + stderr | captured together up to 1 MiB ([`Output::Capture`]), or the host's own ([`Output::Inherit`]; a closed pipe ends output quietly) |
 //! | time | one deadline per call from the timeout, over guest code and every host wait of the call (locks, pool slot, sleeps in `poll`) |
-//! | memory | [`MEMORY_LIMIT`] per call over all its memories and tables together; at most [`MAX_INSTANCES`] core instances, [`MAX_MEMORIES`] memories and [`MAX_TABLES`] tables; a pooled slot ([`Allocation::Pooled`]) is reset to the component's initial image before its next call |
+//! | memory | [`MEMORY_LIMIT`] per call over all its memories and tables together, each memory or table charged a creation cost beside its size, so bytes decide how many (at most [`MAX_INSTANCES`] core instances, which cannot be weighed); a pooled slot ([`Allocation::Pooled`]) is reset to the component's initial image before its next call |
 //! | pool slots | at most half of a pool's slots per component ([`slot_share`]) |
 //! | host threads | `read-ahead` reads on at most 4 threads per call, each stopped when its handle is dropped |
 //! | host memory | file contents within the read budget; at most [`MAX_LIVE_READS`] unfinished `read-ahead` handles; paths and error texts within [`HELD_BUDGET`] |
@@ -56,7 +56,7 @@
 //! | rewriting the instructions every coding agent reads (`CLAUDE.md`, `.claude/rules/`, …) | only builtins are granted `framework-write`: a third-party component importing it is refused at load, and the sandbox gives its scope to builtins alone; that scope never reaches `.git/`, another root file or `.vault/` | `crate::catalog`, `WriteScope::Framework` |
 //! | bulk reads and writes | a read budget and a write budget (bytes, files) per call | `CapStorage` |
 //! | a verb that never returns, or makes the host wait | one deadline per call, enforced from outside it (the call future is dropped) and inside (the epoch interrupt): lock, sentinel and pool-slot waits are bounded by it | [`Sandbox::call`] |
-//! | memory | one ceiling per call over all memories and tables; counts of instances, memories and tables; read-ahead handles capped, the bytes the host keeps for a call charged, all freed with the store | `limiter`, `workspace` |
+//! | memory | one ceiling per call over all memories and tables, their creation charged too; a count of core instances; read-ahead handles capped, the bytes the host keeps for a call charged, all freed with the store | `limiter`, `workspace` |
 //! | a flood of one verb | a component holds at most half of the pool's slots; the rest wait under their own deadlines | `slots` |
 //! | output | 1 MiB of stdout and stderr together, at the CLI as over MCP | [`output`], `host_stdout` |
 //! | a call that only reads changing the workspace | the workspace lock creates nothing; the sentinel that does is made at the first write | `write_guard` |
