@@ -13,6 +13,16 @@
 //! `{"\u0000vaultspec-payload:<nonce>":<n>}`. The nonce is drawn when the
 //! server starts, so no text a file or a client controls can name a
 //! payload; a stand-in no payload waits for is written as it is.
+//!
+//! A payload is held from the moment its stand-in is made until the writer
+//! writes it. rmcp drops some replies without sending them (the second reply
+//! to a request id a client used twice, a reply to a cancelled request), so
+//! a payload is *claimed* when the transport is handed its message
+//! ([`Splice::claim`]): a claimed payload is written next, and one never
+//! claimed is let go after [`MAX_WAIT`], or sooner when the unclaimed ones
+//! pass [`MAX_WAITING_BYTES`]. A flood of such calls holds at most that much.
+//! A message whose payload was let go is sent as a tool error telling the
+//! client to call again, never with a stand-in in it.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
@@ -21,9 +31,48 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
+use std::time::{Duration, Instant};
 
+use rmcp::RoleServer;
+use rmcp::model::{CallToolResult, ContentBlock, JsonRpcMessage, ServerResult};
+use rmcp::service::TxJsonRpcMessage;
 use serde_json::Value;
 use tokio::io::AsyncWrite;
+
+/// How long a payload waits for its message to reach the transport before
+/// it is let go: far past the moment it takes a reply to get there.
+pub const MAX_WAIT: Duration = Duration::from_secs(10);
+
+/// The most bytes of payloads waiting unclaimed; past it the oldest go.
+pub const MAX_WAITING_BYTES: usize = 16 * 1024 * 1024;
+
+/// The payloads not yet handed to the transport, and those handed to it.
+#[derive(Debug, Default)]
+struct Held {
+    /// By stand-in number (numbers rise with age): the payload and when it
+    /// began to wait.
+    waiting: std::collections::BTreeMap<u64, (Arc<str>, Instant)>,
+    /// The bytes of `waiting`.
+    waiting_bytes: usize,
+    /// Claimed: the writer takes them as it meets their stand-ins.
+    claimed: HashMap<u64, Arc<str>>,
+}
+
+impl Held {
+    /// Let go of the unclaimed payloads that waited too long, and of the
+    /// oldest while they hold too many bytes.
+    fn expire(&mut self, now: Instant) {
+        while let Some(entry) = self.waiting.first_entry() {
+            let (json, since) = entry.get();
+            let stale = now.saturating_duration_since(*since) > MAX_WAIT;
+            if !stale && self.waiting_bytes <= MAX_WAITING_BYTES {
+                break;
+            }
+            self.waiting_bytes -= json.len();
+            entry.remove();
+        }
+    }
+}
 
 /// The payloads packaged for sending, by stand-in number.
 #[derive(Debug)]
@@ -35,7 +84,7 @@ pub struct Splice {
     /// The stand-ins' key.
     key: String,
     next: AtomicU64,
-    waiting: Mutex<HashMap<u64, Arc<str>>>,
+    held: Mutex<Held>,
 }
 
 impl Splice {
@@ -52,7 +101,7 @@ impl Splice {
             .into_owned(),
             key: format!("\0vaultspec-payload:{nonce}"),
             next: AtomicU64::new(0),
-            waiting: Mutex::new(HashMap::new()),
+            held: Mutex::new(Held::default()),
         })
     }
 
@@ -60,14 +109,61 @@ impl Splice {
     /// where its stand-in is.
     pub fn stand_in(&self, json: Arc<str>) -> Value {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
-        self.lock().insert(n, json);
+        let now = Instant::now();
+        let mut held = self.lock();
+        held.expire(now);
+        held.waiting_bytes += json.len();
+        held.waiting.insert(n, (json, now));
+        drop(held);
         let mut stand_in = serde_json::Map::new();
         stand_in.insert(self.key.clone(), n.into());
         Value::Object(stand_in)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<str>>> {
-        self.waiting
+    /// The transport was handed `message`: claim the payload of the
+    /// stand-in in it, so the writer writes it. A stand-in whose payload was
+    /// let go makes the message a tool error instead.
+    pub fn claim(&self, message: &mut TxJsonRpcMessage<RoleServer>) {
+        let JsonRpcMessage::Response(response) = message else {
+            return;
+        };
+        let ServerResult::CallToolResult(result) = &mut response.result else {
+            return;
+        };
+        let Some(n) = result
+            .structured_content
+            .as_ref()
+            .and_then(|value| self.number(value))
+        else {
+            return;
+        };
+        let mut held = self.lock();
+        if let Some((json, _)) = held.waiting.remove(&n) {
+            held.waiting_bytes -= json.len();
+            held.claimed.insert(n, json);
+            return;
+        }
+        drop(held);
+        *result = CallToolResult::error(vec![ContentBlock::text(
+            "this reply waited too long to be sent and was let go; call the tool again",
+        )]);
+    }
+
+    /// The bytes of the payloads held now, claimed or not.
+    #[cfg(test)]
+    pub fn held_bytes(&self) -> usize {
+        let held = self.lock();
+        held.waiting_bytes + held.claimed.values().map(|j| j.len()).sum::<usize>()
+    }
+
+    /// The number of `value` when it is one of this splice's stand-ins.
+    fn number(&self, value: &Value) -> Option<u64> {
+        let object = value.as_object().filter(|o| o.len() == 1)?;
+        object.get(&self.key)?.as_u64()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -90,9 +186,9 @@ impl Splice {
         })
     }
 
-    /// The payload of stand-in `n`, taken: each is written once.
+    /// The claimed payload of stand-in `n`, taken: each is written once.
     fn take(&self, n: u64) -> Option<Arc<str>> {
-        self.lock().remove(&n)
+        self.lock().claimed.remove(&n)
     }
 }
 
@@ -193,6 +289,19 @@ mod tests {
         String::from_utf8(text).unwrap()
     }
 
+    /// The message of a reply to request `id` whose payload is `json`, as
+    /// the transport is handed it (claimed).
+    fn reply(splice: &Splice, id: i64, json: Arc<str>) -> Value {
+        let mut result = CallToolResult::success(vec![]);
+        result.structured_content = Some(splice.stand_in(json));
+        let mut message = TxJsonRpcMessage::<RoleServer>::response(
+            ServerResult::CallToolResult(result),
+            rmcp::model::RequestId::Number(id),
+        );
+        splice.claim(&mut message);
+        serde_json::to_value(&message).unwrap()
+    }
+
     #[tokio::test]
     async fn a_stand_in_becomes_its_payload_however_the_bytes_are_cut() {
         let splice = Splice::new();
@@ -200,10 +309,8 @@ mod tests {
             let payload: Arc<str> = json!({"plans": ["é", 1, null], "x": "\u{0}"})
                 .to_string()
                 .into();
-            let first =
-                json!({"id": 1, "result": {"structuredContent": splice.stand_in(payload.clone())}});
-            let second =
-                json!({"id": 2, "result": {"structuredContent": splice.stand_in(payload.clone())}});
+            let first = reply(&splice, 1, payload.clone());
+            let second = reply(&splice, 2, payload.clone());
             let text = written(&splice, &[first, second], chunk).await;
             let lines: Vec<Value> = text
                 .lines()
@@ -214,13 +321,22 @@ mod tests {
             assert_eq!(lines[1]["result"]["structuredContent"], payload, "{chunk}");
             assert_eq!(lines[1]["id"], 2);
         }
-        assert!(splice.lock().is_empty(), "each payload is taken once");
+        let held = splice.lock();
+        assert!(
+            held.claimed.is_empty() && held.waiting.is_empty(),
+            "each payload is taken once"
+        );
     }
 
     #[tokio::test]
     async fn text_that_only_looks_like_a_stand_in_is_written_as_it_is() {
         let splice = Splice::new();
         let waiting = splice.stand_in(Arc::from("{\"secret\":1}"));
+        let mut message = TxJsonRpcMessage::<RoleServer>::response(
+            ServerResult::CallToolResult(CallToolResult::success(vec![])),
+            rmcp::model::RequestId::Number(1),
+        );
+        splice.claim(&mut message);
         let (key, number) = waiting.as_object().unwrap().iter().next().unwrap();
         // A guessed nonce; the real key with an unknown number or beside
         // another member; its text inside a string.
@@ -238,6 +354,47 @@ mod tests {
             .collect();
         assert_eq!(back, lines);
         assert!(!text.contains("secret"));
-        assert_eq!(splice.lock().len(), 1, "the real payload still waits");
+        assert_eq!(
+            splice.lock().waiting.len(),
+            1,
+            "the real payload still waits"
+        );
+    }
+
+    #[test]
+    fn payloads_never_claimed_are_let_go_by_age_and_by_bytes() {
+        let splice = Splice::new();
+        let megabyte: Arc<str> = Arc::from("x".repeat(1 << 20));
+        for _ in 0..3 * MAX_WAITING_BYTES / (1 << 20) {
+            splice.stand_in(megabyte.clone());
+        }
+        let waiting = splice.lock().waiting_bytes;
+        assert!(
+            waiting <= MAX_WAITING_BYTES + (1 << 20),
+            "{waiting} bytes wait"
+        );
+        let later = Instant::now() + MAX_WAIT + Duration::from_secs(1);
+        splice.lock().expire(later);
+        let held = splice.lock();
+        assert!(held.waiting.is_empty() && held.waiting_bytes == 0);
+    }
+
+    #[test]
+    fn a_reply_whose_payload_was_let_go_is_sent_as_an_error_not_a_stand_in() {
+        let splice = Splice::new();
+        let mut result = CallToolResult::success(vec![]);
+        result.structured_content = Some(splice.stand_in(Arc::from("{\"a\":1}")));
+        splice
+            .lock()
+            .expire(Instant::now() + MAX_WAIT + Duration::from_secs(1));
+        let mut message = TxJsonRpcMessage::<RoleServer>::response(
+            ServerResult::CallToolResult(result),
+            rmcp::model::RequestId::Number(7),
+        );
+        splice.claim(&mut message);
+        let sent = serde_json::to_value(&message).unwrap();
+        assert_eq!(sent["result"]["isError"], true, "{sent}");
+        assert!(sent["result"].get("structuredContent").is_none(), "{sent}");
+        assert!(!sent.to_string().contains("vaultspec-payload"));
     }
 }

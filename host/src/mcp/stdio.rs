@@ -14,6 +14,7 @@
 
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
 use rmcp::RoleServer;
@@ -21,7 +22,7 @@ use rmcp::model::ErrorData;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
-use tokio::io::{AsyncRead, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::mpsc;
 
 use super::splice::{Splice, SpliceWriter};
@@ -33,22 +34,41 @@ const MAX_JUDGED_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGT
 /// The UTF-8 byte order mark, which rmcp tolerates at the start of a line.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// The MCP transport over this process's stdin and stdout.
-pub struct StdioTransport {
-    inner:
-        AsyncRwTransport<RoleServer, JsonLines<tokio::io::Stdin>, SpliceWriter<tokio::io::Stdout>>,
+/// The MCP transport over this process's stdin and stdout (or, in tests,
+/// any reader and writer).
+pub struct StdioTransport<R = tokio::io::Stdin, W = tokio::io::Stdout>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    inner: AsyncRwTransport<RoleServer, JsonLines<R>, SpliceWriter<W>>,
     problems: mpsc::UnboundedReceiver<String>,
+    splice: Arc<Splice>,
 }
 
 impl StdioTransport {
     /// The transport over stdin and stdout, writing the payloads of
     /// `splice`'s stand-ins in their place.
-    pub fn new(splice: std::sync::Arc<Splice>) -> Self {
+    pub fn new(splice: Arc<Splice>) -> Self {
+        Self::over(tokio::io::stdin(), tokio::io::stdout(), splice)
+    }
+}
+
+impl<R, W> StdioTransport<R, W>
+where
+    R: AsyncRead + Send + Sync + Unpin + 'static,
+    W: AsyncWrite + Send + Sync + Unpin + 'static,
+{
+    /// The transport over `reader` and `writer`.
+    pub fn over(reader: R, writer: W, splice: Arc<Splice>) -> Self {
         let (sender, problems) = mpsc::unbounded_channel();
-        let stdout = SpliceWriter::new(tokio::io::stdout(), splice);
         Self {
-            inner: AsyncRwTransport::new(JsonLines::new(tokio::io::stdin(), sender), stdout),
+            inner: AsyncRwTransport::new(
+                JsonLines::new(reader, sender),
+                SpliceWriter::new(writer, splice.clone()),
+            ),
             problems,
+            splice,
         }
     }
 
@@ -66,13 +86,20 @@ fn parse_error(problem: String) -> TxJsonRpcMessage<RoleServer> {
     )
 }
 
-impl Transport<RoleServer> for StdioTransport {
+impl<R, W> Transport<RoleServer> for StdioTransport<R, W>
+where
+    R: AsyncRead + Send + Sync + Unpin + 'static,
+    W: AsyncWrite + Send + Sync + Unpin + 'static,
+{
     type Error = io::Error;
 
     fn send(
         &mut self,
-        item: TxJsonRpcMessage<RoleServer>,
+        mut item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        // Every message that will be written passes here; a reply rmcp
+        // dropped never does, and its payload is let go.
+        self.splice.claim(&mut item);
         self.inner.send(item)
     }
 
@@ -249,5 +276,96 @@ mod tests {
                 .iter()
                 .all(|p| p.starts_with("the line is not JSON"))
         );
+    }
+
+    /// A client that sends every call twice under one id makes rmcp drop
+    /// one of each pair of replies: their payloads are let go, never kept.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn payloads_of_replies_rmcp_drops_are_let_go() {
+        use crate::catalog::Catalog;
+        use crate::gateway::Gateway;
+        use crate::mcp::context::ServerContext;
+        use crate::mcp::server::VaultServer;
+        use crate::mcp::splice::MAX_WAITING_BYTES;
+        use crate::sandbox::{CompileCache, Sandbox};
+        use rmcp::ServiceExt;
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+        // Documents without frontmatter: a finding each, so `check`'s
+        // reply is over ten kilobytes.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".vaultspec")).unwrap();
+        let research = dir.path().join(".vault/research");
+        std::fs::create_dir_all(&research).unwrap();
+        for i in 0..300 {
+            std::fs::write(
+                research.join(format!("2026-01-01-note{i}-research.md")),
+                "no frontmatter\n",
+            )
+            .unwrap();
+        }
+        let context = ServerContext {
+            workspace: crate::workspace::Workspace::open(dir.path()).unwrap(),
+            read_only: true,
+            vault: crate::mcp::vault_cache::VaultCache::default(),
+            gateway: Gateway::new(
+                Catalog::new(),
+                Sandbox::new(CompileCache::new(None)).unwrap(),
+            ),
+        };
+        let splice = Splice::new();
+        let (client, server) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(server);
+        let transport = StdioTransport::over(read, write, splice.clone());
+        let packaging = splice.clone();
+        let serving = tokio::spawn(async move {
+            let service = VaultServer::new(context)
+                .with_splice(packaging)
+                .serve(transport)
+                .await
+                .unwrap();
+            let _ = service.waiting().await;
+        });
+        let (from_server, mut to_server) = tokio::io::split(client);
+        let mut lines = BufReader::new(from_server).lines();
+        let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+        to_server
+            .write_all(format!("{init}\n").as_bytes())
+            .await
+            .unwrap();
+        lines.next_line().await.unwrap().unwrap();
+        to_server
+            .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+            .await
+            .unwrap();
+        const CALLS: u64 = 3000;
+        let reading = tokio::spawn(async move {
+            let mut answered = std::collections::BTreeSet::new();
+            let mut largest = 0;
+            while answered.len() < CALLS as usize {
+                let line = lines.next_line().await.unwrap().expect("a reply");
+                assert!(!line.contains("vaultspec-payload"), "a stand-in was sent");
+                largest = largest.max(line.len());
+                let reply: serde_json::Value = serde_json::from_str(&line).unwrap();
+                answered.insert(reply["id"].as_u64().unwrap());
+            }
+            largest
+        });
+        for id in 1..=CALLS {
+            let call = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"check","arguments":{{}}}}}}"#
+            );
+            to_server
+                .write_all(format!("{call}\n{call}\n").as_bytes())
+                .await
+                .unwrap();
+        }
+        let largest = reading.await.unwrap();
+        assert!(largest > 10_000, "check's reply is {largest} bytes");
+        // Past the point where the dropped payloads would hold more.
+        assert!(CALLS as usize * largest > 2 * MAX_WAITING_BYTES);
+        let held = splice.held_bytes();
+        assert!(held <= MAX_WAITING_BYTES, "{held} bytes of payloads held");
+        serving.abort();
     }
 }
