@@ -29,7 +29,36 @@ impl Http {
     // `Drop` once it is inside an `Http`.
     #[allow(clippy::zombie_processes)]
     fn start(vault: &TestVault, home: &Path, args: &[&str]) -> Result<Self, String> {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
+        Self::start_with(vault, home, args, None)
+    }
+
+    /// As [`Http::start`], with the server's file descriptors limited to
+    /// `files` when given.
+    #[allow(clippy::zombie_processes)]
+    fn start_with(
+        vault: &TestVault,
+        home: &Path,
+        args: &[&str],
+        files: Option<u64>,
+    ) -> Result<Self, String> {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_vaultspec"));
+        if let Some(files) = files {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: only `setrlimit`, async-signal-safe, runs in the child.
+            unsafe {
+                command.pre_exec(move || {
+                    let limit = libc::rlimit {
+                        rlim_cur: files,
+                        rlim_max: files,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut child = command
             .arg("mcp")
             .args(args)
             .arg("--target")
@@ -62,13 +91,18 @@ impl Http {
     }
 
     fn with_token(vault: &TestVault, home: &Path) -> Self {
+        Self::with_token_and_files(vault, home, None)
+    }
+
+    fn with_token_and_files(vault: &TestVault, home: &Path, files: Option<u64>) -> Self {
         let file = home.join("token");
         std::fs::write(&file, format!("{TOKEN}\n")).unwrap();
         let file = file.to_str().unwrap().to_owned();
-        Self::start(
+        Self::start_with(
             vault,
             home,
             &["--http", "127.0.0.1:0", "--token-file", &file],
+            files,
         )
         .unwrap()
     }
@@ -76,8 +110,15 @@ impl Http {
     /// POST `body` to `/mcp` with `headers` (the Host header is the bound
     /// address unless given).
     fn post(&self, headers: &[(&str, &str)], body: &Value) -> Reply {
-        let body = body.to_string();
-        let mut request = format!("POST /mcp HTTP/1.1\r\nContent-Length: {}\r\n", body.len());
+        self.send("POST", headers, &body.to_string())
+    }
+
+    /// `method` `/mcp` with `headers` and `body`.
+    fn send(&self, method: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+        let mut request = format!(
+            "{method} /mcp HTTP/1.1\r\nContent-Length: {}\r\n",
+            body.len()
+        );
         if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
             request.push_str(&format!("Host: {}\r\n", self.addr));
         }
@@ -87,7 +128,7 @@ impl Http {
         request.push_str("Content-Type: application/json\r\n");
         request.push_str("Accept: application/json, text/event-stream\r\n");
         request.push_str("Connection: close\r\n\r\n");
-        request.push_str(&body);
+        request.push_str(body);
         let mut stream = TcpStream::connect(self.addr).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(60)))
@@ -485,4 +526,117 @@ fn the_python_sdk_calls_every_tool_in_both_revisions() {
             assert_eq!(said["errors"][tool], false, "{mode}: {tool} failed: {said}");
         }
     }
+}
+
+// ---- bounds -------------------------------------------------------------
+
+/// The CPU time the process `pid` has used so far.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command's closing parenthesis; utime and stime
+    // are the 14th and 15th of the whole line.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: `sysconf` has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    Duration::from_millis(ticks * 1000 / per_second)
+}
+
+#[test]
+fn a_flood_of_idle_connections_neither_spins_the_server_nor_locks_it_out() {
+    let vault = TestVault::new();
+    let home = tempfile::tempdir().unwrap();
+    // Few file descriptors, so the flood runs the server out of them.
+    let server = Http::with_token_and_files(&vault, home.path(), Some(64));
+    let flood: Vec<TcpStream> = (0..300)
+        .filter_map(|_| TcpStream::connect(server.addr).ok())
+        .collect();
+    assert!(
+        flood.len() > 100,
+        "the flood opened {} connections",
+        flood.len()
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    let before = cpu_time(server.child.id());
+    std::thread::sleep(Duration::from_secs(3));
+    let used = cpu_time(server.child.id()) - before;
+    assert!(
+        used < Duration::from_millis(600),
+        "the server used {used:?} of CPU in 3 s while out of file descriptors"
+    );
+    drop(flood);
+    let (name, value) = bearer();
+    let reply = server.post(&[(name, &value)], &initialize("2025-11-25"));
+    assert_eq!(reply.status, 200, "{}", reply.body);
+}
+
+#[test]
+fn a_token_holder_opening_sessions_in_a_loop_meets_the_cap() {
+    let vault = TestVault::new();
+    let home = tempfile::tempdir().unwrap();
+    let server = Http::with_token(&vault, home.path());
+    let (name, value) = bearer();
+    let mut sessions = Vec::new();
+    let mut refused = None;
+    for _ in 0..80 {
+        let reply = server.post(&[(name, &value)], &initialize("2025-11-25"));
+        match reply.status {
+            200 => sessions.push(reply.header("mcp-session-id").unwrap().to_owned()),
+            _ => {
+                refused = Some(reply);
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("a session past the cap is refused");
+    assert_eq!(sessions.len(), 64);
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    assert!(
+        refused.body.contains("64 sessions") || refused.body.contains("(64)"),
+        "{}",
+        refused.body
+    );
+    assert!(refused.header("retry-after").is_some());
+    // A session already open still answers; one ended makes room.
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let first = sessions[0].as_str();
+    let listed = server.post(
+        &[
+            (name, &value),
+            ("Mcp-Session-Id", first),
+            ("Mcp-Protocol-Version", "2025-11-25"),
+        ],
+        &list,
+    );
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    let ended = server.send("DELETE", &[(name, &value), ("Mcp-Session-Id", first)], "");
+    assert!(ended.status < 300, "{} {}", ended.status, ended.body);
+    let again = server.post(&[(name, &value)], &initialize("2025-11-25"));
+    assert_eq!(again.status, 200, "{}", again.body);
+}
+
+#[test]
+fn a_body_that_never_arrives_is_answered_in_time() {
+    let vault = TestVault::new();
+    let home = tempfile::tempdir().unwrap();
+    let server = Http::with_token(&vault, home.path());
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(40)))
+        .unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         Content-Length: 1000\r\n\r\n{{\"jsonrpc\":",
+        server.addr
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let started = std::time::Instant::now();
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let reply = Reply::parse(&String::from_utf8_lossy(&raw));
+    assert_eq!(reply.status, 408, "{:?}", reply.body);
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert!(reply.body.contains("did not arrive"), "{}", reply.body);
 }

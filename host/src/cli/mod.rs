@@ -43,16 +43,32 @@ fn mcp_command() -> Command {
     // After the derive, whose doc comment would otherwise be the about.
     McpArgs::augment_args(Command::new("mcp"))
         .about("Serve this workspace's vault to an AI coding agent over MCP on stdin/stdout.")
-        .long_about(
-            "Serve this workspace's vault to an AI coding agent over MCP on stdin/stdout.\n\n\
-                 The agent's client starts `vaultspec mcp` and speaks JSON-RPC on its stdin and \
-                 stdout: tools to find, create and edit documents, plans and ledgers, check the \
-                 vault, and `discover`/`invoke` for every other verb. Logs go to stderr.\n\n\
-                 With --http the same tools are served over streamable HTTP at \
-                 http://ADDR/mcp to any number of clients at once, on loopback unless \
-                 --allow-remote is given; every request needs the bearer token, made on first \
-                 start into ~/.config/vaultspec/mcp-http-token (or read from --token-file).",
-        )
+        .long_about(mcp_long_help())
+}
+
+/// `mcp --help`: what it serves, and the bounds of `--http` from the
+/// constants that enforce them.
+fn mcp_long_help() -> String {
+    use crate::mcp::http_bounds::*;
+    format!(
+        "Serve this workspace's vault to an AI coding agent over MCP on stdin/stdout.\n\n\
+         The agent's client starts `vaultspec mcp` and speaks JSON-RPC on its stdin and \
+         stdout: tools to find, create and edit documents, plans and ledgers, check the \
+         vault, and `discover`/`invoke` for every other verb. Logs go to stderr.\n\n\
+         With --http the same tools are served over streamable HTTP at \
+         http://ADDR/mcp to any number of clients at once, on loopback unless \
+         --allow-remote is given; every request needs the bearer token, made on first \
+         start into ~/.config/vaultspec/mcp-http-token (or read from --token-file).\n\n\
+         Its bounds: {MAX_CONNECTIONS} connections at once (more wait their turn), \
+         {MAX_SESSIONS} sessions (an `initialize` past them is answered 503), a session \
+         unused for {} s is ended, {} s to send a request's headers (also the longest a \
+         connection idles between requests), {} s and {} MiB for its body; out of file \
+         descriptors, it pauses accepting (up to 1 s) instead of spinning.",
+        SESSION_IDLE.as_secs(),
+        HEADER_TIMEOUT.as_secs(),
+        BODY_TIMEOUT.as_secs(),
+        MAX_BODY_BYTES / (1024 * 1024),
+    )
 }
 
 /// The whole command line: the catalog's verbs and the host's own commands

@@ -10,7 +10,11 @@
 //!   unless `--token-file` names one;
 //! - rmcp checks `Host` against the bound address and a browser's `Origin`
 //!   against the server's own, so a page that rebinds a name to loopback
-//!   gets 403.
+//!   gets 403;
+//! - it holds bounded work ([`http_bounds`](super::http_bounds)): at most
+//!   256 connections and 64 sessions, idle sessions ended after two
+//!   minutes, 10 s for a request's headers and 15 s for its body, 8 MiB per
+//!   body, and an accept loop that waits out a lack of file descriptors.
 //!
 //! Every client shares one [`VaultServer`]: one vault cache, one gateway and
 //! the workspace's write lock, as two calls of one stdio client do. Both
@@ -33,17 +37,19 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::sync::Semaphore;
 
 use super::VaultServer;
+use super::http_bounds::{
+    AcceptBackoff, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_SESSIONS, SESSION_IDLE, is_initialize,
+    read_body,
+};
 
 /// Where `--http` without an address listens.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8756";
 
 /// The path the MCP endpoint is served at.
 pub const ENDPOINT: &str = "/mcp";
-
-/// How long a client may take to send a request's headers.
-const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The token file in the user's config folder.
 const TOKEN_FILE: &str = "mcp-http-token";
@@ -60,6 +66,13 @@ pub struct HttpOptions {
 }
 
 type Body = BoxBody<Bytes, Infallible>;
+
+/// The streamable HTTP service and its sessions, shared by every connection.
+struct Endpoint {
+    service: StreamableHttpService<VaultServer, LocalSessionManager>,
+    sessions: Arc<LocalSessionManager>,
+    token: Arc<str>,
+}
 
 /// Serve `server` over streamable HTTP until the process is stopped.
 pub async fn serve(server: VaultServer, options: &HttpOptions) -> anyhow::Result<()> {
@@ -84,17 +97,31 @@ pub async fn serve(server: VaultServer, options: &HttpOptions) -> anyhow::Result
         .with_allowed_hosts(allowed_hosts(bound))
         .with_allowed_origins(allowed_origins(bound))
         .enforce_origin_validation();
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let token: Arc<str> = token.into();
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(SESSION_IDLE);
+    let sessions = Arc::new(sessions);
+    let endpoint = Arc::new(Endpoint {
+        service: StreamableHttpService::new(move || Ok(server.clone()), sessions.clone(), config),
+        sessions,
+        token: token.into(),
+    });
+    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut backoff = AcceptBackoff::default();
     loop {
+        // At the cap, the next connection waits in the kernel's queue.
+        let permit = connections
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the connection semaphore is never closed");
         let (stream, peer) = match listener.accept().await {
-            Ok(accepted) => accepted,
+            Ok(accepted) => {
+                backoff.accepted();
+                accepted
+            }
             Err(err) => {
-                tracing::warn!("accepting a connection failed: {err}");
+                let pause = backoff.failed(&err, std::time::Instant::now());
+                tokio::time::sleep(pause).await;
                 continue;
             }
         };
@@ -104,15 +131,15 @@ pub async fn serve(server: VaultServer, options: &HttpOptions) -> anyhow::Result
         if let Err(err) = stream.set_nodelay(true) {
             tracing::debug!(%peer, "cannot turn Nagle's algorithm off: {err}");
         }
-        let service = service.clone();
-        let token = token.clone();
+        let endpoint = endpoint.clone();
         tokio::spawn(async move {
+            let _permit = permit;
             let answer = hyper::service::service_fn(move |request| {
-                let service = service.clone();
-                let token = token.clone();
-                async move { Ok::<_, Infallible>(route(&service, &token, request).await) }
+                let endpoint = endpoint.clone();
+                async move { Ok::<_, Infallible>(route(&endpoint, request).await) }
             });
-            // A client that never finishes its headers is dropped.
+            // A client that never finishes its headers, or idles between
+            // requests, is dropped.
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
@@ -124,16 +151,13 @@ pub async fn serve(server: VaultServer, options: &HttpOptions) -> anyhow::Result
     }
 }
 
-/// Answer one request: the endpoint only, and only with the token.
-async fn route(
-    service: &StreamableHttpService<VaultServer, LocalSessionManager>,
-    token: &str,
-    request: Request<Incoming>,
-) -> Response<Body> {
+/// Answer one request: the endpoint only, only with the token, and only a
+/// body that arrives whole and in time.
+async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body> {
     if request.uri().path() != ENDPOINT {
-        return plain(StatusCode::NOT_FOUND, "the MCP endpoint is /mcp");
+        return closing(plain(StatusCode::NOT_FOUND, "the MCP endpoint is /mcp"));
     }
-    if !authorized(request.headers(), token) {
+    if !authorized(request.headers(), &endpoint.token) {
         let mut response = plain(
             StatusCode::UNAUTHORIZED,
             "this server needs `Authorization: Bearer <token>`; the token is in the file its operator gave",
@@ -142,13 +166,49 @@ async fn route(
             http::header::WWW_AUTHENTICATE,
             http::HeaderValue::from_static("Bearer realm=\"vaultspec\""),
         );
+        return closing(response);
+    }
+    let (parts, body) = request.into_parts();
+    let body = match read_body(body).await {
+        Ok(body) => body,
+        Err(refusal) => return closing(plain(refusal.status(), refusal.to_string())),
+    };
+    if !parts.headers.contains_key("mcp-session-id")
+        && is_initialize(&body)
+        && endpoint.sessions.sessions.read().await.len() >= MAX_SESSIONS
+    {
+        let mut response = plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "this server holds its most sessions ({MAX_SESSIONS}); one ends after {} s unused, \
+                 or when its client deletes it",
+                SESSION_IDLE.as_secs()
+            ),
+        );
+        response.headers_mut().insert(
+            http::header::RETRY_AFTER,
+            http::HeaderValue::from_static("10"),
+        );
         return response;
     }
-    service.handle(request).await
+    endpoint
+        .service
+        .handle(Request::from_parts(parts, Full::new(body)))
+        .await
 }
 
-fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
-    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+/// `response`, closing its connection after it: a client refused keeps no
+/// connection open.
+fn closing(mut response: Response<Body>) -> Response<Body> {
+    response.headers_mut().insert(
+        http::header::CONNECTION,
+        http::HeaderValue::from_static("close"),
+    );
+    response
+}
+
+fn plain(status: StatusCode, text: impl Into<String>) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(text.into())).boxed());
     *response.status_mut() = status;
     response.headers_mut().insert(
         http::header::CONTENT_TYPE,

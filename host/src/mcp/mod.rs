@@ -14,6 +14,7 @@ pub mod context;
 #[cfg(feature = "conformance-fixtures")]
 pub mod fixtures;
 pub mod http;
+pub mod http_bounds;
 pub mod instructions;
 pub mod progress;
 pub mod reply;
