@@ -246,3 +246,43 @@ fn an_entry_others_may_write_is_not_trusted() {
     assert!(!log.contains(GIVEN), "{log}");
     assert_eq!(out, before);
 }
+
+/// No link inside the workspace is followed, so no answer can depend on a
+/// link's target: a linked `.vaultspec/config.toml`, a linked `.vaultspec/`
+/// and a linked document are refused by name, the same before and after
+/// their targets change, never answered from what the target said before.
+#[test]
+fn no_answer_depends_on_what_a_link_in_the_workspace_points_at() {
+    let f = Fixture::settled();
+    let shared = f.path("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    std::fs::write(shared.join("config.toml"), "editor = \"old-editor\"\n").unwrap();
+    std::os::unix::fs::symlink("../shared/config.toml", f.path(".vaultspec/config.toml")).unwrap();
+    std::thread::sleep(SETTLE);
+    let get = ["config", "get", "editor"];
+    for round in 0..2 {
+        let (said, _) = f.run(&get);
+        assert!(!said.contains("old-editor"), "round {round}: {said}");
+        let out = f.run_with(f.cache.path(), &get);
+        let told = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert!(told.contains("symbolic link"), "round {round}: {told}");
+        std::fs::write(shared.join("config.toml"), "editor = \"new-editor\"\n").unwrap();
+    }
+
+    // A linked document is a bad file, whatever its target says.
+    std::fs::write(
+        shared.join("note.md"),
+        "---\ntags: [\"#adr\"]\n---\n# first\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        "../../shared/note.md",
+        f.path(".vault/adr/2026-03-05-linked-adr.md"),
+    )
+    .unwrap();
+    std::thread::sleep(SETTLE);
+    let listed = f.fresh(LIST);
+    assert!(listed.contains("2026-03-05-linked-adr"), "{listed}");
+    assert!(listed.contains("symbolic link"), "{listed}");
+    assert!(!listed.contains("first"), "{listed}");
+}

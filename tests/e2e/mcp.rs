@@ -289,3 +289,36 @@ fn the_watchdog_exits_when_the_client_process_dies() -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+/// The server never serves a document through a link: a linked document is
+/// listed with its problem, so no change of its target can leave the
+/// server's copy stale.
+#[test]
+fn the_server_serves_no_document_through_a_link() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+    vault.write(
+        "shared/real.md",
+        "---\ntags: [\"#adr\", \"#cache-layer\"]\n---\n# old text\n",
+    );
+    std::os::unix::fs::symlink(
+        "../../shared/real.md",
+        vault
+            .root()
+            .join(".vault/adr/2026-03-05-cache-layer-linked-adr.md"),
+    )?;
+    let session = Session::start(&vault, &[])?;
+    for round in 0..2 {
+        let found = session.call("find", serde_json::json!({"feature": "cache-layer"}))?;
+        let said = serde_json::to_string(&found.structured_content)?;
+        assert!(said.contains("2026-03-05-cache-layer-linked-adr"), "{said}");
+        assert!(said.contains("symbolic link"), "round {round}: {said}");
+        assert!(!said.contains("old text"), "{said}");
+        vault.write(
+            "shared/real.md",
+            "---\ntags: [\"#adr\", \"#cache-layer\"]\n---\n# new text\n",
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    Ok(())
+}

@@ -48,7 +48,7 @@
 //! | attack | defence | where |
 //! |---|---|---|
 //! | a path out of the workspace (`..`, absolute, a symlink out) | paths checked by component, then resolved beneath the root | `vaultspec_vault::storage` |
-//! | a write through a symlinked folder (`.vault/up -> ..`), a symlinked `.vault` | every change walks its folders one component at a time without following a link, and acts on the last folder's handle | `CapStorage` |
+//! | a link inside the workspace, to steer a write, a read or a cache | **one rule: no link inside a workspace is ever followed.** A read resolves its whole path refusing every link (`openat2` with `RESOLVE_NO_SYMLINKS`, or a folder-by-folder walk with `O_NOFOLLOW`); a listing enters no linked folder and lists each link as an entry, which its reader reports by name; a change walks its folders the same way and acts on the last folder's handle. So what any read sees never depends on a link's target, and no cache keyed by the stamps of what was read (the CLI's answers, the server's loaded vault and kept replies) can be outlived by one | `CapStorage` |
 //! | a link planted at the atomic write's temp name | temp files made exclusively under a random name; the rename replaces the name | `CapStorage` |
 //! | a hard link to a file elsewhere | a file with more than one link is neither read nor changed | `CapStorage` |
 //! | a FIFO, socket or device where a file should be | opened non-blocking, its type checked before reading | `CapStorage` |
@@ -64,6 +64,9 @@
 //! | a planted `.cwasm` (it is native code) | the cache folder and each entry must be the user's own and writable by nobody else; entries are opened without following links | [`CompileCache`] |
 //! | a huge, linked or special file among the components | no links, a size cap checked on the handle before reading, full validation before anything parses it | `crate::catalog` |
 //! | escapes in names, docs and file names | control and bidi characters escaped wherever the host prints them; verb output to a terminal filtered | `crate::display`, `host_stdout` |
+//! | a recovery record planted by a clone, a pull or a synced folder | the undo journal is sealed with a key of this user's on this machine (outside the workspace); a foreign or broken one is reported and left, never applied or deleted; a roll-back restores a file only while it holds the bytes the batch wrote, bounded in entries and run after `initialize` | `vaultspec_vault::ops::journal`, `crate::journal_key` |
+//! | host-side reads of files outside the sandbox (definitions, provider state, tokens, keys, caches) | one checked reader: no link, non-blocking open, `fstat` says a regular file, a size cap before the first byte; workspace files through `CapStorage` | `crate::checked_file` |
+//! | an MCP client that holds on to the server | over HTTP: connection and session caps, idle sessions reaped, header and body timeouts, a body cap, back-off when out of file descriptors; over stdio: a reply rmcp drops frees its payload | `crate::mcp::http_bounds`, `crate::mcp::splice` |
 //! | temp files a killed writer left | a server start, and every command that may write (before it writes), removes those whose process is gone, in the vault, the agents' folders and among the root's files | `CapStorage::sweep_stale_temps` |
 //!
 //! **Out of scope.** A person who can already write the workspace can

@@ -10,15 +10,15 @@
 
 use std::io::{self, Write};
 use std::os::fd::{AsFd, BorrowedFd};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use cap_std::ambient_authority;
-use cap_std::fs::{Dir, FileTypeExt, MetadataExt, OpenOptions, OpenOptionsExt};
+use cap_std::fs::{Dir, FileTypeExt, MetadataExt};
 use rustix::fs::{AtFlags, FileType, OFlags, RenameFlags};
 use rustix::io::Errno;
 
 use super::budget::{ReadBudget, WriteBudget};
-use super::nofollow::{Folders, describe, lstat};
+use super::nofollow::{self, Folders, describe, lstat};
 use super::{
     FileEntry, JournalKey, MAX_FILE_BYTES, Storage, StorageError, WriteScope, check_path, temp,
 };
@@ -139,49 +139,95 @@ impl CapStorage {
         temp::sweep(self.root.as_fd(), &tops)
     }
 
-    fn walk(&self, dir: &Path, out: &mut Vec<FileEntry>) -> Result<(), StorageError> {
-        let entries = match self.root.read_dir(dir) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(map_io(e, "listing", &display(dir))),
+    /// Add the files under `dir` (its components `parts`) to `out`.
+    fn walk(
+        &self,
+        parts: &[&str],
+        dir: &str,
+        out: &mut Vec<FileEntry>,
+    ) -> Result<(), StorageError> {
+        let opened = if parts.is_empty() {
+            self.root.try_clone().map_err(|e| map_io(e, "listing", dir))
+        } else {
+            nofollow::open_beneath(
+                self.root.as_fd(),
+                parts,
+                dir,
+                OFlags::RDONLY | OFlags::DIRECTORY,
+            )
+            .map(|fd| Dir::from_std_file(std::fs::File::from(fd)))
+            .map_err(|e| self.open_error(e, "listing", parts, dir))
         };
+        match opened {
+            Ok(folder) => self.walk_folder(&folder, dir, out),
+            Err(StorageError::NotFound { .. }) => Ok(()),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Add the files under the open folder `folder` (at `dir`) to `out`.
+    /// A link, FIFO, socket or device is listed as it is, never followed,
+    /// so a reader names it: its read is refused at once.
+    fn walk_folder(
+        &self,
+        folder: &Dir,
+        dir: &str,
+        out: &mut Vec<FileEntry>,
+    ) -> Result<(), StorageError> {
+        let entries = folder.entries().map_err(|e| map_io(e, "listing", dir))?;
         for entry in entries {
-            let entry = entry.map_err(|e| map_io(e, "listing", &display(dir)))?;
+            let entry = entry.map_err(|e| map_io(e, "listing", dir))?;
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
-            let path = dir.join(name);
-            let file_type = entry
-                .file_type()
-                .map_err(|e| map_io(e, "listing", &display(&path)))?;
+            let path = if dir.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{dir}/{name}")
+            };
+            let file_type = entry.file_type().map_err(|e| map_io(e, "listing", &path))?;
             if file_type.is_dir() {
-                self.walk(&path, out)?;
-            } else if file_type.is_file() {
-                let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-                out.push(FileEntry {
-                    path: display(&path),
-                    size,
-                });
-            } else if file_type.is_symlink() {
-                // A symlink to a file inside the workspace is listed; one that
-                // leads out, dangles, or names a folder is skipped.
-                if let Ok(meta) = self.root.metadata(&path)
-                    && meta.is_file()
-                {
-                    out.push(FileEntry {
-                        path: display(&path),
-                        size: meta.len(),
-                    });
+                match nofollow::open_dir_for_listing(folder.as_fd(), name) {
+                    Ok(fd) => {
+                        let sub = Dir::from_std_file(std::fs::File::from(fd));
+                        self.walk_folder(&sub, &path, out)?;
+                    }
+                    Err(Errno::NOENT) => {}
+                    // Swapped for something else since it was listed.
+                    Err(Errno::LOOP | Errno::NOTDIR) => out.push(FileEntry { path, size: 0 }),
+                    Err(e) => return Err(map_io(e.into(), "listing", &path)),
                 }
             } else {
-                // A FIFO, socket or device where a file should be is listed,
-                // so a reader reports it by name: its read is refused at once.
-                out.push(FileEntry {
-                    path: display(&path),
-                    size: 0,
-                });
+                let size = match file_type.is_file() {
+                    true => entry.metadata().map(|m| m.len()).unwrap_or(0),
+                    false => 0,
+                };
+                out.push(FileEntry { path, size });
             }
         }
         Ok(())
+    }
+
+    /// Why `path` (its components `parts`) could not be opened for `op`:
+    /// the link on its way when there is one, else the error itself.
+    fn open_error(&self, err: Errno, op: &'static str, parts: &[&str], path: &str) -> StorageError {
+        if matches!(err, Errno::LOOP | Errno::NOTDIR | Errno::XDEV)
+            && let Some(link) = nofollow::first_link(self.root.as_fd(), parts)
+        {
+            let message = if link == path {
+                "it is a symbolic link; vaultspec never follows a link inside the workspace"
+                    .to_owned()
+            } else {
+                format!(
+                    "`{link}` is a symbolic link; vaultspec never follows a link inside the workspace"
+                )
+            };
+            return StorageError::Io {
+                op,
+                path: path.to_owned(),
+                message,
+            };
+        }
+        map_io(err.into(), op, path)
     }
 
     /// The folders of `path` for a change, reached without following links.
@@ -300,21 +346,28 @@ impl CapStorage {
         // One open, then kind, links, size and content from the same handle:
         // the file checked is the file read. Opened non-blocking, so a FIFO
         // or a device is refused at once instead of waiting for a writer;
-        // regular files ignore the flag.
-        let mut options = OpenOptions::new();
-        options
-            .read(true)
-            .custom_flags(OFlags::NONBLOCK.bits() as i32);
-        let mut file = self.root.open_with(path, &options).map_err(|e| {
+        // regular files ignore the flag. No link is followed on the way.
+        let fd = nofollow::open_beneath(
+            self.root.as_fd(),
+            &parts,
+            path,
+            OFlags::RDONLY | OFlags::NONBLOCK,
+        )
+        .map_err(|e| {
             // A socket cannot be opened at all: say what it is.
-            if e.raw_os_error() == Some(Errno::NXIO.raw_os_error())
-                && let Ok(meta) = self.root.metadata(path)
-                && let Err(refusal) = readable(&meta, path)
+            if e == Errno::NXIO
+                && let Ok(st) = lstat(self.root.as_fd(), path)
+                && FileType::from_raw_mode(st.st_mode) == FileType::Socket
             {
-                return refusal;
+                return StorageError::Io {
+                    op: "reading",
+                    path: path.to_owned(),
+                    message: "it is a socket, not a regular file".to_owned(),
+                };
             }
-            map_io(e, "reading", path)
+            self.open_error(e, "reading", &parts, path)
         })?;
+        let mut file = cap_std::fs::File::from_std(std::fs::File::from(fd));
         let meta = file.metadata().map_err(|e| map_io(e, "reading", path))?;
         readable(&meta, path)?;
         self.budget.charge(path, meta.len())?;
@@ -358,29 +411,30 @@ impl Storage for CapStorage {
     }
 
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
-        check_path(dir)?;
+        let parts = check_path(dir)?;
         let mut out = Vec::new();
-        let start = if dir.is_empty() {
-            PathBuf::from(".")
-        } else {
-            PathBuf::from(dir)
-        };
-        self.walk(&start, &mut out)?;
-        for entry in &mut out {
-            if let Some(rest) = entry.path.strip_prefix("./") {
-                entry.path = rest.to_owned();
-            }
-        }
+        self.walk(&parts, dir, &mut out)?;
         out.sort();
         Ok(out)
     }
 
+    /// Whether a regular file, or a link (never followed, never replaced),
+    /// is at `path`. A link on the way to it is an error naming it.
     fn exists(&self, path: &str) -> Result<bool, StorageError> {
-        check_path(path)?;
-        match self.root.metadata(path) {
-            Ok(meta) => Ok(meta.is_file()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(map_io(e, "checking", path)),
+        let parts = check_path(path)?;
+        if parts.is_empty() {
+            return Ok(false);
+        }
+        match nofollow::open_beneath(self.root.as_fd(), &parts, path, OFlags::PATH) {
+            Ok(fd) => {
+                let st = rustix::fs::fstat(&fd).map_err(|e| map_io(e.into(), "checking", path))?;
+                Ok(matches!(
+                    FileType::from_raw_mode(st.st_mode),
+                    FileType::RegularFile | FileType::Symlink
+                ))
+            }
+            Err(Errno::NOENT) => Ok(false),
+            Err(e) => Err(self.open_error(e, "checking", &parts, path)),
         }
     }
 
@@ -515,10 +569,6 @@ impl CapStorage {
         folders.prune_empty(&parts);
         Ok(())
     }
-}
-
-fn display(path: &Path) -> String {
-    path.to_string_lossy().replace('\\', "/")
 }
 
 /// Map an I/O error to a [`StorageError`], recognising cap-std's refusal of a
@@ -668,18 +718,24 @@ mod tests {
     fn a_symlink_leading_out_is_refused() {
         let (dir, storage) = workspace();
         std::os::unix::fs::symlink("/etc/passwd", dir.path().join(".vault/evil.md")).unwrap();
-        assert!(matches!(
-            storage.read(".vault/evil.md"),
-            Err(StorageError::Outside { .. })
-        ));
+        let err = storage.read(".vault/evil.md").unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
         assert!(storage.write(".vault/evil.md", b"x").is_err());
+        // Listed as what it is (nothing read through it), so a reader
+        // names it.
         let listed: Vec<_> = storage
             .list(".vault")
             .unwrap()
             .into_iter()
-            .map(|e| e.path)
+            .map(|e| (e.path, e.size))
             .collect();
-        assert_eq!(listed, [".vault/adr/a.md"]);
+        assert_eq!(
+            listed,
+            [
+                (".vault/adr/a.md".to_owned(), 5),
+                (".vault/evil.md".to_owned(), 0)
+            ]
+        );
     }
 
     #[test]
@@ -769,8 +825,57 @@ mod tests {
             b"root file"
         );
         assert!(dir.path().join(".vault/adr/a.md").exists());
-        // Reads may still follow a link that stays inside the workspace.
-        assert_eq!(storage.read(".vault/up/outside.txt").unwrap(), b"root file");
+        // Nor does a read, though the link stays inside the workspace.
+        let err = storage.read(".vault/up/outside.txt").unwrap_err();
+        assert!(
+            err.to_string().contains("`.vault/up` is a symbolic link"),
+            "{err}"
+        );
+    }
+
+    /// The one rule for links inside a workspace: none is followed. What a
+    /// read, a listing or a check sees does not depend on a link's target,
+    /// so no cache keyed by the stamps of what it read can be misled by one.
+    #[test]
+    fn no_read_listing_or_check_follows_a_link_inside_the_workspace() {
+        let (dir, storage) = workspace();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("docs/inner")).unwrap();
+        std::fs::write(root.join("docs/inner/real.md"), "target").unwrap();
+        std::os::unix::fs::symlink(
+            "../../docs/inner/real.md",
+            root.join(".vault/adr/linked.md"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("../docs/inner", root.join(".vault/folder")).unwrap();
+        // A linked document is listed, as what it is, and its read refused.
+        let listed = storage.list(".vault").unwrap();
+        let linked = listed
+            .iter()
+            .find(|e| e.path == ".vault/adr/linked.md")
+            .unwrap();
+        assert_eq!(linked.size, 0);
+        let err = storage.read(".vault/adr/linked.md").unwrap_err();
+        assert!(err.to_string().contains("it is a symbolic link"), "{err}");
+        assert!(storage.exists(".vault/adr/linked.md").unwrap());
+        // A linked folder is listed as an entry, never entered.
+        assert!(listed.iter().any(|e| e.path == ".vault/folder"));
+        assert!(!listed.iter().any(|e| e.path.starts_with(".vault/folder/")));
+        assert!(storage.read(".vault/folder/real.md").is_err());
+        assert!(storage.exists(".vault/folder/real.md").is_err());
+        // A linked top folder is not listed through either.
+        std::os::unix::fs::symlink("docs", root.join(".vaultspec")).unwrap();
+        let err = storage.list(".vaultspec").unwrap_err();
+        assert!(err.to_string().contains("it is a symbolic link"), "{err}");
+        let err = storage.read(".vaultspec/inner/real.md").unwrap_err();
+        assert!(
+            err.to_string().contains("`.vaultspec` is a symbolic link"),
+            "{err}"
+        );
+        // The whole workspace, listed from its root, enters no link.
+        let all = storage.list("").unwrap();
+        assert!(all.iter().any(|e| e.path == "docs/inner/real.md"));
+        assert!(!all.iter().any(|e| e.path.starts_with(".vaultspec/")));
     }
 
     #[test]

@@ -1,13 +1,20 @@
-//! Reaching a file's folder for a write one component at a time, never
-//! following a symbolic link, so every change lands where its path says.
+//! Reaching a file or folder of the workspace without following a symbolic
+//! link, anywhere on the way or at the end: vaultspec's one rule for links
+//! inside a workspace is that none is ever followed.
 //!
 //! cap-std keeps a path beneath the workspace root but follows symlinks that
 //! stay inside it: `.vault/up -> ..` would turn a write under `.vault/` into
-//! one under `src/`. Here each folder is opened with `O_NOFOLLOW` relative to
+//! one under `src/`, and a read through a link would give an answer that
+//! changes with no stamp under `.vault/` moving, which no cache could vouch
+//! for. For a change, each folder is opened with `O_NOFOLLOW` relative to
 //! the one before, and the final create, rename or unlink is done relative
-//! to the last handle, so no link anywhere on the way is ever followed.
+//! to the last handle. For a read, Linux resolves the whole path in one
+//! `openat2` call that refuses every link (`RESOLVE_NO_SYMLINKS`); where it
+//! cannot, the folders are walked the same way as for a change.
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+#[cfg(target_os = "linux")]
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
@@ -140,4 +147,53 @@ pub(super) fn describe(file_type: FileType) -> &'static str {
 /// Open `name` in `dir` for reading, as a folder, without following a link.
 pub(super) fn open_dir_for_listing(dir: BorrowedFd<'_>, name: &str) -> rustix::io::Result<OwnedFd> {
     open_folder(dir, name, false)
+}
+
+/// Whether the kernel has `openat2` (it answered `ENOSYS` once if not).
+#[cfg(target_os = "linux")]
+static OPENAT2: AtomicBool = AtomicBool::new(true);
+
+/// Open `path` (checked, its components `parts`, at least one) beneath
+/// `root` with `flags`, following no symbolic link on the way or at its end:
+/// a link anywhere is `ELOOP` (or `ENOTDIR` where a folder was expected).
+pub(super) fn open_beneath(
+    root: BorrowedFd<'_>,
+    parts: &[&str],
+    path: &str,
+    flags: OFlags,
+) -> rustix::io::Result<OwnedFd> {
+    // `openat2` refuses any flag beside these three with `O_PATH`.
+    let flags = match flags.contains(OFlags::PATH) {
+        true => flags | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        false => flags | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NOCTTY,
+    };
+    #[cfg(target_os = "linux")]
+    if OPENAT2.load(Ordering::Relaxed) {
+        use rustix::fs::ResolveFlags;
+        let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH;
+        match rustix::fs::openat2(root, path, flags, Mode::empty(), resolve) {
+            Err(Errno::NOSYS) => OPENAT2.store(false, Ordering::Relaxed),
+            opened => return opened,
+        }
+    }
+    let _ = path;
+    let (name, folders) = parts.split_last().expect("a path of one component or more");
+    let mut opened: Option<OwnedFd> = None;
+    for folder in folders {
+        let parent = opened.as_ref().map_or(root, |fd| fd.as_fd());
+        opened = Some(open_folder(parent, folder, false)?);
+    }
+    let parent = opened.as_ref().map_or(root, |fd| fd.as_fd());
+    rustix::fs::openat(parent, *name, flags, Mode::empty())
+}
+
+/// The first component of `parts` (as a path) that is a symbolic link, for
+/// saying why an open through them failed.
+pub(super) fn first_link(root: BorrowedFd<'_>, parts: &[&str]) -> Option<String> {
+    (1..=parts.len())
+        .map(|n| parts[..n].join("/"))
+        .find(|prefix| {
+            lstat(root, prefix)
+                .is_ok_and(|st| FileType::from_raw_mode(st.st_mode) == FileType::Symlink)
+        })
 }
