@@ -10,14 +10,15 @@
 //! cannot be read or made, the process's own key stands in (a crash then
 //! leaves its journal for a person to look at, which is safe).
 
-use std::io::{Read, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::OnceLock;
 
 use anyhow::{Context, bail};
 use vaultspec_vault::storage::JournalKey;
 
+use crate::checked_file::{self, Owner, Refusal};
 use crate::env;
 
 /// The key's file name in the state folder.
@@ -47,13 +48,8 @@ pub fn key() -> JournalKey {
 /// The key in `dir`, made there first if there is none.
 fn load_or_make(dir: &Path) -> anyhow::Result<[u8; 32]> {
     let path = dir.join(FILE);
-    match read(&path) {
-        Ok(bytes) => return Ok(bytes),
-        Err(err)
-            if err
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound) => {}
-        Err(err) => return Err(err),
+    if let Some(bytes) = read(&path)? {
+        return Ok(bytes);
     }
     std::fs::DirBuilder::new()
         .recursive(true)
@@ -76,41 +72,36 @@ fn load_or_make(dir: &Path) -> anyhow::Result<[u8; 32]> {
             Ok(bytes)
         }
         // Another process made it first: use theirs.
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => read(&path),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            read(&path)?.with_context(|| format!("`{}` vanished", path.display()))
+        }
         Err(e) => Err(e).with_context(|| format!("making `{}`", path.display())),
     }
 }
 
-/// Read the key: the user's own regular file, no link, readable by nobody
-/// else, 64 hex digits.
-fn read(path: &Path) -> anyhow::Result<[u8; 32]> {
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        bail!("`{}` is not a regular file", path.display());
-    }
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    if meta.uid() != unsafe { libc::geteuid() } || meta.mode() & 0o077 != 0 {
-        bail!(
-            "`{}` must be yours and readable by nobody else (chmod 600)",
+/// Read the key, `None` when there is none: the user's own regular file,
+/// no link, readable by nobody else, 64 hex digits.
+fn read(path: &Path) -> anyhow::Result<Option<[u8; 32]>> {
+    let text = match checked_file::read_text(path, 128, Owner::MeAlone) {
+        Ok(None) => return Ok(None),
+        Ok(Some(text)) => text,
+        Err(refusal @ (Refusal::NotMine { .. } | Refusal::Shared { .. })) => bail!(
+            "`{}` must be yours and readable by nobody else (chmod 600): {refusal}",
             path.display()
-        );
-    }
-    let mut text = String::new();
-    (&mut file).take(65).read_to_string(&mut text)?;
+        ),
+        Err(refusal) => bail!("`{}` cannot be read: {refusal}", path.display()),
+    };
     let bytes = hex::decode(text.trim())
         .ok()
         .and_then(|b| <[u8; 32]>::try_from(b).ok())
         .with_context(|| format!("`{}` does not hold a key", path.display()))?;
-    Ok(bytes)
+    Ok(Some(bytes))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::MetadataExt;
 
     #[test]
     fn the_key_is_made_once_private_and_read_back_the_same() {

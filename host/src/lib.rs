@@ -11,7 +11,7 @@
 //!
 //! | layer | parts | what they hold |
 //! |---|---|---|
-//! | platform | [`env`], [`journal_key`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`], [`report`] | the environment, the user's key for the undo journal, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK, exit codes and failure reports |
+//! | platform | [`env`], [`checked_file`], [`journal_key`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`], [`report`] | the environment, the checked reader of files opened by path, the user's key for the undo journal, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK, exit codes and failure reports |
 //! | catalog | [`catalog`], [`trust`], [`builtins`], [`invocation`] | what verbs exist, as declared in WIT; who trusts which component; a verb's arguments |
 //! | sandbox | [`sandbox`] | running one verb call in wasmtime under every limit |
 //! | gateway | [`gateway`] | `discover` and `invoke`: the catalog and the sandbox offered to a client |
@@ -39,6 +39,7 @@
 
 pub mod builtins;
 pub mod catalog;
+pub mod checked_file;
 pub mod cli;
 pub mod display;
 pub mod env;

@@ -8,6 +8,7 @@
 //! renamed into place), and an existing folder is used only when it holds
 //! exactly the embedded files.
 
+use crate::checked_file::{self, Owner, Refusal};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -99,8 +100,15 @@ fn check(dir: &Path) -> anyhow::Result<()> {
             return differs(format!("`{name}` is missing"));
         }
         let path = dir.join(name);
-        let on_disk =
-            std::fs::read(&path).with_context(|| format!("reading `{}`", path.display()))?;
+        // Read no further than the embedded file's length: longer is changed.
+        let on_disk = match checked_file::read(&path, bytes.len() as u64, Owner::Anyone) {
+            Ok(Some(on_disk)) => on_disk,
+            Ok(None) => return differs(format!("`{name}` is missing")),
+            Err(Refusal::TooLarge { .. } | Refusal::Grew { .. }) => {
+                return differs(format!("`{name}` was changed"));
+            }
+            Err(err) => return Err(err).with_context(|| format!("reading `{}`", path.display())),
+        };
         if on_disk != *bytes {
             return differs(format!("`{name}` was changed"));
         }

@@ -423,3 +423,40 @@ fn trust_without_a_terminal_is_refused_and_stores_nothing() {
     assert_eq!(json(&out).unwrap()["data"]["granted"], false);
     assert!(user.trust_file().is_none());
 }
+
+/// The trust file lets code run: one that another user owns or may write,
+/// or a link in its place, grants nothing, and the refusal names it.
+#[test]
+fn a_trust_file_others_may_write_grants_nothing() -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let user = User::new();
+    let vault = TestVault::new();
+    let dir = user.home().join(".vaultspec/verbs");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::copy(guests::ECHO, dir.join("echo.wasm"))?;
+    let out = user.run_at_terminal(&vault, &["verbs", "trust", "echo"], "y\n");
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let file = user.home().join(".vaultspec/verb-trust.json");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666))?;
+    let out = user.run(&vault, &["echo", "say", "hi"]);
+    assert_ne!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_ne!(text(&out.stdout).trim(), "hi");
+    assert!(
+        text(&out.stderr).contains("verb-trust.json"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A link in its place, to a copy that says the same, grants nothing either.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))?;
+    let copy = user.home().join("trust-copy.json");
+    std::fs::rename(&file, &copy)?;
+    std::os::unix::fs::symlink(&copy, &file)?;
+    let out = user.run(&vault, &["echo", "say", "hi"]);
+    assert_ne!(text(&out.stdout).trim(), "hi");
+    // Put back, it holds again.
+    std::fs::remove_file(&file)?;
+    std::fs::rename(&copy, &file)?;
+    let out = user.run(&vault, &["echo", "say", "hi"]);
+    assert_eq!(text(&out.stdout).trim(), "hi", "{}", text(&out.stderr));
+    Ok(())
+}

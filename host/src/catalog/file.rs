@@ -15,11 +15,10 @@
 //! symlinks: a link would let a repository point the catalog at any folder
 //! on the machine. A linked folder is skipped with a warning naming it.
 
-use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 
 use super::error::Reason;
+use crate::checked_file::{self, Owner, Refusal};
 use crate::display::Escaped;
 
 /// The largest component file the catalog reads: 64 MiB. The largest
@@ -65,78 +64,31 @@ pub fn real_folder(dir: &Path, depth: usize) -> Result<bool, String> {
 /// Read a component file: refused, with the reason, when it is a symlink,
 /// not a regular file, or larger than [`MAX_COMPONENT_BYTES`].
 pub fn read_capped(path: &Path) -> Result<Vec<u8>, Reason> {
-    let shown = || Escaped::new(&path.display().to_string()).to_string();
-    let file = open_no_follow(path).map_err(|err| {
-        if is_link_error(&err) {
-            Reason::Unreadable(format!(
-                "`{}` is a symbolic link; put the component file itself in the folder",
-                shown()
-            ))
-        } else {
-            Reason::Unreadable(format!("`{}`: {err}", shown()))
+    let shown = Escaped::new(&path.display().to_string()).to_string();
+    let why = match checked_file::read(path, MAX_COMPONENT_BYTES, Owner::Anyone) {
+        Ok(Some(bytes)) => return Ok(bytes),
+        Ok(None) => format!("`{shown}`: no such file"),
+        Err(Refusal::Link) => {
+            format!("`{shown}` is a symbolic link; put the component file itself in the folder")
         }
-    })?;
-    let meta = file
-        .metadata()
-        .map_err(|err| Reason::Unreadable(format!("`{}`: {err}", shown())))?;
-    if !meta.is_file() {
-        return Err(Reason::Unreadable(format!(
-            "`{}` is not a regular file (a FIFO, socket, device or folder); only a `.wasm` file is read",
-            shown()
-        )));
-    }
-    if meta.len() > MAX_COMPONENT_BYTES {
-        return Err(Reason::Unreadable(format!(
-            "`{}` is {} bytes, over the cap of {MAX_COMPONENT_BYTES} bytes for a component file",
-            shown(),
-            meta.len()
-        )));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    // The file may grow after the check: read at most one byte past the cap.
-    file.take(MAX_COMPONENT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|err| Reason::Unreadable(format!("`{}`: {err}", shown())))?;
-    if bytes.len() as u64 > MAX_COMPONENT_BYTES {
-        return Err(Reason::Unreadable(format!(
-            "`{}` grew past the cap of {MAX_COMPONENT_BYTES} bytes for a component file while it was read",
-            shown()
-        )));
-    }
-    Ok(bytes)
-}
-
-#[cfg(unix)]
-fn open_no_follow(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> std::io::Result<File> {
-    if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
-        return Err(std::io::Error::other("a symbolic link"));
-    }
-    File::open(path)
-}
-
-fn is_link_error(err: &std::io::Error) -> bool {
-    #[cfg(unix)]
-    {
-        err.raw_os_error() == Some(libc::ELOOP)
-    }
-    #[cfg(not(unix))]
-    {
-        err.kind() == std::io::ErrorKind::Other
-    }
+        Err(Refusal::NotRegular) => format!(
+            "`{shown}` is not a regular file (a FIFO, socket, device or folder); only a `.wasm` file is read"
+        ),
+        Err(Refusal::TooLarge { size, cap }) => {
+            format!("`{shown}` is {size} bytes, over the cap of {cap} bytes for a component file")
+        }
+        Err(Refusal::Grew { cap }) => format!(
+            "`{shown}` grew past the cap of {cap} bytes for a component file while it was read"
+        ),
+        Err(other) => format!("`{shown}`: {other}"),
+    };
+    Err(Reason::Unreadable(why))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
 
     #[test]
     fn links_fifos_and_huge_files_are_refused_before_reading() {

@@ -24,7 +24,7 @@
 use std::convert::Infallible;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -44,6 +44,7 @@ use super::http_bounds::{
     AcceptBackoff, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_SESSIONS, SESSION_IDLE, is_initialize,
     read_body,
 };
+use crate::checked_file::{self, Owner};
 
 /// Where `--http` without an address listens.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8756";
@@ -83,7 +84,8 @@ pub async fn serve(server: VaultServer, options: &HttpOptions) -> anyhow::Result
         );
     }
     let token = match &options.token_file {
-        Some(file) => read_token(file)?,
+        Some(file) => read_token(file, Owner::Anyone)?
+            .with_context(|| format!("the token file `{}` does not exist", file.display()))?,
         None => user_token()?,
     };
     let listener = tokio::net::TcpListener::bind(addr)
@@ -262,10 +264,17 @@ fn resolve(addr: &str) -> anyhow::Result<SocketAddr> {
         .with_context(|| format!("`{addr}` names no address"))
 }
 
-/// A token from `file`: its text, trimmed; refused when empty.
-fn read_token(file: &Path) -> anyhow::Result<String> {
-    let text = std::fs::read_to_string(file)
+/// The largest token file read.
+const MAX_TOKEN_BYTES: u64 = 4096;
+
+/// A token from `file`, which must be readable by `owner`: its text,
+/// trimmed; refused when empty or missing.
+fn read_token(file: &Path, owner: Owner) -> anyhow::Result<Option<String>> {
+    let text = checked_file::read_text(file, MAX_TOKEN_BYTES, owner)
         .with_context(|| format!("reading the token file `{}`", file.display()))?;
+    let Some(text) = text else {
+        return Ok(None);
+    };
     let token = text.trim();
     if token.is_empty() || token.contains(char::is_whitespace) {
         bail!(
@@ -273,7 +282,7 @@ fn read_token(file: &Path) -> anyhow::Result<String> {
             file.display()
         );
     }
-    Ok(token.to_owned())
+    Ok(Some(token.to_owned()))
 }
 
 /// The user's token, generated on first use and printed then (only then).
@@ -281,46 +290,39 @@ fn read_token(file: &Path) -> anyhow::Result<String> {
 /// one that is a link, another user's, or readable by others is refused
 /// rather than trusted.
 fn user_token() -> anyhow::Result<String> {
-    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    use std::os::unix::fs::DirBuilderExt;
     let dir = crate::env::config_base()
         .context("no home folder to keep the HTTP token in; pass --token-file")?;
     let file = dir.join(TOKEN_FILE);
-    match std::fs::symlink_metadata(&file) {
-        Ok(meta) => {
-            // SAFETY: `geteuid` has no preconditions.
-            let me = unsafe { libc::geteuid() };
-            if !meta.is_file() || meta.uid() != me || meta.permissions().mode() & 0o077 != 0 {
-                bail!(
-                    "`{}` must be a regular file of yours that only you can read (mode 0600); remove it to have a new token made",
-                    file.display()
-                );
-            }
-            read_token(&file)
-        }
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(&dir)
-                .with_context(|| format!("creating `{}`", dir.display()))?;
-            let token = hex::encode(random_bytes()?);
-            // `create_new` never follows a link planted at the path.
-            let mut out = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(&file)
-                .with_context(|| format!("creating `{}`", file.display()))?;
-            out.write_all(token.as_bytes())
-                .with_context(|| format!("writing `{}`", file.display()))?;
-            eprintln!(
-                "made a token for MCP over HTTP, kept in `{}` (shown this once): {token}",
-                file.display()
-            );
-            Ok(token)
-        }
-        Err(err) => Err(err).with_context(|| format!("reading `{}`", file.display())),
+    let kept = read_token(&file, Owner::MeAlone).with_context(|| {
+        format!(
+            "`{}` must be a regular file of yours that only you can read (mode 0600); remove it to have a new token made",
+            file.display()
+        )
+    })?;
+    if let Some(token) = kept {
+        return Ok(token);
     }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)
+        .with_context(|| format!("creating `{}`", dir.display()))?;
+    let token = hex::encode(random_bytes()?);
+    // `create_new` never follows a link planted at the path.
+    let mut out = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&file)
+        .with_context(|| format!("creating `{}`", file.display()))?;
+    out.write_all(token.as_bytes())
+        .with_context(|| format!("writing `{}`", file.display()))?;
+    eprintln!(
+        "made a token for MCP over HTTP, kept in `{}` (shown this once): {token}",
+        file.display()
+    );
+    Ok(token)
 }
 
 /// 32 bytes from the kernel's random source.

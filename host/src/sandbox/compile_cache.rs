@@ -16,7 +16,7 @@
 //! anew (and not replaced).
 
 use std::hash::{Hash, Hasher};
-use std::io::Read;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -173,55 +173,16 @@ pub(crate) fn own_folder(dir: &Path) -> Result<(), String> {
     }
 }
 
+/// The largest cache entry read: compiled code of the largest component
+/// file the catalog reads, with room to spare.
+const MAX_ENTRY_BYTES: u64 = 4 * crate::catalog::MAX_COMPONENT_BYTES;
+
 /// The bytes of a cache entry, `None` when there is none, or why it may not
-/// be loaded: a link, not a regular file, not this user's, or writable by
-/// group or others.
+/// be loaded: a link, not a regular file, over the size cap, not this
+/// user's, or writable by group or others.
 pub(crate) fn read_own_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
-    #[cfg(unix)]
-    let opened = {
-        use std::os::unix::fs::OpenOptionsExt;
-        std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-            .open(path)
-    };
-    #[cfg(not(unix))]
-    let opened = std::fs::File::open(path);
-    let mut file = match opened {
-        Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        #[cfg(unix)]
-        Err(err) if err.raw_os_error() == Some(libc::ELOOP) => {
-            return Err("it is a symbolic link".into());
-        }
-        Err(err) => return Err(err.to_string()),
-    };
-    let meta = file.metadata().map_err(|err| err.to_string())?;
-    if !meta.is_file() {
-        return Err("it is not a regular file".into());
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        // SAFETY: `geteuid` has no preconditions.
-        let me = unsafe { libc::geteuid() };
-        if meta.uid() != me {
-            return Err(format!(
-                "it belongs to user {}, not to this user ({me})",
-                meta.uid()
-            ));
-        }
-        if meta.mode() & 0o022 != 0 {
-            return Err(format!(
-                "group or others may write it (mode {:o})",
-                meta.mode() & 0o7777
-            ));
-        }
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.read_to_end(&mut bytes)
-        .map_err(|err| err.to_string())?;
-    Ok(Some(bytes))
+    crate::checked_file::read(path, MAX_ENTRY_BYTES, crate::checked_file::Owner::Me)
+        .map_err(|refusal| refusal.to_string())
 }
 
 fn store(path: &Path, component: &Component) -> anyhow::Result<()> {

@@ -5,6 +5,7 @@
 //! `vaultspec verbs trust` runs never lose each other's grants and a reader
 //! never sees half a file.
 
+use crate::checked_file::{self, Owner};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -97,11 +98,23 @@ impl TrustStore {
     }
 }
 
+/// The largest trust file read: room for tens of thousands of grants.
+const MAX_TRUST_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The trust file at `path`: this user's own, writable by nobody else (a
+/// grant it holds lets code run), within [`MAX_TRUST_BYTES`].
 fn read_file(path: &Path) -> anyhow::Result<TrustFile> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(TrustFile::default()),
-        Err(err) => return Err(err).with_context(|| format!("reading `{}`", path.display())),
+    let text = match checked_file::read_text(path, MAX_TRUST_BYTES, Owner::Me) {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(TrustFile::default()),
+        Err(refusal) => {
+            return Err(refusal).with_context(|| {
+                format!(
+                    "`{}` cannot be trusted as this user's trust file",
+                    path.display()
+                )
+            });
+        }
     };
     let file: TrustFile = serde_json::from_str(&text).with_context(|| {
         format!(

@@ -12,6 +12,7 @@
 //! it. The home folder's own `.vaultspec/` (the user's verbs and trust) does
 //! not make it a workspace; a home folder with a `.vault/` too does.
 
+use crate::checked_file::{self, Owner};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -178,7 +179,9 @@ fn conventional_root(cwd: &Path) -> PathBuf {
 
 /// The root for a linked worktree whose `.git` is a `gitdir:` pointer.
 fn worktree_root(dir: &Path, git_file: &Path) -> PathBuf {
-    let Ok(text) = std::fs::read_to_string(git_file) else {
+    // A `.git` file holds one line; a planted link, FIFO or giant is read
+    // as no pointer at all.
+    let Ok(Some(text)) = checked_file::read_text(git_file, 4096, Owner::Anyone) else {
         return dir.to_owned();
     };
     let Some(pointer) = text.lines().find_map(|l| l.strip_prefix("gitdir:")) else {

@@ -4,7 +4,8 @@
 //! a program of the person's choosing and waits for them at the terminal;
 //! the gateway never reaches it.
 
-use std::io::Read;
+use crate::checked_file::{self, Owner};
+
 use std::path::Path;
 
 use anyhow::{Context, bail};
@@ -17,29 +18,12 @@ use crate::report::{exit, write_stdout};
 /// The bytes an edited source may have: the storage's limit for one file.
 const MAX_SOURCE_BYTES: u64 = vaultspec_vault::storage::MAX_FILE_BYTES;
 
-/// Read the edited copy back: a regular file, opened without blocking, at
-/// most 1 MiB, UTF-8.
+/// Read the edited copy back: a regular file, no link, at most 1 MiB,
+/// UTF-8.
 fn read_back(path: &Path) -> anyhow::Result<String> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .with_context(|| format!("opening `{}`", path.display()))?;
-    let meta = file
-        .metadata()
-        .with_context(|| format!("reading `{}`", path.display()))?;
-    if !meta.is_file() {
-        bail!("`{}` is not a regular file", path.display());
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_SOURCE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("reading `{}`", path.display()))?;
-    if bytes.len() as u64 > MAX_SOURCE_BYTES {
-        bail!("the edited text is over the {MAX_SOURCE_BYTES}-byte limit for a source");
-    }
-    String::from_utf8(bytes).context("the edited text is not UTF-8")
+    checked_file::read_text(path, MAX_SOURCE_BYTES, Owner::Anyone)
+        .with_context(|| format!("reading the edited copy `{}`", path.display()))?
+        .with_context(|| format!("the edited copy `{}` is gone", path.display()))
 }
 
 /// `edit`: the source opened in the person's editor, on a copy outside
