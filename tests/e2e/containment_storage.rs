@@ -386,9 +386,23 @@ fn a_journal_that_came_with_a_clone_is_reported_and_left_never_applied() -> anyh
             "{doctor}"
         );
 
-        // A server starts (the journal does not hold `initialize`), and its
-        // write tools refuse the same way.
+        // `status`, at the terminal and as JSON, says what was found.
+        let status = vaultspec(&vault, &["status"]);
+        let text = String::from_utf8_lossy(&status.stdout);
+        assert!(
+            text.contains("Undo journal") && text.contains("left as it is"),
+            "{text}"
+        );
+        let status = vaultspec(&vault, &["status", "--json"]);
+        let status: serde_json::Value = serde_json::from_slice(&status.stdout)?;
+        assert_eq!(status["data"]["journal"]["state"], "refused", "{status}");
+
+        // A server starts (the journal does not hold `initialize`), its
+        // `status` says the same, and its write tools refuse.
         let session = crate::mcp::Session::start(&vault, &[])?;
+        let rollup = session.call("status", serde_json::json!({}))?;
+        let rollup = rollup.structured_content.clone().unwrap_or_default();
+        assert_eq!(rollup["journal"]["state"], "refused", "{rollup}");
         let created = session.call(
             "create",
             serde_json::json!({"documents": [{"feature": "other", "type": "research"}]}),

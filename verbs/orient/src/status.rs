@@ -8,6 +8,7 @@ use vaultspec_sdk::hints::Hints;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Date;
 use vaultspec_sdk::vault::graph::load_graph;
+use vaultspec_sdk::vault::ops::journal;
 use vaultspec_sdk::vault::status::{
     DEFAULT_FEATURE_LIMIT, PlanStatuses, ReportOptions, Trace, rollup_report, trace, trace_paths,
 };
@@ -115,7 +116,10 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     };
     // One read of every plan and ledger serves the whole report (ledger
     // evidence gives `exec_missing` of completed plans).
-    let data = rollup_report(&graph, &PlanStatuses::read(&ws), &report);
+    let mut data = rollup_report(&graph, &PlanStatuses::read(&ws), &report);
+    if let Some(notice) = journal::notice(&ws) {
+        data["journal"] = json!(notice);
+    }
     let hints = rollup_hints().unless(no_hints);
     output::done_with_hints(
         json,
@@ -147,6 +151,10 @@ fn print_rollup(data: &Value) {
         plural(n(&t["total_features"]), "feature")
     );
     let mut sections = Vec::new();
+
+    if let Some(message) = data["journal"]["message"].as_str() {
+        out.push_str(&format!("\nUndo journal {}: {message}\n", s(&data["journal"]["path"])));
+    }
 
     let mut problems = Section::new("Unreadable files");
     for p in list(&data["problems"]) {

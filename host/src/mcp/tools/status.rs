@@ -61,6 +61,9 @@ fn reply(storage: &CapStorage, loaded: &LoadedVault, target: Option<String>) -> 
             if !problems.is_empty() {
                 value["problems"] = json!(problems);
             }
+            if let Some(notice) = vaultspec_vault::ops::journal::notice(storage) {
+                value["journal"] = json!(notice);
+            }
             Ok(Reply {
                 summary,
                 structured: value.into(),

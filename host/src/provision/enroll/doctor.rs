@@ -192,25 +192,18 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
 /// back), or one this user's vaultspec did not write (an error: it is left
 /// for a person to look at).
 fn journal_signal(root: &Path) -> Option<Signal> {
-    use vaultspec_vault::Storage;
-    use vaultspec_vault::ops::journal::JOURNAL_FILE;
     let storage = vaultspec_vault::CapStorage::open(root)
         .ok()?
         .with_journal_key_from(crate::journal_key::key);
-    if !storage.exists(JOURNAL_FILE).unwrap_or(false) {
-        return None;
-    }
-    Some(match storage.read(JOURNAL_FILE) {
-        Ok(_) => Signal {
-            level: "warning",
-            message: format!(
-                "`{JOURNAL_FILE}`: a change was interrupted half-way; the next command that \
-                 writes (or an MCP server start) rolls it back"
-            ),
+    let notice = vaultspec_vault::ops::journal::notice(&storage)?;
+    Some(Signal {
+        level: match notice.state {
+            "interrupted" => "warning",
+            _ => "error",
         },
-        Err(err) => Signal {
-            level: "error",
-            message: err.to_string(),
+        message: match notice.state {
+            "interrupted" => format!("`{}`: {}", notice.path, notice.message),
+            _ => notice.message,
         },
     })
 }

@@ -248,6 +248,41 @@ fn is_copy_name(path: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// An undo journal found in the workspace, as a read-only command reports
+/// it (`status`, `spec doctor`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Notice {
+    /// The journal's path.
+    pub path: &'static str,
+    /// `interrupted`: this user's change, stopped half-way, which the next
+    /// command that writes rolls back; `refused`: one this user's vaultspec
+    /// did not seal (or that is broken), left for a person.
+    pub state: &'static str,
+    /// What it means and what to do.
+    pub message: String,
+}
+
+/// What a read-only command says of the undo journal, when there is one.
+pub fn notice(storage: &dyn Storage) -> Option<Notice> {
+    if !storage.exists(JOURNAL_FILE).unwrap_or(false) {
+        return None;
+    }
+    Some(match storage.read(JOURNAL_FILE) {
+        Ok(_) => Notice {
+            path: JOURNAL_FILE,
+            state: "interrupted",
+            message: "a change was interrupted half-way; the next command that writes (or an \
+                      MCP server start) rolls it back"
+                .to_owned(),
+        },
+        Err(err) => Notice {
+            path: JOURNAL_FILE,
+            state: "refused",
+            message: err.to_string(),
+        },
+    })
+}
+
 /// Whether an interrupted batch waits for roll-back (for read-only commands,
 /// which report it but never write).
 pub fn pending(storage: &dyn Storage) -> Result<bool> {
