@@ -83,15 +83,28 @@ where
     }
 }
 
-/// Whether `body` is a JSON-RPC `initialize` request, the one that makes a
-/// session.
+/// Whether `body` is (or, as a batch, holds) a JSON-RPC `initialize`
+/// request, the one that makes a session.
 pub fn is_initialize(body: &[u8]) -> bool {
     #[derive(serde::Deserialize)]
     struct Method<'a> {
         #[serde(borrow)]
         method: Option<&'a str>,
     }
-    serde_json::from_slice::<Method>(body).is_ok_and(|m| m.method == Some("initialize"))
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Message<'a> {
+        #[serde(borrow)]
+        One(Method<'a>),
+        #[serde(borrow)]
+        Batch(Vec<Method<'a>>),
+    }
+    let initialize = |m: &Method| m.method == Some("initialize");
+    match serde_json::from_slice::<Message>(body) {
+        Ok(Message::One(m)) => initialize(&m),
+        Ok(Message::Batch(all)) => all.iter().any(initialize),
+        Err(_) => false,
+    }
 }
 
 /// The accept loop's pause after failures: doubling from 20 ms to 1 s, so
@@ -208,6 +221,6 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#
         ));
         assert!(!is_initialize(b"not json"));
-        assert!(!is_initialize(br#"[{"method":"initialize"}]"#));
+        assert!(is_initialize(br#"[{"method":"ping"},{"method":"initialize"}]"#));
     }
 }
