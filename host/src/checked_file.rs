@@ -211,4 +211,29 @@ mod tests {
             Err(Refusal::Shared { .. })
         ));
     }
+
+    proptest::proptest! {
+        /// A file is read whole exactly when it fits its cap, and what is
+        /// read is what is there.
+        #[test]
+        fn a_file_is_read_whole_exactly_when_it_fits(
+            bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..4096),
+            cap in 0u64..5000,
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("f");
+            std::fs::write(&file, &bytes).unwrap();
+            match read(&file, cap, Owner::Anyone) {
+                Ok(Some(read)) => {
+                    proptest::prop_assert!(bytes.len() as u64 <= cap);
+                    proptest::prop_assert_eq!(read, bytes);
+                }
+                Err(Refusal::TooLarge { size, .. }) => {
+                    proptest::prop_assert!(size > cap);
+                    proptest::prop_assert_eq!(size, bytes.len() as u64);
+                }
+                other => proptest::prop_assert!(false, "{other:?}"),
+            }
+        }
+    }
 }

@@ -221,6 +221,50 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#
         ));
         assert!(!is_initialize(b"not json"));
-        assert!(is_initialize(br#"[{"method":"ping"},{"method":"initialize"}]"#));
+        assert!(is_initialize(
+            br#"[{"method":"ping"},{"method":"initialize"}]"#
+        ));
+    }
+
+    /// A body sent as `chunks`, each a frame of its own.
+    struct Chunks(std::collections::VecDeque<Bytes>);
+
+    impl hyper::body::Body for Chunks {
+        type Data = Bytes;
+        type Error = std::io::Error;
+
+        fn poll_frame(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, std::io::Error>>> {
+            std::task::Poll::Ready(self.0.pop_front().map(|b| Ok(hyper::body::Frame::data(b))))
+        }
+    }
+
+    proptest::proptest! {
+        /// However a body is cut into frames, it is taken whole exactly
+        /// when it fits the cap; any bytes are judged as an `initialize`
+        /// or not without a panic.
+        #[test]
+        fn a_body_is_taken_whole_exactly_when_it_fits(
+            sizes in proptest::collection::vec(0usize..(3 * MAX_BODY_BYTES / 8), 0..6),
+            junk in proptest::collection::vec(proptest::num::u8::ANY, 0..256),
+        ) {
+            let _ = is_initialize(&junk);
+            let total: usize = sizes.iter().sum();
+            let chunks = sizes.iter().map(|n| Bytes::from(vec![b'x'; *n])).collect();
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+            let taken = runtime.block_on(read_body(Chunks(chunks)));
+            match taken {
+                Ok(body) => {
+                    proptest::prop_assert!(total <= MAX_BODY_BYTES);
+                    proptest::prop_assert_eq!(body.len(), total);
+                }
+                Err(refusal) => {
+                    proptest::prop_assert_eq!(refusal, BodyRefusal::TooLarge);
+                    proptest::prop_assert!(total > MAX_BODY_BYTES);
+                }
+            }
+        }
     }
 }

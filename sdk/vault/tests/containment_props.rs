@@ -4,7 +4,8 @@
 //! workspace's own files, FIFOs, sockets, planted temp names) and random
 //! sequences of workspace calls with random path strings, made through
 //! [`CapStorage`] with the write scope the sandbox gives write-capable verbs:
-//! every call returns, no read returns data from outside the workspace root,
+//! every call returns, no read or listing passes a link (none inside a
+//! workspace is followed, so none returns data from outside the root),
 //! nothing outside `.vault/` and `.vaultspec/` changes (the outside tree
 //! included, whatever links reach it), and no protected path is created,
 //! changed or removed.

@@ -407,4 +407,15 @@ mod tests {
         let err = Journal::parse(&twice.to_bytes()).unwrap_err().to_string();
         assert!(err.contains("twice"), "{err}");
     }
+
+    proptest::proptest! {
+        /// Whatever bytes sit at the journal's place, reading them as a
+        /// journal answers (a journal or an error), never panics.
+        #[test]
+        fn any_bytes_parse_or_are_refused(
+            bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..2048),
+        ) {
+            let _ = Journal::parse(&bytes);
+        }
+    }
 }

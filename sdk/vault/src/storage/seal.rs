@@ -100,4 +100,30 @@ mod tests {
         changed[3] ^= 1;
         assert!(ours.open(&changed).is_err());
     }
+
+    proptest::proptest! {
+        /// Any bytes at the journal's place are opened or refused, never
+        /// a panic; a sealed journal with any one byte changed, cut or
+        /// grown is refused, and only the exact seal opens.
+        #[test]
+        fn only_the_exact_sealed_bytes_open(
+            journal in proptest::collection::vec(proptest::num::u8::ANY, 0..512),
+            junk in proptest::collection::vec(proptest::num::u8::ANY, 0..512),
+            at in proptest::num::usize::ANY,
+            flip in 1u8..=255,
+        ) {
+            let key = JournalKey::new([3; 32]);
+            let _ = key.open(&junk);
+            let sealed = key.seal(&journal);
+            proptest::prop_assert_eq!(key.open(&sealed).unwrap(), journal.clone());
+            let mut changed = sealed.clone();
+            let i = at % changed.len();
+            changed[i] ^= flip;
+            proptest::prop_assert!(key.open(&changed).is_err());
+            proptest::prop_assert!(key.open(&sealed[..sealed.len() - 1]).is_err());
+            let mut grown = sealed.clone();
+            grown.push(b' ');
+            proptest::prop_assert!(key.open(&grown).is_err());
+        }
+    }
 }
