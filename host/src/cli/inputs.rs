@@ -56,6 +56,10 @@ pub fn read(
                         path.display()
                     )
                 })?;
+                // Not the checked reader: a file the person names at the
+                // command line may be a pipe on purpose (`<(…)`); it is
+                // capped all the same, and no client reaches these flags
+                // (the gateway blocks them).
                 let bytes = std::fs::File::open(&path)
                     .and_then(|mut file| limited(&mut file))
                     .map_err(|e| format!("cannot read `--{}` file `{value}`: {e}", flag.name))?;

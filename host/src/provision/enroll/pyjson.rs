@@ -178,4 +178,31 @@ mod tests {
             r#"["/ws", "a b", true]"#
         );
     }
+
+    proptest::proptest! {
+        /// Any launch string (all of Unicode, controls and DEL included),
+        /// as a command, an argument, an environment key and value, comes
+        /// back unchanged through our writer, in every style, and a
+        /// standard JSON parser.
+        #[test]
+        fn any_launch_string_round_trips_through_json(
+            command in "\\PC*|[\\x00-\\x7f]*",
+            text in proptest::prelude::any::<String>(),
+        ) {
+            let value = json!({
+                "mcpServers": {text.clone(): {
+                    "command": command, "args": [text.clone()], "env": {text.clone(): text.clone()}
+                }}
+            });
+            for style in [Style::PLAIN, Style::SORTED_COMPACT, Style::INDENTED_SORTED] {
+                let written = dumps(&value, style);
+                proptest::prop_assert!(written.is_ascii(), "{written}");
+                let back: Value = serde_json::from_str(&written).map_err(|e| {
+                    proptest::test_runner::TestCaseError::fail(format!("{e}\n{written}"))
+                })?;
+                proptest::prop_assert_eq!(&back, &value);
+            }
+        }
+    }
+
 }
