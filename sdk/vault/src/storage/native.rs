@@ -42,6 +42,11 @@ impl KeySource {
     }
 }
 
+/// How many folders deep a listing goes: a tree nested deeper (planted to
+/// exhaust the stack or the file descriptors of a walk) is listed down to
+/// here, its deeper folders as entries a reader refuses.
+pub const MAX_LIST_DEPTH: usize = 64;
+
 /// A workspace root opened as a capability: nothing outside it is reachable.
 #[derive(Debug)]
 pub struct CapStorage {
@@ -159,19 +164,22 @@ impl CapStorage {
             .map_err(|e| self.open_error(e, "listing", parts, dir))
         };
         match opened {
-            Ok(folder) => self.walk_folder(&folder, dir, out),
+            Ok(folder) => self.walk_folder(&folder, dir, parts.len(), out),
             Err(StorageError::NotFound { .. }) => Ok(()),
             Err(err) => Err(err),
         }
     }
 
-    /// Add the files under the open folder `folder` (at `dir`) to `out`.
-    /// A link, FIFO, socket or device is listed as it is, never followed,
-    /// so a reader names it: its read is refused at once.
+    /// Add the files under the open folder `folder` (at `dir`, `depth`
+    /// folders below the root) to `out`. A link, FIFO, socket or device is
+    /// listed as it is, never followed, so a reader names it: its read is
+    /// refused at once. So is a folder past [`MAX_LIST_DEPTH`], which is
+    /// not entered.
     fn walk_folder(
         &self,
         folder: &Dir,
         dir: &str,
+        depth: usize,
         out: &mut Vec<FileEntry>,
     ) -> Result<(), StorageError> {
         let entries = folder.entries().map_err(|e| map_io(e, "listing", dir))?;
@@ -185,11 +193,13 @@ impl CapStorage {
                 format!("{dir}/{name}")
             };
             let file_type = entry.file_type().map_err(|e| map_io(e, "listing", &path))?;
-            if file_type.is_dir() {
+            if file_type.is_dir() && depth >= MAX_LIST_DEPTH {
+                out.push(FileEntry { path, size: 0 });
+            } else if file_type.is_dir() {
                 match nofollow::open_dir_for_listing(folder.as_fd(), name) {
                     Ok(fd) => {
                         let sub = Dir::from_std_file(std::fs::File::from(fd));
-                        self.walk_folder(&sub, &path, out)?;
+                        self.walk_folder(&sub, &path, depth + 1, out)?;
                     }
                     Err(Errno::NOENT) => {}
                     // Swapped for something else since it was listed.
@@ -831,6 +841,25 @@ mod tests {
             err.to_string().contains("`.vault/up` is a symbolic link"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_tree_nested_past_the_depth_limit_is_listed_down_to_it() {
+        let (dir, storage) = workspace();
+        let mut deep = dir.path().join(".vault");
+        for _ in 0..MAX_LIST_DEPTH + 20 {
+            deep.push("d");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("x.md"), "deep").unwrap();
+        let listed = storage.list(".vault").unwrap();
+        let deepest = listed
+            .iter()
+            .map(|e| e.path.matches('/').count())
+            .max()
+            .unwrap();
+        assert_eq!(deepest, MAX_LIST_DEPTH, "{listed:?}");
+        assert!(listed.iter().any(|e| e.path == ".vault/adr/a.md"));
     }
 
     /// The one rule for links inside a workspace: none is followed. What a
