@@ -69,8 +69,10 @@ impl JournalKey {
     pub(super) fn open(&self, sealed: &[u8]) -> Result<Vec<u8>, &'static str> {
         let at = memchr::memmem::rfind(sealed, SEAL_LINE.as_bytes())
             .ok_or("carries no seal, so vaultspec on this machine did not write it")?;
+        // Lower-case hex only, as written: one journal has one seal.
         let tag = sealed[at + SEAL_LINE.len()..]
             .strip_suffix(b"\n")
+            .filter(|t| t.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
             .and_then(|t| hex::decode(t).ok())
             .ok_or("carries a malformed seal")?;
         let journal = &sealed[..at];
