@@ -19,8 +19,9 @@
 //! to a request id a client used twice, a reply to a cancelled request), so
 //! a payload is *claimed* when the transport is handed its message
 //! ([`Splice::claim`]): a claimed payload is written next, and one never
-//! claimed is let go after [`MAX_WAIT`], or sooner when the unclaimed ones
-//! pass [`MAX_WAITING_BYTES`]. A flood of such calls holds at most that much.
+//! claimed is let go after [`MAX_WAIT`], or after [`GRACE`] when the
+//! unclaimed ones pass [`MAX_WAITING_BYTES`]. A flood of such calls holds at
+//! most that much, plus what arrives within the grace.
 //! A message whose payload was let go is sent as a tool error telling the
 //! client to call again, never with a stand-in in it.
 
@@ -43,8 +44,13 @@ use tokio::io::AsyncWrite;
 /// it is let go: far past the moment it takes a reply to get there.
 pub const MAX_WAIT: Duration = Duration::from_secs(10);
 
-/// The most bytes of payloads waiting unclaimed; past it the oldest go.
+/// The most bytes of payloads waiting unclaimed; past it the oldest go,
+/// once they waited [`GRACE`].
 pub const MAX_WAITING_BYTES: usize = 16 * 1024 * 1024;
+
+/// How long a payload waits before the byte cap may let it go: a burst of
+/// large replies on their way to the transport is never cut short.
+pub const GRACE: Duration = Duration::from_secs(1);
 
 /// The payloads not yet handed to the transport, and those handed to it.
 #[derive(Debug, Default)]
@@ -64,8 +70,10 @@ impl Held {
     fn expire(&mut self, now: Instant) {
         while let Some(entry) = self.waiting.first_entry() {
             let (json, since) = entry.get();
-            let stale = now.saturating_duration_since(*since) > MAX_WAIT;
-            if !stale && self.waiting_bytes <= MAX_WAITING_BYTES {
+            let waited = now.saturating_duration_since(*since);
+            let stale = waited > MAX_WAIT;
+            let crowded = waited > GRACE && self.waiting_bytes > MAX_WAITING_BYTES;
+            if !stale && !crowded {
                 break;
             }
             self.waiting_bytes -= json.len();
@@ -368,11 +376,13 @@ mod tests {
         for _ in 0..3 * MAX_WAITING_BYTES / (1 << 20) {
             splice.stand_in(megabyte.clone());
         }
+        // A burst is kept whole through its grace, then cut to the cap.
+        let burst = splice.lock().waiting_bytes;
+        assert_eq!(burst, 3 * MAX_WAITING_BYTES);
+        let after_grace = Instant::now() + GRACE + Duration::from_millis(10);
+        splice.lock().expire(after_grace);
         let waiting = splice.lock().waiting_bytes;
-        assert!(
-            waiting <= MAX_WAITING_BYTES + (1 << 20),
-            "{waiting} bytes wait"
-        );
+        assert!(waiting <= MAX_WAITING_BYTES, "{waiting} bytes wait");
         let later = Instant::now() + MAX_WAIT + Duration::from_secs(1);
         splice.lock().expire(later);
         let held = splice.lock();
