@@ -119,3 +119,106 @@ fn a_reader_that_stops_early_ends_the_listing_quietly() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
+
+/// A `vault add` with neither `--title` nor `--topic` writes a heading of
+/// the feature's words, never a placeholder that `check all` then refuses.
+#[test]
+fn a_bare_vault_add_of_every_type_leaves_no_placeholder() {
+    let vault = TestVault::new();
+    for doc_type in ["adr", "audit", "plan", "reference", "research"] {
+        let out = vaultspec(
+            &vault,
+            &["vault", "add", doc_type, "--feature", "cache-layer"],
+        );
+        assert!(out.status.success(), "{doc_type}: {}", text(&out.stderr));
+    }
+    let out = vaultspec(&vault, &["vault", "check", "all", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let placeholders: Vec<&serde_json::Value> = report["data"]["checks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["check_name"] == "placeholders")
+        .flat_map(|c| c["diagnostics"]["items"].as_array().into_iter().flatten())
+        .collect();
+    assert!(placeholders.is_empty(), "{placeholders:?}\n{report}");
+    let research = std::fs::read_dir(vault.root().join(".vault/research"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(research).unwrap();
+    assert!(
+        text.contains("# `cache-layer` research: `cache layer`"),
+        "{text}"
+    );
+}
+
+/// `vault exec log` finds the plan by its feature, as every plan verb does:
+/// named with `--related FEATURE`, or not named at all.
+#[test]
+fn exec_log_takes_the_plan_by_its_feature() {
+    let vault = TestVault::new();
+    let out = vaultspec(
+        &vault,
+        &["vault", "add", "plan", "--feature", "cache-layer"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = vaultspec(
+        &vault,
+        &[
+            "vault",
+            "plan",
+            "step",
+            "add",
+            "cache-layer",
+            "--action",
+            "write it",
+            "--scope",
+            "src",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    for related in [Some("cache-layer"), None] {
+        let mut args = vec![
+            "vault",
+            "exec",
+            "log",
+            "--feature",
+            "cache-layer",
+            "--step",
+            "S01",
+        ];
+        args.extend(related.map(|r| ["--related", r]).into_iter().flatten());
+        args.extend(["--row", "A:src/lib.rs", "--json"]);
+        let out = vaultspec(&vault, &args);
+        assert!(
+            out.status.success(),
+            "{related:?}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+    }
+    let plans = std::fs::read_dir(vault.root().join(".vault/plan"))
+        .unwrap()
+        .count();
+    assert_eq!(plans, 1, "no second plan");
+    let exec = vault.root().join(".vault/exec");
+    let ledgers: Vec<_> = walk(&exec);
+    assert_eq!(ledgers.len(), 1, "{ledgers:?}");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

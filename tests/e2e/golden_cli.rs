@@ -146,7 +146,10 @@ macro_rules! vectors {
 vectors! {
     golden_01_add_research_topic => "01-add-research-topic";
     golden_02_add_research_title_no_topic => "02-add-research-title-no-topic";
-    golden_03_add_reference_bare => "03-add-reference-bare";
+    // 03-add-reference-bare is left out on purpose: the reference keeps
+    // the `{topic}` placeholder in the heading of a bare `vault add`, which
+    // its own check then refuses; ours fills in the feature's words
+    // (`cli::a_bare_vault_add_of_every_type_leaves_no_placeholder`).
     golden_04_add_reference_topic_related => "04-add-reference-topic-related";
     golden_05_add_audit_two_related => "05-add-audit-two-related";
     golden_05b_add_audit_topic => "05b-add-audit-topic";

@@ -162,6 +162,25 @@ fn plan_tools_and_log_move_a_plan_forward() -> anyhow::Result<()> {
         "step": first, "rows": ["A:src/cache.rs"], "verify": ["cargo test=pass"]}),
     )?);
     assert_eq!(again["changed"], false);
+    // The plan by its feature, as `plan_edit` and `plan_progress` take it:
+    // the same ledger, not a new plan.
+    let by_feature = structured(&session.call(
+        "log",
+        json!({"feature": "cache-layer", "plan": "cache-layer",
+        "step": first, "rows": ["M:src/cache.rs"]}),
+    )?);
+    assert_eq!(by_feature["created"], false, "{by_feature}");
+    assert_eq!(by_feature["changed"], true, "{by_feature}");
+    let nowhere = session.call(
+        "log",
+        json!({"feature": "cache-layer", "plan": "no-such-plan", "step": first}),
+    )?;
+    assert!(
+        text(&nowhere).contains("name an existing plan")
+            && !text(&nowhere).contains("create the plan"),
+        "{}",
+        text(&nowhere)
+    );
 
     let bad = session.call(
         "plan_progress",

@@ -193,10 +193,17 @@ async fn route(endpoint: &Endpoint, request: Request<Incoming>) -> Response<Body
         );
         return response;
     }
-    endpoint
+    let deleting = parts.method == http::Method::DELETE;
+    let mut response = endpoint
         .service
         .handle(Request::from_parts(parts, Full::new(body)))
-        .await
+        .await;
+    // A session ended is answered 204 No Content, as clients expect (the
+    // official Python SDK logs an error on rmcp's 202).
+    if deleting && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    response
 }
 
 /// `response`, closing its connection after it: a client refused keeps no

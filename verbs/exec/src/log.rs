@@ -22,6 +22,8 @@ pub fn log(options: LogOptions) -> u8 {
         feature: options.feature.clone(),
         plan_stem: options
             .related
+            .as_deref()
+            .unwrap_or_default()
             .trim()
             .trim_start_matches("[[")
             .trim_end_matches("]]")

@@ -25,11 +25,20 @@ pub fn add(options: AddOptions, doc_type: String) -> u8 {
             "`--feature` is required: name the feature tag the document belongs to (e.g. `--feature cache-layer`)",
         );
     };
+    // Neither a title nor a topic: the heading takes the feature's words
+    // rather than keep a `{title}` the vault's own check refuses (the
+    // reference leaves the placeholder).
+    let title = options.title.or_else(|| {
+        options
+            .topic
+            .is_none()
+            .then(|| feature.trim().trim_start_matches('#').replace('-', " "))
+    });
     let req = AddRequest {
         doc_type,
         feature: feature.clone(),
         date: options.date,
-        title: options.title,
+        title,
         topic: options.topic,
         related: options.related,
         tags: options.tags,

@@ -24,13 +24,18 @@ pub enum LedgerError {
     },
     /// The parent plan does not exist.
     #[error(
-        "no plan found for feature `{feature}` with stem `{stem}`; create the plan before logging execution"
+        "no plan {}of feature `{feature}`: name an existing plan by its stem or its feature \
+         (`vaultspec status` lists the plans in flight){}",
+        named(.stem),
+        near_plans(.near)
     )]
     PlanNotFound {
         /// The feature given.
         feature: String,
-        /// The plan stem given.
+        /// The plan stem given (empty: none, the feature's plan was looked for).
         stem: String,
+        /// Plans whose names come close.
+        near: Vec<String>,
     },
     /// Neither the plan's `date:` nor its filename gives a date.
     #[error("plan `{stem}` has no usable date in `date:` or its filename")]
@@ -105,4 +110,20 @@ pub enum LedgerError {
     /// The storage refused or failed.
     #[error(transparent)]
     Storage(#[from] StorageError),
+}
+
+/// "`stem` " for a plan stem given, or nothing.
+fn named(stem: &str) -> String {
+    match stem {
+        "" => String::new(),
+        stem => format!("`{stem}` "),
+    }
+}
+
+/// `; did you mean …` for the plans `near` a target, or nothing.
+fn near_plans(near: &[String]) -> String {
+    match near {
+        [] => String::new(),
+        _ => format!("; did you mean {}?", near.join(", ")),
+    }
 }

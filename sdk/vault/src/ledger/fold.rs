@@ -207,9 +207,10 @@ fn fold_in(
         None => resolve_plan(storage, &feature, false),
     }
     .map_err(|e| match e {
-        PlanError::PlanNotFound { .. } => LedgerError::PlanNotFound {
+        PlanError::PlanNotFound { near, .. } => LedgerError::PlanNotFound {
             feature: feature.clone(),
             stem: String::new(),
+            near,
         },
         other => other.into(),
     })?;

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::date::Date;
 use crate::doc::DocType;
 use crate::hash;
-use crate::plan::{self, PLAN_DIR};
+use crate::plan::{self, PlanError};
 use crate::storage::Storage;
 use crate::template::{self, Fill};
 
@@ -176,11 +176,23 @@ pub fn log(
 ) -> Result<LogResult, LedgerError> {
     crate::ops::begin(storage, opts.dry_run)?;
     let feature = normalise_feature(&req.feature)?;
-    let stem = req.plan_stem.trim().trim_end_matches(".md").to_string();
-    let plan_path = format!("{PLAN_DIR}/{stem}.md");
-    if stem.is_empty() || stem.contains(['/', '\\']) || !storage.exists(&plan_path)? {
-        return Err(LedgerError::PlanNotFound { feature, stem });
-    }
+    // The plan by its stem or by its feature, as every plan verb takes it;
+    // none named: the feature's own plan.
+    let given = req.plan_stem.trim().trim_end_matches(".md");
+    let target = if given.is_empty() {
+        feature.as_str()
+    } else {
+        given
+    };
+    let plan_path = plan::resolve_plan(storage, target, false).map_err(|err| match err {
+        PlanError::PlanNotFound { near, .. } => LedgerError::PlanNotFound {
+            feature: feature.clone(),
+            stem: given.to_owned(),
+            near,
+        },
+        other => other.into(),
+    })?;
+    let stem = crate::doc::stem_of(&plan_path).to_owned();
     let doc = plan::load_plan(storage, &plan_path)?;
     let step = doc.plan.steps[doc.plan.find_step(&req.step)?].id.clone();
 
