@@ -153,7 +153,10 @@ fn print_rollup(data: &Value) {
     let mut sections = Vec::new();
 
     if let Some(message) = data["journal"]["message"].as_str() {
-        out.push_str(&format!("\nUndo journal {}: {message}\n", s(&data["journal"]["path"])));
+        out.push_str(&format!(
+            "\nUndo journal {}: {message}\n",
+            s(&data["journal"]["path"])
+        ));
     }
 
     let mut problems = Section::new("Unreadable files");
