@@ -145,8 +145,10 @@ fn install_approve_sync_edit_and_uninstall_keep_everything_not_ours() {
     // Install sets the workspace up and tries to enroll: nothing is
     // approved, so no agent file changes and status says why.
     let out = s.expect(0, &["install"]);
+    let said = String::from_utf8_lossy(&out.stdout);
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("is not approved for claude"),
+        said.contains("MCP server vaultspec-core for claude: skipped")
+            && said.contains("approve its launch at this terminal"),
         "{}",
         show(&out)
     );
@@ -603,4 +605,41 @@ fn an_untouched_entry_converges_and_the_users_own_file_keeps_its_bytes() {
             .contains("cannot be parsed"),
         "{doctor}"
     );
+}
+
+/// `install`'s first screen: no alarm about flags the person never gave,
+/// the approval step once, and a next step that works at a terminal (not
+/// `vaultspec mcp`, which an agent starts); run there anyway, `mcp` says
+/// what it is for and ends quietly on Ctrl-D.
+#[test]
+fn installs_first_screen_points_only_where_a_person_can_go() {
+    let s = Setup::new();
+    let out = s.expect(0, &["install"]);
+    let said = show(&out);
+    assert!(!said.contains("--force"), "{said}");
+    assert!(!said.contains("is not approved for"), "{said}");
+    assert_eq!(
+        said.matches("vaultspec spec mcps trust").count(),
+        1,
+        "{said}"
+    );
+    let next = said.split("Next:").nth(1).expect("a Next: block");
+    assert!(!next.contains("vaultspec mcp\n"), "{next}");
+    assert!(next.contains("vaultspec spec doctor"), "{next}");
+
+    // Each doctor names its scope and the other.
+    let vault_doctor = show(&s.run(&["doctor"]));
+    assert!(
+        vault_doctor.contains("run `vaultspec spec doctor`"),
+        "{vault_doctor}"
+    );
+    let agents_doctor = show(&s.run(&["spec", "doctor"]));
+    assert!(
+        agents_doctor.contains("run `vaultspec doctor`"),
+        "{agents_doctor}"
+    );
+
+    let mcp = s.at_terminal(&["mcp"], "\u{4}");
+    assert_eq!(mcp.status.code(), Some(0), "{}", show(&mcp));
+    assert!(show(&mcp).contains("Ctrl-D ends it"), "{}", show(&mcp));
 }

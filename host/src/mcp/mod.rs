@@ -130,12 +130,28 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         };
         return http::serve(server, &options).await;
     }
+    // A person who ran `vaultspec mcp` at a terminal hears what it is for;
+    // ending it there before any client spoke is no failure.
+    let at_terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    if at_terminal {
+        eprintln!(
+            "vaultspec mcp serves this vault to a coding agent over MCP on stdin and stdout; the \
+             agent starts it (`vaultspec install` enrolls it, `vaultspec spec mcps status` shows \
+             where). Waiting for an agent's JSON-RPC here: Ctrl-D ends it."
+        );
+    }
     let splice = splice::Splice::new();
-    let service = server
+    let service = match server
         .with_splice(splice.clone())
         .serve(stdio::StdioTransport::new(splice))
         .await
-        .context("starting the MCP session")?;
+    {
+        Ok(service) => service,
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) if at_terminal => {
+            return Ok(());
+        }
+        Err(err) => return Err(err).context("starting the MCP session"),
+    };
     service.waiting().await.context("serving MCP")?;
     Ok(())
 }

@@ -130,5 +130,9 @@ pub fn doctor(options: DoctorOptions) -> u8 {
         _ => "errors found",
     };
     println!("{verdict}: {errors} errors, {warnings} warnings");
+    // The other doctor, named so the two never seem to disagree.
+    println!(
+        "(the vault and its framework folder; for what coding agents were given, run `vaultspec spec doctor`)"
+    );
     code
 }

@@ -183,6 +183,11 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     if signals.is_empty() {
         out.push_str("No problems found.\n");
     }
+    // The other doctor, named so the two never seem to disagree.
+    out.push_str(
+        "(what coding agents were given: rules, MCP enrollment, journal; for the vault's \
+         documents, run `vaultspec doctor`)\n",
+    );
     printed.stdout = out;
     printed
 }

@@ -35,7 +35,7 @@ mod ownership;
 pub mod providers;
 mod pyjson;
 mod status;
-mod sync;
+pub mod sync;
 mod targets;
 
 pub use args::SpecCommand;

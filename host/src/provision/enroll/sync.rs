@@ -141,6 +141,23 @@ pub struct Options {
     pub prune: bool,
 }
 
+/// What every warning about a server not approved yet says, so a report
+/// that sums them up (`install`'s) can tell them from the rest.
+pub const NOT_APPROVED: &str = "is not approved for";
+
+/// The warning for server `name`, not approved for `provider` in `scope`;
+/// under `--force`, that it grants no consent.
+fn unapproved(name: &str, provider: &str, scope: &str, force: bool) -> String {
+    let force = match force {
+        true => " --force does not grant consent to run a command.",
+        false => "",
+    };
+    format!(
+        "MCP server '{name}' {NOT_APPROVED} {provider} ({scope}); review it at a terminal \
+         with `vaultspec spec mcps trust {provider} --scope {scope}`, then sync again.{force}"
+    )
+}
+
 /// The workspace a run works on.
 pub struct Workspace<'a> {
     /// The workspace root, resolved.
@@ -224,11 +241,11 @@ fn sync_target(
             .approves(&Approval::of(ws.root, definition, &launch, target))
         {
             report.item(name, Outcome::Skipped, provider, None);
-            report.warnings.push(format!(
-                "MCP server '{name}' is not approved for {provider} ({scope}); review it at a terminal \
-                 with `vaultspec spec mcps trust {provider} --scope {scope}`, then sync again. \
-                 --force does not grant consent to run a command.",
-                scope = target.scope.name()
+            report.warnings.push(unapproved(
+                name,
+                &provider.to_string(),
+                target.scope.name(),
+                options.force,
             ));
             declined.insert(name.to_owned());
             continue;

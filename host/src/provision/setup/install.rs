@@ -342,7 +342,15 @@ fn report(
     }
     out.push_str(&framework_text(framework));
     if let Some(enrollment) = enrollment {
-        crate::provision::enroll::print_warnings(&enrollment.warnings);
+        // Servers waiting for approval are summed up by the report's own
+        // closing lines; only the other warnings are printed.
+        let others: Vec<String> = enrollment
+            .warnings
+            .iter()
+            .filter(|w| !w.contains(crate::provision::enroll::sync::NOT_APPROVED))
+            .cloned()
+            .collect();
+        crate::provision::enroll::print_warnings(&others);
         out.push_str(&enrollment_text(enrollment));
     }
     let same = changed(Change::Same).count();
@@ -350,9 +358,11 @@ fn report(
         out.push_str(&format!("  ({same} already in place)\n"));
     }
     if status == "created" && !args.dry_run && !no_hints {
+        // Not `vaultspec mcp`: an agent starts the server, and at a terminal
+        // it only waits for JSON.
         out.push_str(
             "\nNext:\n  See how to write a first document\n    vaultspec vault add --help\n  \
-             Serve this vault to a coding agent\n    vaultspec mcp\n",
+             Check what your coding agents were given\n    vaultspec spec doctor\n",
         );
     }
     crate::report::write_stdout(&out)?;
