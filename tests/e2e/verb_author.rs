@@ -137,10 +137,27 @@ fn a_scaffolded_kebab_case_verb_builds_offline_installs_trusts_and_runs() -> any
         "{shown}"
     );
 
-    // Install, as the scaffold's README says.
+    // Install, exactly as `verbs new` printed it, from the crate's folder
+    // (the workspace's `.vaultspec/verbs/` does not exist yet).
+    let install = created["data"]["install"]
+        .as_str()
+        .context("the install step")?;
+    // The test builds into a shared target folder; a plain build leaves the
+    // component in the crate's own.
+    let built = crate_dir.join(created["data"]["component"].as_str().unwrap());
+    std::fs::create_dir_all(built.parent().unwrap())?;
+    std::fs::copy(&wasm, &built)?;
+    let out = std::process::Command::new("sh")
+        .args(["-c", install])
+        .current_dir(&crate_dir)
+        .output()?;
+    ensure!(out.status.success(), "`{install}`: {}", text(&out.stderr));
     let installed = vault.root().join(".vaultspec/verbs/my-notes.wasm");
-    std::fs::create_dir_all(installed.parent().unwrap())?;
-    std::fs::copy(&wasm, &installed).with_context(|| format!("installing `{}`", wasm.display()))?;
+    ensure!(
+        installed.is_file(),
+        "`{install}` put nothing at `{}`",
+        installed.display()
+    );
     let out = user.run(&vault, &["my", "notes", "count"]);
     assert_eq!(
         out.status.code(),

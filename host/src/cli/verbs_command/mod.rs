@@ -59,7 +59,7 @@ pub async fn run(matches: &ArgMatches, context: VerbsContext<'_>) -> anyhow::Res
         VerbsCommand::List(args) => list::run(&args, &context),
         VerbsCommand::Trust(args) => trust::run(&args, &context),
         VerbsCommand::Inspect(args) => inspect::run(&args, &context),
-        VerbsCommand::New(args) => new::run(&args, context.home),
+        VerbsCommand::New(args) => new::run(&args, context.home, context.root),
     }
 }
 

@@ -52,7 +52,7 @@ pub struct NewArgs {
 }
 
 /// Create the crate; exit 0.
-pub fn run(args: &NewArgs, home: Option<&Path>) -> anyhow::Result<u8> {
+pub fn run(args: &NewArgs, home: Option<&Path>, root: Option<&Path>) -> anyhow::Result<u8> {
     check_name(&args.name)?;
     name::check_kebab("WIT namespace", &args.namespace)?;
     let lib = name::rust_ident(&args.name);
@@ -102,7 +102,8 @@ pub fn run(args: &NewArgs, home: Option<&Path>) -> anyhow::Result<u8> {
                 "# The sources are the ones vaultspec {} carries (SDK {}),\n\
                  # written by `vaultspec verbs new`; if the folder is gone, a `verbs new`\n\
                  # of the same vaultspec writes it again. `Cargo.lock` pins the versions\n\
-                 # vaultspec's own verbs were built with, so the first build works offline.\n",
+                 # vaultspec's own verbs were built with; the first build fetches them from\n\
+                 # crates.io unless cargo's cache already holds them.\n",
                 env!("CARGO_PKG_VERSION"),
                 sdk::folder_name(),
             );
@@ -140,6 +141,16 @@ pub fn run(args: &NewArgs, home: Option<&Path>) -> anyhow::Result<u8> {
     }
     write_all(&dir, &files)?;
     let component = format!("target/wasm32-wasip2/release/{lib}.wasm");
+    // Where the component goes: this workspace's verbs, else the user's
+    // (loaded in every workspace), under the name the catalog shows.
+    let verbs_dir = match root {
+        Some(root) => {
+            shell_words::quote(&root.join(".vaultspec/verbs").display().to_string()).into_owned()
+        }
+        None => "~/.vaultspec/verbs".to_owned(),
+    };
+    let installed = format!("{verbs_dir}/{}.wasm", args.name);
+    let install = format!("mkdir -p {verbs_dir} && cp {component} {installed}");
     if args.json {
         let data = json!({
             "name": args.name,
@@ -147,6 +158,7 @@ pub fn run(args: &NewArgs, home: Option<&Path>) -> anyhow::Result<u8> {
             "files": files.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
             "sdk": sdk_path.display().to_string(),
             "component": component,
+            "install": install,
             "verb": format!("{} count", verb_group(&args.name)),
         });
         print_envelope("new", "created", data)?;
@@ -161,12 +173,14 @@ pub fn run(args: &NewArgs, home: Option<&Path>) -> anyhow::Result<u8> {
             "build it:    cd {} && cargo build --release --target wasm32-wasip2",
             dir.display()
         );
-        println!(
-            "install it:  cp {component} <workspace>/.vaultspec/verbs/{}.wasm",
-            args.name
-        );
+        println!("install it:  {install}");
+        println!("check it:    vaultspec verbs inspect {installed}");
         println!("trust it:    vaultspec verbs trust {}", args.name);
         println!("run it:      vaultspec {} count", verb_group(&args.name));
+        println!(
+            "(the first build fetches the crates `Cargo.lock` pins from crates.io, unless \
+             cargo's cache already holds them)"
+        );
     }
     Ok(0)
 }

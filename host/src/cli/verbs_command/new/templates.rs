@@ -101,16 +101,23 @@ vaultspec verbs, shipped as a WebAssembly component.
 - `Cargo.toml` depends on `vaultspec-sdk`; until the SDK is published, its
   `[patch.crates-io]` section builds it from local sources (by default the
   ones `vaultspec verbs new` wrote under `~/.vaultspec/sdk/`, with a
-  `Cargo.lock` pinning what vaultspec's own verbs were built with, so the
-  first build needs no network).
+  `Cargo.lock` pinning what vaultspec's own verbs were built with; the
+  first build fetches those from crates.io unless cargo's cache holds them).
+
+From this folder, with `WORKSPACE` the root of the workspace to use it in
+(the folder with `.vaultspec/`; `~` puts it in every workspace):
 
 ```sh
 cargo build --release --target wasm32-wasip2
-vaultspec verbs inspect target/wasm32-wasip2/release/{{LIB}}.wasm
-cp target/wasm32-wasip2/release/{{LIB}}.wasm <workspace>/.vaultspec/verbs/{{NAME}}.wasm
+mkdir -p "$WORKSPACE/.vaultspec/verbs"
+cp target/wasm32-wasip2/release/{{LIB}}.wasm "$WORKSPACE/.vaultspec/verbs/{{NAME}}.wasm"
+vaultspec verbs inspect "$WORKSPACE/.vaultspec/verbs/{{NAME}}.wasm"
 vaultspec verbs trust {{NAME}}       # at a terminal: review, then answer y
 vaultspec {{VERBS}} count --json
 ```
+
+The catalog names a component by its file: `{{NAME}}`, whatever Cargo
+called the build (`{{LIB}}.wasm`).
 
 Rebuilding changes the component's digest: trust it again after each install.
 "#;
