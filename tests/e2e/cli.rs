@@ -37,6 +37,14 @@ fn a_misspelt_verb_gets_a_suggestion() {
     let out = vaultspec(&vault, &["vault", "lst"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("list"));
+    // Two letters swapped: the one word meant, not every word near it.
+    let out = vaultspec(&vault, &["stauts"]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("'status'") && !said.contains("'vault'"),
+        "{said}"
+    );
 }
 
 #[test]
@@ -221,4 +229,35 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
         }
     }
     out
+}
+
+/// Every page `vaultspec man` lists can be printed: `vaultspec man vault`
+/// prints `vaultspec-vault(1)`, which lists its own.
+#[test]
+fn every_manual_page_listed_can_be_printed() {
+    let vault = TestVault::new();
+    let top = text(&vaultspec(&vault, &["man"]).stdout);
+    let listed: Vec<String> = top
+        .lines()
+        .filter_map(|l| l.strip_prefix("vaultspec\\-")?.strip_suffix("(1)"))
+        .map(|name| name.replace("\\-", "-"))
+        .collect();
+    assert!(listed.len() > 5, "{top}");
+    assert!(listed.iter().any(|n| n == "vault"), "{listed:?}");
+    for name in &listed {
+        let out = vaultspec(&vault, &["man", name]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let page = text(&out.stdout);
+        let title = format!(".TH vaultspec-{name} 1 ");
+        assert!(
+            page.contains(&title),
+            "{name}: {}",
+            &page[..page.len().min(300)]
+        );
+    }
+    let out = vaultspec(&vault, &["man", "vault", "add"]);
+    assert!(text(&out.stdout).contains(".TH vaultspec-vault-add 1 "));
+    let out = vaultspec(&vault, &["man", "no-such"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no command `vaultspec no-such`"));
 }

@@ -28,10 +28,18 @@ pub fn completions_command() -> Command {
 /// The `man` command.
 pub fn man_command() -> Command {
     Command::new("man")
-        .about("Print the manual page of vaultspec (roff).")
+        .about("Print a manual page of vaultspec (roff).")
         .long_about(
-            "Print the manual page of vaultspec in roff, for `man`: \
-             vaultspec man > vaultspec.1 && man ./vaultspec.1",
+            "Print a manual page of vaultspec in roff, for `man`: \
+             vaultspec man > vaultspec.1 && man ./vaultspec.1\n\n\
+             Each page lists those of its commands, and prints with their words: \
+             vaultspec man vault add > vaultspec-vault-add.1",
+        )
+        .arg(
+            Arg::new("command")
+                .num_args(0..)
+                .value_name("COMMAND")
+                .help("The command whose page to print (none: the page of vaultspec itself)"),
         )
 }
 
@@ -43,10 +51,27 @@ pub fn completions(mut command: Command, shell: Shell) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Write the manual page to stdout.
-pub fn man(command: Command) -> anyhow::Result<()> {
+/// Write the manual page of the command `words` name (none: the whole
+/// tool's) to stdout; `Err` says why a page cannot be made.
+pub fn man(mut command: Command, words: &[&String]) -> Result<(), String> {
+    // Built, the tree names each command's page `vaultspec-vault-add`.
+    command.build();
+    let mut chosen = command;
+    for (i, word) in words.iter().enumerate() {
+        let Some(sub) = chosen.find_subcommand(word.as_str()).cloned() else {
+            let path: Vec<&str> = words[..=i].iter().map(|w| w.as_str()).collect();
+            return Err(format!(
+                "there is no command `vaultspec {}`, so no page for it; `vaultspec man` lists the pages",
+                path.join(" ")
+            ));
+        };
+        chosen = sub;
+    }
     let mut page = Vec::new();
-    clap_mangen::Man::new(command).render(&mut page)?;
-    write_stdout(&String::from_utf8_lossy(&page))?;
-    Ok(())
+    clap_mangen::Man::new(chosen)
+        .source(format!("vaultspec {}", env!("CARGO_PKG_VERSION")))
+        .render(&mut page)
+        .map_err(|err| format!("writing the manual page: {err}"))?;
+    write_stdout(&String::from_utf8_lossy(&page))
+        .map_err(|err| format!("printing the manual page: {err}"))
 }

@@ -112,7 +112,10 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     let catalog = &loaded.catalog;
     let matches = match full_command(catalog).try_get_matches_from(&args) {
         Ok(matches) => matches,
-        Err(err) => return Ok(parse_failure(&err, reporter)),
+        Err(mut err) => {
+            closest_suggestions(&mut err);
+            return Ok(parse_failure(&err, reporter));
+        }
     };
     let target = matches.get_one::<PathBuf>("target").cloned();
     // A catalog verb first: `spec rules list` is the framework component's,
@@ -147,9 +150,16 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
             docs::completions(full_command(catalog), shell)?;
             return Ok(exit::OK);
         }
-        Some(("man", _)) => {
-            docs::man(full_command(catalog))?;
-            return Ok(exit::OK);
+        Some(("man", sub)) => {
+            let words: Vec<&String> = sub
+                .get_many::<String>("command")
+                .into_iter()
+                .flatten()
+                .collect();
+            return Ok(match docs::man(full_command(catalog), &words) {
+                Ok(()) => exit::OK,
+                Err(problem) => reporter.fail(exit::USAGE, &problem),
+            });
         }
         _ => {}
     }
@@ -246,6 +256,32 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
             &format!("`{verb}` ended without an exit code"),
         ),
     })
+}
+
+/// Keep only the closest of clap's suggestions for a mistyped subcommand,
+/// counting a swap of two letters as one edit: `stauts` is `status`, not
+/// also `vault`.
+fn closest_suggestions(err: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(typed)) = err.get(ContextKind::InvalidSubcommand).cloned() else {
+        return;
+    };
+    let Some(ContextValue::Strings(offered)) = err.get(ContextKind::SuggestedSubcommand).cloned()
+    else {
+        return;
+    };
+    let distance = |word: &String| strsim::osa_distance(&typed, word);
+    let Some(best) = offered.iter().map(distance).min() else {
+        return;
+    };
+    let kept: Vec<String> = offered
+        .into_iter()
+        .filter(|w| distance(w) == best)
+        .collect();
+    err.insert(
+        ContextKind::SuggestedSubcommand,
+        ContextValue::Strings(kept),
+    );
 }
 
 /// Report what clap could not parse, or print the help or version it was
