@@ -214,21 +214,19 @@ fn exec_log_takes_the_plan_by_its_feature() {
         .count();
     assert_eq!(plans, 1, "no second plan");
     let exec = vault.root().join(".vault/exec");
-    let ledgers: Vec<_> = walk(&exec);
+    // One folder per plan, its ledger inside.
+    let ledgers: Vec<_> = std::fs::read_dir(&exec)
+        .unwrap()
+        .flatten()
+        .flat_map(|folder| {
+            std::fs::read_dir(folder.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .map(|file| file.path())
+        .collect();
     assert_eq!(ledgers.len(), 1, "{ledgers:?}");
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }
 
 /// Every page `vaultspec man` lists can be printed: `vaultspec man vault`
