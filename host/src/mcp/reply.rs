@@ -1,5 +1,11 @@
 //! Packaging tool results the way every hot tool answers (`spec/mcp-tools.md`
 //! §2–3): one short summary line plus the structured payload, or a tool error.
+//!
+//! Beyond the reference, `content` also carries the payload as JSON text,
+//! after the summary: the protocol asks a tool that returns structured
+//! content to send it as text too, for clients that show only `content`.
+//! The summary stays the first block, and the response cap weighs the
+//! reply as the reference sends it (the copy is not counted twice).
 
 use std::sync::Arc;
 
@@ -90,11 +96,19 @@ pub fn package(tool: &str, result: ToolResult, splice: Option<&Splice>) -> CallT
             // Not `CallToolResult::structured`, which would also write the
             // whole payload out as text only for it to be replaced.
             let summary = ContentBlock::text(clip_summary(&reply.summary));
-            let mut result = CallToolResult::success(vec![summary]);
-            result.structured_content = Some(match (reply.structured, splice) {
-                (Payload::Written(json), Some(splice)) => splice.stand_in(json),
-                (payload, _) => payload.into_value(),
-            });
+            let (structured, copy) = match (reply.structured, splice) {
+                (Payload::Written(json), Some(splice)) => {
+                    let copy = json.to_string();
+                    (splice.stand_in(json), copy)
+                }
+                (payload, _) => {
+                    let value = payload.into_value();
+                    let copy = value.to_string();
+                    (value, copy)
+                }
+            };
+            let mut result = CallToolResult::success(vec![summary, ContentBlock::text(copy)]);
+            result.structured_content = Some(structured);
             result
         }
         Err(ToolError::Tool(message)) => CallToolResult::error(vec![ContentBlock::text(format!(
@@ -123,9 +137,13 @@ pub fn wire_size(result: &CallToolResult) -> usize {
 
 /// Replace a result over [`RESPONSE_LIMIT`] with the refusal the spec names
 /// (the work it reports has already happened). `result` must carry its
-/// whole payload (no stand-in), or its size would not count it.
+/// whole payload (no stand-in), or its size would not count it; its text
+/// copy of the payload is left out of the count, as the reference sends
+/// none.
 pub fn cap_response(tool: &str, result: CallToolResult) -> CallToolResult {
-    if wire_size(&result) > RESPONSE_LIMIT {
+    let mut counted = result.clone();
+    counted.content.truncate(1);
+    if wire_size(&counted) > RESPONSE_LIMIT {
         package(
             tool,
             Err(ToolError::tool(format!(
@@ -172,6 +190,33 @@ mod tests {
     fn summaries_are_one_line_of_at_most_200_characters() {
         assert_eq!(clip_summary(&"x".repeat(300)).len(), 200);
         assert_eq!(clip_summary("first\nsecond"), "first");
+    }
+
+    #[test]
+    fn a_success_carries_its_summary_then_its_payload_as_json_text() {
+        let payload = serde_json::json!({"result": [{"path": ".vault/adr/a.md"}]});
+        let reply = Reply {
+            summary: "1 row".into(),
+            structured: payload.clone().into(),
+        };
+        let result = package("find", Ok(reply), None);
+        let content = serde_json::to_value(&result.content).unwrap();
+        assert_eq!(content[0]["text"], "1 row");
+        let copy: Value = serde_json::from_str(content[1]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(copy, payload);
+        assert_eq!(result.structured_content, Some(payload));
+    }
+
+    #[test]
+    fn the_text_copy_does_not_count_against_the_response_cap() {
+        // 100 KB of payload: under the cap once, over it if counted twice.
+        let reply = Reply {
+            summary: "rows".into(),
+            structured: serde_json::json!({"text": "x".repeat(100_000)}).into(),
+        };
+        let result = cap_response("find", package("find", Ok(reply), None));
+        assert_ne!(result.is_error, Some(true));
+        assert_eq!(result.content.len(), 2);
     }
 
     #[test]

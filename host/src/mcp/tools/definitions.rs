@@ -3,6 +3,13 @@
 //!
 //! Input schemas are the contract and are also what arguments are validated
 //! against, so the bounds a client reads are the bounds it gets.
+//!
+//! Two spellings differ from the reference's on purpose, for clients that
+//! read `type` as one string (the MCP Inspector's portability check): a
+//! required-and-nullable field is `anyOf` a string and null, not
+//! `{"type":["string","null"]}`, and `invoke`'s `data` lists the JSON types
+//! it may be instead of the empty schema. Both accept exactly what the
+//! reference's accept.
 
 use serde_json::{Value, json};
 use vaultspec_vault::search::SEARCHABLE_TYPES;
@@ -17,6 +24,18 @@ pub struct Hints {
     pub destructive: Option<bool>,
     /// `idempotentHint`.
     pub idempotent: bool,
+}
+
+/// A required field that is a string or `null`, spelled so that each
+/// branch has one `type`.
+fn nullable_string() -> Value {
+    json!({"anyOf":[{"type":"string"},{"type":"null"}]})
+}
+
+/// Any JSON value (a verb's parsed output), spelled as the JSON types.
+fn any_json() -> Value {
+    json!({"anyOf":[{"type":"object"},{"type":"array"},{"type":"string"},
+                    {"type":"number"},{"type":"boolean"},{"type":"null"}]})
 }
 
 /// A tool that only reads.
@@ -184,10 +203,10 @@ fn status() -> ToolDef {
             "trace_kind":{"type":"string"},"features":{"type":"array"},"features_total":{"type":"integer"},
             "plans_in_flight":{"type":"array"},"totals":{"type":"object"},"plans":{"type":"array"},
             "hosted_search":{"type":"object","required":["configured","source"],"properties":{
-                "configured":{"type":"boolean"},"source":{"type":["string","null"]}}},
+                "configured":{"type":"boolean"},"source":nullable_string()}},
             "companion":{"type":"object","required":["package","signal","mode","version","floor","health_authority"],"properties":{
                 "package":{"type":"string"},"signal":{"type":"string","enum":["absent","declared","present","below_floor"]},
-                "mode":{"type":["string","null"]},"version":{"type":["string","null"]},
+                "mode":nullable_string(),"version":nullable_string(),
                 "floor":{"type":"string"},"health_authority":{"type":"string"}}},
             "ranking":{"type":"string"}}}),
         hints: READS,
@@ -202,7 +221,7 @@ fn check(read_only: bool) -> ToolDef {
             "check":{"type":"string"},"error_count":{"type":"integer"},"warning_count":{"type":"integer"},
             "info_count":{"type":"integer"},"fixed_count":{"type":"integer"},"clean":{"type":"boolean"}}}},
         "findings":{"type":"array","items":{"type":"object","required":["check","path","message","severity","fixable"],"properties":{
-            "check":{"type":"string"},"path":{"type":["string","null"]},"message":{"type":"string"},
+            "check":{"type":"string"},"path":nullable_string(),"message":{"type":"string"},
             "severity":{"type":"string"},"fixable":{"type":"boolean"}}}},
         "findings_total":{"type":"integer"},"findings_truncated":{"type":"boolean"}}});
     if read_only {
@@ -244,7 +263,7 @@ fn search() -> ToolDef {
             "status":{"type":"string"},"answered":{"type":"boolean"},"ranking":{"type":"string"},
             "hits":{"type":"array","items":{"type":"object","required":["path","type","feature","date","title","score","blob_hash"],"properties":{
                 "path":{"type":"string"},"type":{"type":"string"},"feature":{"type":"string"},"date":{"type":"string"},
-                "title":{"type":["string","null"]},"score":{"type":"number"},"blob_hash":{"type":"string"},
+                "title":nullable_string(),"score":{"type":"number"},"blob_hash":{"type":"string"},
                 "excerpt":{"$ref":"#/$defs/Excerpt"}}}},
             "returned":{"type":"integer"},"total":{"type":"integer"},"truncated":{"type":"boolean"}},
             "$defs":{"Excerpt":{"type":"object","required":["section","line_start","line_end","text","truncated"],"properties":{
@@ -318,7 +337,7 @@ fn plan_progress() -> ToolDef {
             "items":{"type":"array","items":{"type":"object","required":["step_id","state","status"],"properties":{
                 "step_id":{"type":"string"},"state":{"type":"string"},"status":{"type":"string"},"error":{"type":"object"}}}},
             "total_steps":{"type":"integer"},"steps_completed":{"type":"integer"},"completion_percent":{"type":"number"},
-            "next_open_step":{"type":["string","null"]}}}),
+            "next_open_step":nullable_string()}}),
         hints: writes(false, true),
     }
 }
@@ -342,7 +361,7 @@ fn plan_edit() -> ToolDef {
             "items":{"type":"array","items":{"type":"object","required":["operation","status"],"properties":{
                 "operation":{"type":"string"},"status":{"type":"string"},"step_id":{"type":"string"},"error":{"type":"object"}}}},
             "total_steps":{"type":"integer"},"steps_completed":{"type":"integer"},
-            "next_open_step":{"type":["string","null"]}}}),
+            "next_open_step":nullable_string()}}),
         hints: writes(true, false),
     }
 }
@@ -414,7 +433,7 @@ fn invoke() -> ToolDef {
             "timeout":{"type":"number","default":60.0}}}),
         output: json!({"type":"object","required":["verb","ok","exit_code","format"],"properties":{
             "verb":{"type":"string"},"ok":{"type":"boolean"},"exit_code":{"type":"integer"},"format":{"type":"string"},
-            "data":{},"stdout":{"type":"string"},
+            "data":any_json(),"stdout":{"type":"string"},
             "error":{"type":"object","required":["kind","exit_code","message"],"properties":{
                 "kind":{"type":"string"},"exit_code":{"type":"integer"},"message":{"type":"string"},"stderr":{"type":"string"}}},
             "command":{"type":"array","items":{"type":"string"}},
@@ -427,6 +446,93 @@ fn invoke() -> ToolDef {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The MCP Inspector's portability findings in `schema` (its rules
+    /// `type-union`, `untyped-schema`, `boolean-schema`, `remote-ref`).
+    fn portability(schema: &Value, at: &str, out: &mut Vec<String>) {
+        let Value::Object(node) = schema else {
+            out.push(format!("{at}: a bare {schema} where a schema belongs"));
+            return;
+        };
+        if node.get("type").is_some_and(Value::is_array) {
+            out.push(format!("{at}: `type` is an array"));
+        }
+        if node
+            .get("$ref")
+            .and_then(Value::as_str)
+            .is_some_and(|r| !r.starts_with('#'))
+        {
+            out.push(format!("{at}: a remote $ref"));
+        }
+        let constraining = [
+            "type",
+            "enum",
+            "const",
+            "anyOf",
+            "oneOf",
+            "allOf",
+            "not",
+            "$ref",
+            "properties",
+            "required",
+            "items",
+            "minimum",
+            "maximum",
+            "minLength",
+            "maxLength",
+            "pattern",
+            "minItems",
+            "maxItems",
+            "additionalProperties",
+        ];
+        if !node.keys().any(|k| constraining.contains(&k.as_str())) {
+            out.push(format!("{at}: constrains nothing"));
+        }
+        for key in ["properties", "$defs", "patternProperties"] {
+            for (name, sub) in node
+                .get(key)
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                portability(sub, &format!("{at}.{key}.{name}"), out);
+            }
+        }
+        for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+            for (i, sub) in node
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                portability(sub, &format!("{at}.{key}[{i}]"), out);
+            }
+        }
+        for key in ["items", "not", "additionalProperties", "contains"] {
+            match node.get(key) {
+                Some(Value::Bool(_)) if key == "additionalProperties" => {}
+                Some(sub) => portability(sub, &format!("{at}.{key}"), out),
+                None => {}
+            }
+        }
+    }
+
+    #[test]
+    fn every_schema_is_portable_to_clients_that_read_one_type() {
+        let mut findings = Vec::new();
+        for read_only in [false, true] {
+            for tool in definitions(read_only) {
+                portability(&tool.input, &format!("{} input", tool.name), &mut findings);
+                portability(
+                    &tool.output,
+                    &format!("{} output", tool.name),
+                    &mut findings,
+                );
+            }
+        }
+        assert!(findings.is_empty(), "{}", findings.join("\n"));
+    }
 
     #[test]
     fn tools_are_listed_in_the_reference_order() {
