@@ -95,19 +95,98 @@ pub fn escape_text(text: &str) -> String {
     }
 }
 
+/// Whether a stream that is a terminal (`terminal`) takes colour: `NO_COLOR`
+/// unset or empty (<https://no-color.org>) and `TERM` not `dumb`.
+pub fn colour_wanted(terminal: bool) -> bool {
+    terminal
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+}
+
+/// `error:` as the host starts a line on stderr with it: bold red where
+/// stderr is a terminal that takes colour.
+pub fn error_label() -> &'static str {
+    if colour_wanted(std::io::IsTerminal::is_terminal(&std::io::stderr())) {
+        "\x1b[1;31merror\x1b[0m:"
+    } else {
+        "error:"
+    }
+}
+
+/// `warning:`, as [`error_label`] is `error:`, in yellow.
+pub fn warning_label() -> &'static str {
+    if colour_wanted(std::io::IsTerminal::is_terminal(&std::io::stderr())) {
+        "\x1b[1;33mwarning\x1b[0m:"
+    } else {
+        "warning:"
+    }
+}
+
+/// The longest colour sequence a [`TerminalFilter::colour`] passes
+/// (`ESC [ 0 ; 1 ; 3 1 m` and the like).
+const MAX_SGR: usize = 16;
+
+/// The SGR parameters a colour filter lets through: reset, bold, dim,
+/// normal intensity, and the foreground colours. Nothing that hides,
+/// blinks or moves anything.
+fn allowed_sgr(parameter: &[u8]) -> bool {
+    matches!(
+        parameter,
+        b"" | b"0" | b"1" | b"2" | b"22" | b"39" | [b'3', b'0'..=b'7'] | [b'9', b'0'..=b'7']
+    )
+}
+
+/// The length of the colour sequence `bytes` starts with (`bytes[0]` is
+/// `ESC`): `Some(Ok(n))` for an allowed one, `Some(Err(()))` for anything
+/// else, `None` when the bytes end before it can be told.
+fn sgr_length(bytes: &[u8]) -> Option<Result<usize, ()>> {
+    for (i, &b) in bytes.iter().enumerate().skip(1).take(MAX_SGR - 1) {
+        match (i, b) {
+            (1, b'[') => {}
+            (1, _) => return Some(Err(())),
+            (_, b'0'..=b'9' | b';') => {}
+            (_, b'm') => {
+                let params = &bytes[2..i];
+                return Some(if params.split(|&c| c == b';').all(allowed_sgr) {
+                    Ok(i + 1)
+                } else {
+                    Err(())
+                });
+            }
+            _ => return Some(Err(())),
+        }
+    }
+    if bytes.len() < MAX_SGR {
+        None
+    } else {
+        Some(Err(()))
+    }
+}
+
 /// Escapes a byte stream bound for a terminal: C0 controls but `\n`, `\t`
 /// and the `\r` of a `\r\n`, DEL, C1 controls (as UTF-8) and bidirectional
-/// formatting characters. `ESC` is escaped always: no builtin verb prints
-/// colour, so no escape sequence at all passes. Bytes that are not UTF-8
-/// pass as they are (a terminal shows them as replacement characters). A
-/// sequence split across writes is held back until the next write
-/// ([`TerminalFilter::finish`] lets it out).
+/// formatting characters. `ESC` is escaped always, except by a
+/// [`TerminalFilter::colour`] filter (for builtin verbs the host allowed
+/// colour), which passes the colour sequences of the SDK's `style` and
+/// nothing else. Bytes that are not UTF-8 pass as they are (a terminal
+/// shows them as replacement characters). A sequence split across writes
+/// is held back until the next write ([`TerminalFilter::finish`] lets it
+/// out).
 #[derive(Debug, Default)]
 pub struct TerminalFilter {
     held: Vec<u8>,
+    colour: bool,
 }
 
 impl TerminalFilter {
+    /// A filter that also passes colour sequences.
+    pub fn colour() -> Self {
+        Self {
+            held: Vec::new(),
+            colour: true,
+        }
+    }
+
     /// The bytes to write for `input`, held-back bytes of the last write
     /// first.
     pub fn filter(&mut self, input: &[u8]) -> Vec<u8> {
@@ -127,6 +206,20 @@ impl TerminalFilter {
             if i + need > bytes.len() {
                 self.held = bytes[i..].to_vec();
                 break;
+            }
+            if b == 0x1b && self.colour {
+                match sgr_length(&bytes[i..]) {
+                    None => {
+                        self.held = bytes[i..].to_vec();
+                        break;
+                    }
+                    Some(Ok(len)) => {
+                        out.extend_from_slice(&bytes[i..i + len]);
+                        i += len;
+                        continue;
+                    }
+                    Some(Err(())) => {}
+                }
             }
             let unsafe_char = match b {
                 b'\n' | b'\t' => None,
@@ -162,6 +255,14 @@ impl TerminalFilter {
     /// The bytes still held back (an incomplete sequence at the very end).
     pub fn finish(&mut self) -> Vec<u8> {
         let held = std::mem::take(&mut self.held);
+        // The start of a colour sequence that never ended is escaped like
+        // any other.
+        if held.first() == Some(&0x1b) {
+            let mut plain = TerminalFilter::default();
+            let mut out = plain.filter(&held);
+            out.extend(plain.finish());
+            return out;
+        }
         // A lone `\r` at the end cannot redraw anything that follows from the
         // same writer, but escape it all the same.
         if held == b"\r" {
@@ -199,6 +300,21 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "red \\x1b[31m x\r\ny\\x0dz \\u{202e}end \\u{9b} é €\\x0d"
         );
+    }
+
+    #[test]
+    fn a_colour_filter_passes_colours_and_nothing_else() {
+        let mut filter = TerminalFilter::colour();
+        let mut out = filter.filter(b"\x1b[31merror\x1b[0m \x1b[1;3");
+        out.extend(filter.filter(b"2mok\x1b[0m \x1b[8mhidden \x1b[2J \x1b]52;c;x\x07 \x1b["));
+        out.extend(filter.finish());
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\x1b[31merror\x1b[0m \x1b[1;32mok\x1b[0m \\x1b[8mhidden \\x1b[2J \\x1b]52;c;x\\x07 \\x1b["
+        );
+        // A plain filter passes none.
+        let mut plain = TerminalFilter::default();
+        assert_eq!(plain.filter(b"\x1b[31m"), b"\\x1b[31m");
     }
 
     #[test]

@@ -45,6 +45,10 @@ pub fn state_base() -> Option<std::path::PathBuf> {
 /// Log level of the host on stderr (`error`, `warn`, `info`, `debug`, `trace`).
 pub const LOG_LEVEL: &str = "VAULTSPEC_LOG_LEVEL";
 
+/// Set to `1` in the guest environment of a builtin verb whose output goes
+/// to a terminal that takes colour (the SDK's `style::COLOR_ENV`).
+pub const COLOR: &str = "VAULTSPEC_COLOR";
+
 /// Set to `1` in the guest environment of calls made through the MCP gateway.
 pub const GATEWAY_INVOCATION: &str = "VAULTSPEC_MCP_GATEWAY_INVOCATION";
 

@@ -22,7 +22,7 @@ fn walk<'a>(command: &'a Clap, path: String, out: &mut Vec<(String, &'a Clap)>) 
 }
 
 #[test]
-fn every_command_has_a_whole_sentence_summary_and_every_operand_a_description() {
+fn every_command_has_a_whole_sentence_summary_and_every_operand_and_flag_a_description() {
     let catalog = vaultspec_host::builtins::catalog().unwrap();
     let root = full_command(&catalog);
     let mut commands = Vec::new();
@@ -55,11 +55,16 @@ fn every_command_has_a_whole_sentence_summary_and_every_operand_a_description() 
                 problems.push(format!("`{path}` summary cuts a word: {about:?}"));
             }
         }
-        for arg in command.get_positionals() {
+        for arg in command.get_arguments() {
             let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
-            if help.trim().is_empty() {
+            if help.trim().is_empty() && !arg.is_hide_set() {
                 problems.push(format!(
-                    "`{path}`: operand {} has no description",
+                    "`{path}`: {} {} has no description",
+                    if arg.is_positional() {
+                        "operand"
+                    } else {
+                        "flag"
+                    },
                     arg.get_id()
                 ));
             }

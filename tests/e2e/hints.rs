@@ -209,11 +209,18 @@ fn a_feature_rename_or_archive_suggests_checking_the_vault() {
 }
 
 #[test]
-fn check_all_suggests_a_repair_preview_on_errors_and_a_commit_when_clean() {
+fn check_all_suggests_a_repair_preview_on_errors_and_the_status_when_clean() {
     let vault = TestVault::new();
-    vault.doc("research", "2026-03-01", "cache-layer", None);
+    let research = vault.doc("research", "2026-03-01", "cache-layer", None);
+    // Clean with nothing fixed: nothing to commit, so the next step is
+    // where the work stands (the reference says commit even then).
     let clean = json(&vault, &["vault", "check", "all", "--json"]);
-    assert_eq!(clean["hints"]["command"], "git commit", "{clean}");
+    assert_eq!(clean["hints"]["command"], "vaultspec status", "{clean}");
+    // What `--fix` changed is for committing.
+    let body = vault.read(&research).unwrap();
+    vault.write(&research, &format!("{body}trailing   \n"));
+    let fixed = json(&vault, &["vault", "check", "all", "--fix", "--json"]);
+    assert_eq!(fixed["hints"]["command"], "git commit", "{fixed}");
     // A broken related link is an error.
     let path = vault.doc("adr", "2026-03-02", "cache-layer", None);
     let body = vault.read(&path).unwrap();

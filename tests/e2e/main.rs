@@ -30,6 +30,7 @@ mod cli_conventions; // help texts, exit codes, JSON errors, completions, man
 mod discovery; // finding the workspace from any folder inside it
 mod enroll; // MCP enrollment: approve at a terminal, sync, hand edits, uninstall
 mod example_vault; // the README's example workspace stays complete and valid
+mod exit_codes; // every verb's failure modes against the one exit-code table
 mod framework; // rules, skills, personas and system prompt for every agent, kept in sync
 mod framework_gateway; // the spec verbs through discover and invoke
 mod hints; // next-step hints where the reference gives them

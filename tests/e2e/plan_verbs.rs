@@ -613,8 +613,10 @@ fn refusals_name_what_would_be_accepted_and_change_nothing() {
         ".vault/plan/2026-04-01-tiny-fix-plan.md",
         &l1().replace("2026-03-10", "2026-04-01"),
     );
+    // An ambiguous or unknown plan is a refusal (1), as an unknown
+    // document is; the reference exits 2, its parser's code.
     let (code, many) = json(vault.root(), &["vault", "plan", "status", "tiny-fix"]);
-    assert_eq!(code, 2, "{many}");
+    assert_eq!(code, 1, "{many}");
     let message = many["data"]["message"].as_str().unwrap();
     assert!(
         message.contains("2026-03-10-tiny-fix-plan")
@@ -622,7 +624,7 @@ fn refusals_name_what_would_be_accepted_and_change_nothing() {
         "{message}"
     );
     let (code, none) = json(vault.root(), &["vault", "plan", "status", "no-such-plan"]);
-    assert_eq!(code, 2, "{none}");
+    assert_eq!(code, 1, "{none}");
 }
 
 #[test]

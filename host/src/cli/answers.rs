@@ -96,6 +96,8 @@ pub struct Answers {
     root: PathBuf,
     key: String,
     entry: PathBuf,
+    /// Whether this call's terminal takes colour (part of the key).
+    colour: bool,
 }
 
 /// What a lookup that found nothing usable leaves for [`Answers::keep`]:
@@ -111,13 +113,25 @@ pub struct Answer {
     /// The verb's exit code.
     pub exit: u8,
     chunks: Vec<Chunk>,
+    colour: bool,
 }
 
 impl Answer {
     /// Write the answer as the verb wrote it (escaped for a terminal, under
-    /// the same cap, quiet on a closed pipe).
-    pub fn replay(&self) -> std::io::Result<()> {
-        HostOutput::new(OUTPUT_LIMIT).replay(&self.chunks)
+    /// the same cap, quiet on a closed pipe). Under `--json` (`json_verb`
+    /// names the verb), stdout comes after stderr with the exit code folded
+    /// in, as a fresh call gives it.
+    pub fn replay(&self, json_verb: Option<&str>) -> std::io::Result<()> {
+        let Some(verb) = json_verb else {
+            return HostOutput::new(OUTPUT_LIMIT)
+                .with_colour(self.colour)
+                .replay(&self.chunks);
+        };
+        let (stdout, stderr): (Vec<Chunk>, Vec<Chunk>) =
+            self.chunks.iter().cloned().partition(|chunk| !chunk.stderr);
+        HostOutput::new(OUTPUT_LIMIT).replay(&stderr)?;
+        let held: Vec<u8> = stdout.into_iter().flat_map(|chunk| chunk.bytes).collect();
+        super::print_held_json(&held, self.exit, verb)
     }
 }
 
@@ -154,8 +168,9 @@ impl Answers {
             .map(|m| stamp(&m))
             .ok()?;
         use std::io::IsTerminal;
+        let colour = crate::display::colour_wanted(std::io::stdout().is_terminal());
         let key = format!(
-            "binary {exe:?}\nworkspace {}\ncomponent {}\nverb {}\ninvocation {invocation:?}\nterminals {} {}\n",
+            "binary {exe:?}\nworkspace {}\ncomponent {}\nverb {}\ninvocation {invocation:?}\nterminals {} {}\ncolour {colour}\n",
             root.display(),
             component.digest,
             verb.path_string(),
@@ -163,7 +178,12 @@ impl Answers {
             std::io::stderr().is_terminal(),
         );
         let entry = dir.join(hex::encode(Sha256::digest(key.as_bytes())));
-        Some(Self { root, key, entry })
+        Some(Self {
+            root,
+            key,
+            entry,
+            colour,
+        })
     }
 
     /// The kept answer when it still holds, else what [`Answers::keep`]
@@ -214,6 +234,7 @@ impl Answers {
         Ok(Answer {
             exit: header.exit,
             chunks,
+            colour: self.colour,
         })
     }
 

@@ -21,6 +21,10 @@ pub const NO_HINTS: &str = "no-hints";
 /// (see `cli::answers`).
 pub const NO_CACHE: &str = "no-cache";
 
+/// The help heading of the flags every command takes, listed after a
+/// verb's own.
+const GLOBAL_HEADING: &str = "Global options";
+
 /// The verbs under one group word.
 #[derive(Default)]
 struct Group {
@@ -68,6 +72,7 @@ pub fn command(catalog: &Catalog) -> Command {
                 .long(NO_HINTS)
                 .global(true)
                 .action(ArgAction::SetTrue)
+                .help_heading(GLOBAL_HEADING)
                 .help("Print no next-step hints (also: VAULTSPEC_NO_HINTS=1, or inside a git hook)"),
         )
         .arg(
@@ -75,7 +80,8 @@ pub fn command(catalog: &Catalog) -> Command {
                 .long(NO_CACHE)
                 .global(true)
                 .action(ArgAction::SetTrue)
-                .help("Run the verb afresh: no answer kept from an earlier run of it is given, and none is kept"),
+                .help_heading(GLOBAL_HEADING)
+                .help("Run a read verb afresh: give no answer kept from an earlier run, and keep none"),
         )
         .arg(
             Arg::new("target")
@@ -84,6 +90,7 @@ pub fn command(catalog: &Catalog) -> Command {
                 .global(true)
                 .value_name("DIR")
                 .value_parser(value_parser!(PathBuf))
+                .help_heading(GLOBAL_HEADING)
                 .help("Workspace root (default: $VAULTSPEC_TARGET_DIR, else found from the current folder)"),
         );
     add_children(root, &tree, &[])

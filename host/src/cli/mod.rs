@@ -34,7 +34,7 @@ pub use matches::verb_invocation;
 use crate::catalog::{self, LoadedCatalog};
 use crate::invocation::{FlagValue, arguments};
 use crate::mcp::{self, McpArgs};
-use crate::sandbox::{CallOptions, CompileCache, Output, Sandbox};
+use crate::sandbox::{CallOptions, Chunk, CompileCache, HostOutput, Output, Sandbox};
 use crate::workspace::Workspace;
 use crate::{logging, workspace};
 
@@ -215,7 +215,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     let before = match answers.as_ref().map(Answers::lookup) {
         Some(Ok(answer)) => {
             answer
-                .replay()
+                .replay(reporter.json.then_some(verb.as_str()))
                 .with_context(|| format!("writing the kept answer of `{verb}`"))?;
             return Ok(answer.exit);
         }
@@ -233,9 +233,15 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     ));
     let options = CallOptions {
         timeout,
-        output: Output::Inherit,
+        // Under `--json` the document waits for the exit code to fold in.
+        output: if reporter.json {
+            Output::InheritStderr
+        } else {
+            Output::Inherit
+        },
         inputs,
         record: answers.is_some(),
+        colour: !reporter.json && crate::display::colour_wanted(std::io::stdout().is_terminal()),
         ..CallOptions::default()
     };
     let outcome = match sandbox.call(&component, &args, &workspace, &options).await {
@@ -246,6 +252,11 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         answers.keep(before, &outcome);
     }
     Ok(match (outcome.exit_code, outcome.failure) {
+        (Some(code), _) if reporter.json => {
+            print_held_json(&outcome.stdout, code, &verb)
+                .with_context(|| format!("printing the answer of `{verb}`"))?;
+            code
+        }
         (Some(code), _) => code,
         (None, Some(failure)) => reporter.fail(
             exit::INTERNAL,
@@ -256,6 +267,18 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
             &format!("`{verb}` ended without an exit code"),
         ),
     })
+}
+
+/// Print what a `--json` call held back of its stdout, with its exit code
+/// folded in ([`report::fold_exit_code`]): escaped for a terminal, quiet on
+/// a closed pipe. The verb's bytes were counted against the cap as it wrote
+/// them; the fold adds a few.
+pub(crate) fn print_held_json(stdout: &[u8], code: u8, verb: &str) -> std::io::Result<()> {
+    let folded = report::fold_exit_code(stdout, code, verb);
+    HostOutput::new(usize::MAX).replay(&[Chunk {
+        stderr: false,
+        bytes: folded,
+    }])
 }
 
 /// Keep only the closest of clap's suggestions for a mistyped subcommand,
@@ -335,10 +358,10 @@ fn hints_silenced_by_env() -> bool {
 /// Print the refused components and other load problems as warnings.
 fn report(loaded: &LoadedCatalog) {
     for warning in &loaded.warnings {
-        eprintln!("warning: {warning}");
+        eprintln!("{} {warning}", crate::display::warning_label());
     }
     for refusal in &loaded.refusals {
-        eprintln!("warning: {refusal}");
+        eprintln!("{} {refusal}", crate::display::warning_label());
     }
 }
 

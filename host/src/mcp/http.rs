@@ -262,6 +262,14 @@ fn allowed_origins(bound: SocketAddr) -> Vec<String> {
         .collect()
 }
 
+/// `--http`'s value, checked when the command line is read, so that an
+/// address that names nothing is a usage error (exit 2) like any bad value.
+pub fn listen_address(addr: &str) -> Result<String, String> {
+    resolve(addr)
+        .map(|_| addr.to_owned())
+        .map_err(|err| format!("{err:#}"))
+}
+
 /// The socket address `addr` names (`127.0.0.1:8756`, `localhost:0`).
 fn resolve(addr: &str) -> anyhow::Result<SocketAddr> {
     use std::net::ToSocketAddrs;

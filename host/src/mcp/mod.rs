@@ -52,7 +52,8 @@ pub struct McpArgs {
     pub parent_pid: Option<i32>,
     /// Serve MCP over streamable HTTP at http://ADDR/mcp instead of stdio
     /// (default address: 127.0.0.1:8756). Every request needs the bearer token.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = http::DEFAULT_ADDR)]
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = http::DEFAULT_ADDR,
+          value_parser = http::listen_address)]
     pub http: Option<String>,
     /// Read the bearer token from FILE instead of the one made on first start
     /// (kept in ~/.config/vaultspec/mcp-http-token).

@@ -18,7 +18,7 @@ pub const FINDINGS: u8 = 1;
 /// a value of the wrong type. (`doctor` also exits 2 when it found errors,
 /// as the reference does.)
 pub const USAGE: u8 = 2;
-/// The editor a `--editor` flow started failed.
+/// The editor `spec rules|skills|agents edit` started failed.
 pub const EDITOR_FAILED: u8 = 3;
 /// The edit was cancelled in the editor.
 pub const EDITOR_CANCELLED: u8 = 4;
@@ -32,14 +32,17 @@ pub fn help_table() -> String {
         (OK, "success, including nothing to do"),
         (
             FINDINGS,
-            "the verb found problems or refused the request (check errors, no workspace, unknown document)",
+            "the verb found problems or refused the request (check errors, no workspace, unknown document, plan or document type)",
         ),
         (
             USAGE,
-            "bad command line: unknown verb or flag, missing operand, value of the wrong type",
+            "bad command line: unknown verb or flag, missing operand or flag, a flag value of the wrong type or outside its choices",
         ),
-        (EDITOR_FAILED, "the editor failed"),
-        (EDITOR_CANCELLED, "the edit was cancelled"),
+        (
+            EDITOR_FAILED,
+            "the editor failed (spec rules|skills|agents edit)",
+        ),
+        (EDITOR_CANCELLED, "the edit was cancelled in the editor"),
         (
             INTERNAL,
             "vaultspec itself failed: a verb crashed or ran out of time or memory",

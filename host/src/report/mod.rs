@@ -6,8 +6,10 @@
 //! both report the same way without either reaching into the other.
 
 pub mod exit;
+mod folded;
 mod printed;
 mod reporter;
 
+pub use folded::fold_exit_code;
 pub use printed::Printed;
 pub use reporter::{Reporter, json_requested, print_envelope, write_stdout};

@@ -36,7 +36,7 @@ impl Reporter {
             // A reader that went away cannot be told anything more.
             let _ = write_stdout(&format!("{envelope}\n"));
         } else {
-            eprintln!("error: {message}");
+            eprintln!("{} {message}", crate::display::error_label());
         }
         code
     }

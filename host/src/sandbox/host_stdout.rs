@@ -13,7 +13,8 @@
 //!   the guest, and [`HostOutput::exceeded`] lets the host report
 //!   `output_limit`;
 //! - a stream that is a terminal gets the verb's bytes through a
-//!   [`TerminalFilter`]: no builtin verb prints colour, so every control
+//!   [`TerminalFilter`]: unless the host allowed a builtin verb colour
+//!   ([`HostOutput::with_colour`]), every control
 //!   character but line breaks and tabs (escape sequences included: OSC 52
 //!   writes the clipboard, CSI redraws the screen) and every bidirectional
 //!   character is written out as an escape. A pipe or a file gets the bytes
@@ -21,7 +22,10 @@
 //!
 //! A [`HostOutput::recording`] also keeps what the verb wrote, as it wrote
 //! it (before any escaping), so the command line's answer cache can give
-//! the same answer again through [`HostOutput::replay`].
+//! the same answer again through [`HostOutput::replay`]. One that holds its
+//! stdout ([`HostOutput::holding_stdout`], for `--json`) keeps those bytes
+//! back, under the same cap, for the host to print once the verb's exit
+//! code is known ([`HostOutput::take_held`]).
 
 use std::io::{self, Write};
 use std::pin::Pin;
@@ -54,18 +58,27 @@ struct Stream {
     closed: AtomicBool,
     /// The escaping of a stream that is a terminal; `None` for a pipe.
     filter: Option<Mutex<TerminalFilter>>,
+    /// Bytes kept back instead of written, when the stream holds them.
+    held: Option<Mutex<Vec<u8>>>,
 }
 
 impl Stream {
-    fn new(which: Which) -> Self {
+    /// The host's stream `which`; `colour` lets colour sequences through
+    /// its terminal filter.
+    fn new(which: Which, colour: bool) -> Self {
         let terminal = match which {
             Which::Stdout => io::IsTerminal::is_terminal(&io::stdout()),
             Which::Stderr => io::IsTerminal::is_terminal(&io::stderr()),
         };
+        let filter = match colour {
+            true => TerminalFilter::colour(),
+            false => TerminalFilter::default(),
+        };
         Self {
             which,
             closed: AtomicBool::new(false),
-            filter: terminal.then(Mutex::default),
+            filter: terminal.then(|| Mutex::new(filter)),
+            held: None,
         }
     }
 
@@ -90,6 +103,12 @@ impl Stream {
     }
 
     fn put(&self, bytes: &[u8]) -> io::Result<()> {
+        if let Some(held) = &self.held {
+            held.lock()
+                .expect("held output poisoned")
+                .extend_from_slice(bytes);
+            return Ok(());
+        }
         match &self.filter {
             Some(filter) => {
                 let filtered = filter
@@ -178,9 +197,23 @@ impl HostOutput {
                 limit,
                 exceeded: AtomicBool::new(false),
             }),
-            stdout: Arc::new(Stream::new(Which::Stdout)),
-            stderr: Arc::new(Stream::new(Which::Stderr)),
+            stdout: Arc::new(Stream::new(Which::Stdout, false)),
+            stderr: Arc::new(Stream::new(Which::Stderr, false)),
             record: None,
+        }
+    }
+
+    /// This output, letting the colour sequences of the SDK's `style`
+    /// through to a terminal when `colour` (a builtin verb the host allowed
+    /// colour).
+    pub fn with_colour(self, colour: bool) -> Self {
+        if !colour {
+            return self;
+        }
+        Self {
+            stdout: Arc::new(Stream::new(Which::Stdout, true)),
+            stderr: Arc::new(Stream::new(Which::Stderr, true)),
+            ..self
         }
     }
 
@@ -191,6 +224,27 @@ impl HostOutput {
             record: Some(Record::default()),
             ..Self::new(limit)
         }
+    }
+
+    /// This output, keeping stdout back (still counted against the cap and
+    /// recorded) until [`HostOutput::take_held`]; stderr is written as usual.
+    pub fn holding_stdout(self) -> Self {
+        let mut stream = Stream::new(Which::Stdout, false);
+        stream.held = Some(Mutex::default());
+        Self {
+            stdout: Arc::new(stream),
+            ..self
+        }
+    }
+
+    /// What a [`HostOutput::holding_stdout`] kept back of stdout (nothing
+    /// for one that writes it).
+    pub fn take_held(&self) -> Vec<u8> {
+        self.stdout
+            .held
+            .as_ref()
+            .map(|h| std::mem::take(&mut *h.lock().expect("held output poisoned")))
+            .unwrap_or_default()
     }
 
     /// The stream to give the guest as stdout.

@@ -10,7 +10,7 @@
 //! | resource | rule |
 //! |---|---|
 //! | workspace | only `vaultspec:verb/workspace-*`, read-only unless the component imports write |
-//! | environment | empty; gateway calls get `VAULTSPEC_MCP_GATEWAY_INVOCATION=1` |
+//! | environment | empty; gateway calls get `VAULTSPEC_MCP_GATEWAY_INVOCATION=1`, a builtin at a terminal that takes colour `VAULTSPEC_COLOR=1` |
 //! | stdin | empty |
 //! | stdout + stderr | captured together up to 1 MiB ([`Output::Capture`]), or the host's own ([`Output::Inherit`]; a closed pipe ends output quietly) |
 //! | time | one deadline per call from the timeout, over guest code and every host wait of the call (locks, pool slot, sleeps in `poll`) |
@@ -135,6 +135,10 @@ pub enum Output {
     /// under the same cap, escaped where a stream is a terminal
     /// ([`host_stdout`]); a closed stdout pipe drops the rest quietly.
     Inherit,
+    /// stderr as [`Output::Inherit`]; stdout held back under the same cap
+    /// and given in [`Outcome::stdout`], for the host to print once the
+    /// exit code is known (the command line's `--json`).
+    InheritStderr,
 }
 
 /// How to run one call.
@@ -156,6 +160,10 @@ pub struct CallOptions {
     /// Keep what an [`Output::Inherit`] call writes, in
     /// [`Outcome::recorded`].
     pub record: bool,
+    /// Let the verb print colour to the host's terminal: sets
+    /// [`env::COLOR`] in its environment and passes the SDK's colour
+    /// sequences through the terminal filter. Builtins only.
+    pub colour: bool,
 }
 
 impl Default for CallOptions {
@@ -167,8 +175,18 @@ impl Default for CallOptions {
             memory_limit: MEMORY_LIMIT,
             inputs: Inputs::default(),
             record: false,
+            colour: false,
         }
     }
+}
+
+/// Whether a call may print colour: asked for, printing to the host's own
+/// streams, and a builtin (a third-party verb's escapes are all written
+/// out).
+fn colour_allowed(options: &CallOptions, component: &VerbComponent) -> bool {
+    options.colour
+        && options.output == Output::Inherit
+        && component.origin == crate::catalog::Origin::Builtin
 }
 
 /// Why a call did not finish with an exit code.
@@ -200,7 +218,8 @@ pub struct Failure {
 pub struct Outcome {
     /// The verb's exit code, when it returned one.
     pub exit_code: Option<u8>,
-    /// What it printed to stdout ([`Output::Capture`] only).
+    /// What it printed to stdout ([`Output::Capture`] and
+    /// [`Output::InheritStderr`] only).
     pub stdout: Vec<u8>,
     /// What it printed to stderr ([`Output::Capture`] only).
     pub stderr: Vec<u8>,
@@ -382,6 +401,12 @@ impl Sandbox {
         } else {
             HostOutput::new(OUTPUT_LIMIT)
         };
+        let host_output = match options.output {
+            Output::InheritStderr => host_output.holding_stdout(),
+            Output::Capture | Output::Inherit => {
+                host_output.with_colour(colour_allowed(options, component))
+            }
+        };
         let changed = Arc::new(Mutex::new(Vec::new()));
         let outputs = (&capture, &host_output);
         let run = self.run(
@@ -400,7 +425,10 @@ impl Sandbox {
             None => Some(run.await),
         };
 
-        let (stdout, stderr) = capture.take();
+        let (mut stdout, stderr) = capture.take();
+        if options.output == Output::InheritStderr {
+            stdout = host_output.take_held();
+        }
         let mut changed = std::mem::take(&mut *changed.lock().expect("changed list poisoned"));
         dedup_in_order(&mut changed);
         let mut outcome = Outcome {
@@ -507,13 +535,16 @@ impl Sandbox {
             Output::Capture => {
                 wasi.stdout(capture.stdout()).stderr(capture.stderr());
             }
-            Output::Inherit => {
+            Output::Inherit | Output::InheritStderr => {
                 wasi.stdout(host_output.stdout())
                     .stderr(host_output.stderr());
             }
         }
         if options.gateway {
             wasi.env(env::GATEWAY_INVOCATION, "1");
+        }
+        if colour_allowed(options, component) {
+            wasi.env(env::COLOR, "1");
         }
 
         // Writers hold the workspace lock for the whole call, so two verbs

@@ -117,7 +117,8 @@ impl Hints {
         }
         let mut out = String::from("\nNext:\n");
         for s in &self.steps {
-            out.push_str(&format!("  {}\n    {}\n", s.text, s.command));
+            let command = crate::style::paint(crate::style::Tone::Command, &s.command);
+            out.push_str(&format!("  {}\n    {command}\n", s.text));
         }
         out
     }

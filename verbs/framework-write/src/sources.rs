@@ -237,9 +237,9 @@ pub fn restore(kind: Kind, typed: &str, json: bool) -> u8 {
     };
     let files = builtin::source_files(kind, &name);
     if files.is_empty() {
-        return usage(
+        return fail(
             json,
-            &format!(
+            format!(
                 "`{name}` is not a builtin {}; the builtins are: {}",
                 kind.noun(),
                 builtin::names(kind).join(", ")

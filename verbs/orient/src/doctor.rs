@@ -5,6 +5,7 @@
 use vaultspec_sdk::Workspace;
 use vaultspec_sdk::output;
 use vaultspec_sdk::serde_json::json;
+use vaultspec_sdk::style::{self, Tone};
 use vaultspec_sdk::vault::checks::report::{Page, all_data};
 use vaultspec_sdk::vault::checks::{Check, CheckResult, Options, Severity, run_all};
 use vaultspec_sdk::vault::{Date, Storage};
@@ -109,11 +110,18 @@ pub fn doctor(options: DoctorOptions) -> u8 {
         .iter()
         .filter(|r| r.error_count() + r.warning_count() > 0)
     {
+        let tone = if r.error_count() > 0 {
+            Tone::Error
+        } else {
+            Tone::Warning
+        };
         println!(
-            "check {}: {} errors, {} warnings",
+            "check {}: {}",
             r.check.as_str(),
-            r.error_count(),
-            r.warning_count()
+            style::paint(
+                tone,
+                &format!("{} errors, {} warnings", r.error_count(), r.warning_count())
+            )
         );
         for f in r
             .findings
@@ -124,12 +132,15 @@ pub fn doctor(options: DoctorOptions) -> u8 {
             println!("  {}: {}", f.path.as_deref().unwrap_or("vault"), f.message);
         }
     }
-    let verdict = match code {
-        0 => "healthy",
-        1 => "warnings only",
-        _ => "errors found",
+    let (verdict, tone) = match code {
+        0 => ("healthy", Tone::Good),
+        1 => ("warnings only", Tone::Warning),
+        _ => ("errors found", Tone::Error),
     };
-    println!("{verdict}: {errors} errors, {warnings} warnings");
+    println!(
+        "{}: {errors} errors, {warnings} warnings",
+        style::paint(tone, verdict)
+    );
     // The other doctor, named so the two never seem to disagree.
     println!(
         "(the vault and its framework folder; for what coding agents were given, run `vaultspec spec doctor`)"

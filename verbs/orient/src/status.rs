@@ -20,15 +20,30 @@ use crate::table::Section;
 
 const SCHEMA: &str = "vaultspec.vault.status.v1";
 
-/// The next steps after the rollup: trace one plan or feature, or check the
-/// workspace's health (the reference's two, in its order).
-fn rollup_hints() -> Hints {
-    Hints::steps([
-        (
-            "Trace a plan or feature: its steps, records and grounding documents",
-            "vaultspec status <plan-or-feature>",
+/// The next steps after the rollup: trace a feature (the busiest one, by
+/// name) or check the workspace's health, the reference's two in its
+/// order; in a vault with nothing to trace, write its first document.
+fn rollup_hints(data: &Value) -> Hints {
+    let first_feature = data["active_features"]
+        .as_array()
+        .and_then(|features| features.first())
+        .and_then(|f| f["name"].as_str());
+    let first = match first_feature {
+        Some(feature) => (
+            "Trace a feature: its plans, steps, records and grounding documents".to_owned(),
+            format!("vaultspec status {feature}"),
         ),
-        ("Check the workspace's health", "vaultspec doctor"),
+        None => (
+            "Start the vault with a research note on what you are about to build".to_owned(),
+            "vaultspec vault add research --feature <feature>".to_owned(),
+        ),
+    };
+    Hints::steps([
+        first,
+        (
+            "Check the workspace's health".to_owned(),
+            "vaultspec doctor".to_owned(),
+        ),
     ])
 }
 
@@ -120,7 +135,7 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     if let Some(notice) = journal::notice(&ws) {
         data["journal"] = json!(notice);
     }
-    let hints = rollup_hints().unless(no_hints);
+    let hints = rollup_hints(&data).unless(no_hints);
     output::done_with_hints(
         json,
         SCHEMA,

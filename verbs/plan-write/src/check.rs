@@ -7,6 +7,7 @@
 use vaultspec_sdk::WritableWorkspace;
 use vaultspec_sdk::output::{self, status};
 use vaultspec_sdk::serde_json::json;
+use vaultspec_sdk::style::{self, Tone};
 use vaultspec_sdk::vault::plan::{
     Finding, Severity, WriteOptions, check_plan, fix_plan, has_errors,
 };
@@ -104,9 +105,9 @@ fn print_findings(findings: &[Finding]) {
     }
     for f in findings {
         let sev = match f.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
+            Severity::Error => style::paint(Tone::Error, "error"),
+            Severity::Warning => style::paint(Tone::Warning, "warning"),
+            Severity::Info => style::paint(Tone::Quiet, "info"),
         };
         let fix = if f.autofixable {
             " (--fix repairs it)"

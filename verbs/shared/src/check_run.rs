@@ -7,6 +7,7 @@
 
 use vaultspec_sdk::hints::Hints;
 use vaultspec_sdk::output;
+use vaultspec_sdk::style::{self, Tone};
 use vaultspec_sdk::vault::checks::report::{Page, all_data, result_data, schema_name, status_word};
 use vaultspec_sdk::vault::checks::{
     Check, CheckResult, Options, Severity, Snapshot, dispatch, has_errors, rename_integrity,
@@ -94,20 +95,29 @@ pub fn run(storage: &dyn Storage, req: Request) -> u8 {
 }
 
 /// Human output. One check: its verdict line and findings. `check all`:
-/// one verdict line per check (`ok`, or its counts and the command that
-/// fixes what it can), the findings of the checks that have some beneath
-/// it, then the totals.
+/// the totals first (a large vault's findings run to hundreds of lines),
+/// then one verdict line per check (`ok`, or its counts and the command
+/// that fixes what it can) with the findings of the checks that have some
+/// beneath it, and the totals again after a long listing.
 fn print_text(results: &[CheckResult], page: Page, all: bool, req: &Request) {
-    let (mut errors, mut warnings, mut fixed) = (0, 0, 0);
+    let (errors, warnings, fixed) = results.iter().fold((0, 0, 0), |(e, w, f), r| {
+        (
+            e + r.error_count(),
+            w + r.warning_count(),
+            f + r.fixed_count,
+        )
+    });
+    let totals = all.then(|| totals(errors, warnings, fixed, results.len()));
+    if let Some(totals) = &totals {
+        println!("{totals}");
+    }
     let width = results
         .iter()
         .map(|r| r.check.as_str().len())
         .max()
         .unwrap_or(0);
+    let mut findings_printed = 0;
     for r in results {
-        errors += r.error_count();
-        warnings += r.warning_count();
-        fixed += r.fixed_count;
         let shown: Vec<_> = r
             .findings
             .iter()
@@ -115,9 +125,10 @@ fn print_text(results: &[CheckResult], page: Page, all: bool, req: &Request) {
             .collect();
         let fix_command = (!req.fix && shown.iter().any(|f| f.fixable))
             .then(|| format!("vaultspec vault check {} --fix", r.check));
+        let (mark, tone) = mark(r);
         println!(
-            "{:<5} {:<width$}  {}",
-            mark(r),
+            "{} {:<width$}  {}",
+            style::paint(tone, &format!("{mark:<5}")),
             r.check.as_str(),
             verdict(r)
         );
@@ -128,71 +139,88 @@ fn print_text(results: &[CheckResult], page: Page, all: bool, req: &Request) {
             .take(page.limit.unwrap_or(usize::MAX))
             .collect();
         for f in &page_items {
-            let sev = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Info => "info",
+            let (sev, tone) = match f.severity {
+                Severity::Error => ("error", Tone::Error),
+                Severity::Warning => ("warning", Tone::Warning),
+                Severity::Info => ("info", Tone::Quiet),
             };
+            let sev = style::paint(tone, sev);
             match &f.path {
                 Some(p) => println!("      {sev} {p}: {}", f.message),
                 None => println!("      {sev}: {}", f.message),
             }
         }
-        if page.offset + page_items.len() < total {
+        findings_printed += page_items.len();
+        let next = page.offset + page_items.len();
+        if next < total {
+            let limit = page
+                .limit
+                .map(|l| format!(" --limit {l}"))
+                .unwrap_or_default();
             println!(
-                "      … and {} more (page with --limit and --offset)",
-                total - page.offset - page_items.len()
+                "      … and {} more: {}",
+                total - next,
+                style::paint(
+                    Tone::Command,
+                    &format!("vaultspec vault check {}{limit} --offset {next}", r.check)
+                )
             );
         }
         if let Some(command) = fix_command {
-            println!("      fix: {command}");
+            println!("      fix: {}", style::paint(Tone::Command, &command));
         }
     }
-    let checks = if all {
-        format!(" across {} checks", results.len())
-    } else {
-        String::new()
-    };
-    if !all {
-        // The verdict line above said it all.
-    } else if errors == 0 && warnings == 0 && fixed == 0 {
-        println!("clean{checks}");
-    } else {
-        println!(
-            "{} {}, {} {}, {fixed} fixed{checks}",
-            errors,
-            plural(errors, "error"),
-            warnings,
-            plural(warnings, "warning")
-        );
+    // Said once more where the listing pushed the first line off screen.
+    if let Some(totals) = totals.filter(|_| findings_printed > 10) {
+        println!("{totals}");
     }
 }
 
-/// What to do after `check all`, as the reference decides it: with an error
-/// left, preview the safe repairs (a preview: a hint is often followed
-/// without review, and a repair rewrites more than the findings name);
-/// otherwise commit.
+/// The one-line totals of `check all`.
+fn totals(errors: usize, warnings: usize, fixed: usize, checks: usize) -> String {
+    if errors == 0 && warnings == 0 && fixed == 0 {
+        return format!(
+            "{} across {checks} checks",
+            style::paint(Tone::Good, "clean")
+        );
+    }
+    let errors = format!("{errors} {}", plural(errors, "error"));
+    let warnings = format!("{warnings} {}", plural(warnings, "warning"));
+    format!(
+        "{}, {}, {fixed} fixed across {checks} checks",
+        style::paint(Tone::Error, &errors),
+        style::paint(Tone::Warning, &warnings)
+    )
+}
+
+/// What to do after `check all`: with an error left, preview the safe
+/// repairs (a preview: a hint is often followed without review, and a
+/// repair rewrites more than the findings name); after fixes, commit them
+/// (the reference says commit whenever no error is left, even when nothing
+/// changed); otherwise look at where the work stands.
 fn next_step(results: &[CheckResult]) -> Hints {
     if has_errors(results) {
         Hints::one(
             "See what the safe repairs would change before applying any",
             "vaultspec vault repair --dry-run",
         )
+    } else if results.iter().any(|r| r.fixed_count > 0) {
+        Hints::one("No errors left: commit the fixes", "git commit")
     } else {
-        Hints::one("No errors left: commit your changes", "git commit")
+        Hints::one("No errors: see where the work stands", "vaultspec status")
     }
 }
 
-/// The first column of a verdict line.
-fn mark(r: &CheckResult) -> &'static str {
+/// The first column of a verdict line, and its colour.
+fn mark(r: &CheckResult) -> (&'static str, Tone) {
     if r.error_count() > 0 {
-        "error"
+        ("error", Tone::Error)
     } else if r.warning_count() > 0 {
-        "warn"
+        ("warn", Tone::Warning)
     } else if r.fixed_count > 0 {
-        "fixed"
+        ("fixed", Tone::Good)
     } else {
-        "ok"
+        ("ok", Tone::Good)
     }
 }
 

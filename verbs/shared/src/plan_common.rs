@@ -32,15 +32,15 @@ pub fn open(storage: &dyn Storage, target: &str) -> Result<PlanDoc, PlanError> {
     load_plan(storage, &path)
 }
 
-/// The exit code of a failure: a PATH that names no single plan and a tier
-/// that is no tier are usage errors (2); everything the plan itself refuses
-/// (flags that do not fit this plan, an anchor in another Phase, a missing
-/// Wave) is a domain failure (1), as the reference's plan verbs exit.
+/// The exit code of a failure: a target that is no plan name at all (a
+/// path handed to MCP) is a usage error (2); a plan that does not exist or
+/// is ambiguous, and everything the plan itself refuses (flags that do not
+/// fit this plan, an anchor in another Phase, a missing Wave), is a refusal
+/// (1), as an unknown document is everywhere else. (The reference exits 2
+/// for an unknown plan, its parser's code for a PATH it cannot resolve.)
 pub fn exit_code(err: &PlanError) -> u8 {
     match err {
-        PlanError::PlanNotFound { .. }
-        | PlanError::AmbiguousPlan { .. }
-        | PlanError::InvalidTarget { .. } => output::EXIT_USAGE,
+        PlanError::InvalidTarget { .. } => output::EXIT_USAGE,
         _ => output::EXIT_FAILURE,
     }
 }

@@ -19,12 +19,13 @@ use crate::report::{self, done, fail, fail_guarded, finding, read_input, word};
 pub fn add(options: AddOptions, doc_type: String) -> u8 {
     let json = options.json;
     let no_hints = options.no_hints;
-    let Some(feature) = options.feature.filter(|f| !f.trim().is_empty()) else {
+    let feature = options.feature;
+    if feature.trim().trim_start_matches('#').is_empty() {
         return report::usage(
             json,
-            "`--feature` is required: name the feature tag the document belongs to (e.g. `--feature cache-layer`)",
+            "`--feature` needs a feature tag, such as `--feature cache-layer`",
         );
-    };
+    }
     // Neither a title nor a topic: the heading takes the feature's words
     // rather than keep a `{title}` the vault's own check refuses (the
     // reference leaves the placeholder).

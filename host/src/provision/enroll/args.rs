@@ -69,6 +69,7 @@ pub struct AddArgs {
     /// Replace a definition of that name.
     #[arg(long)]
     pub force: bool,
+    /// Print one JSON document (schema, status, data) instead of text.
     #[arg(long)]
     pub json: bool,
 }
@@ -80,6 +81,7 @@ pub struct RemoveArgs {
     /// Remove without asking.
     #[arg(long)]
     pub force: bool,
+    /// Print one JSON document (schema, status, data) instead of text.
     #[arg(long)]
     pub json: bool,
 }
@@ -126,6 +128,7 @@ pub struct DoctorArgs {
     /// Exit non-zero for errors only, not for warnings.
     #[arg(long)]
     pub gate_errors: bool,
+    /// Print one JSON document (schema, status, data) instead of text.
     #[arg(long)]
     pub json: bool,
 }

@@ -282,7 +282,11 @@ pub fn print_report(
 /// Each warning on stderr, on a line of its own.
 pub fn print_warnings(warnings: &[String]) {
     for warning in warnings {
-        eprintln!("warning: {}", Escaped::new(warning));
+        eprintln!(
+            "{} {}",
+            crate::display::warning_label(),
+            Escaped::new(warning)
+        );
     }
 }
 

@@ -129,7 +129,11 @@ pub fn print_sync(
 pub fn print_warnings(warnings: &[String]) {
     const SHOWN: usize = 10;
     for warning in warnings.iter().take(SHOWN) {
-        eprintln!("warning: {}", crate::display::Escaped::new(warning));
+        eprintln!(
+            "{} {}",
+            crate::display::warning_label(),
+            crate::display::Escaped::new(warning)
+        );
     }
     if warnings.len() > SHOWN {
         eprintln!(
