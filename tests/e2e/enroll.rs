@@ -453,6 +453,105 @@ fn a_workspace_the_reference_enrolled_is_adopted_without_a_rewrite() {
     );
 }
 
+/// Moving from `vaultspec-core`: the agents' entries that start its Python
+/// server are named by `status`, `spec mcps status` and `spec doctor`, and
+/// taken over once a person approves the new launch at a terminal; with
+/// the reference's ownership records on this machine, and without them (a
+/// clone on another machine).
+#[test]
+fn moving_from_the_reference_offers_the_takeover_and_takes_it_once_approved() {
+    for with_records in [true, false] {
+        let s = Setup::new();
+        reference_enrolled(&s);
+        if !with_records {
+            std::fs::remove_dir_all(s.home.path().join(".vaultspec")).unwrap();
+        }
+        let case = if with_records {
+            "with records"
+        } else {
+            "without records"
+        };
+
+        let status = s.json(0, &["status"]);
+        let files = &status["data"]["legacy_server"]["files"];
+        assert_eq!(
+            names(files),
+            [".mcp.json", ".codex/config.toml"],
+            "{case}: {status}"
+        );
+        let text = String::from_utf8_lossy(&s.expect(0, &["status"]).stdout).into_owned();
+        assert!(
+            text.contains("vaultspec-core's Python MCP server")
+                && text.contains("vaultspec spec mcps trust && vaultspec spec mcps sync"),
+            "{case}: {text}"
+        );
+        let mcps = s.json(1, &["spec", "mcps", "status", "claude"]);
+        let claude = &mcps["data"]["providers"]["claude"];
+        assert_eq!(claude["status"], "partial", "{case}: {mcps}");
+        assert_eq!(
+            names(&claude["reference"]),
+            ["vaultspec-core"],
+            "{case}: {mcps}"
+        );
+        assert!(
+            !names(&claude["external"]).contains(&"vaultspec-core"),
+            "{case}: {mcps}"
+        );
+        let doctor = s.run(&["spec", "doctor"]);
+        let said = show(&doctor);
+        assert!(
+            said.contains("still starts vaultspec-core's Python MCP server"),
+            "{case}: {said}"
+        );
+
+        // Nothing changes before the person approves.
+        let before = s.read(".mcp.json");
+        s.json(0, &["spec", "mcps", "sync"]);
+        assert_eq!(s.read(".mcp.json"), before, "{case}");
+
+        let trust = s.at_terminal(&["spec", "mcps", "trust"], "y\n");
+        let shown = show(&trust);
+        assert!(trust.status.success(), "{case}: {shown}");
+        assert!(
+            shown.contains(
+                "\"replaces\": \"vaultspec-core's Python server: uvx --from vaultspec-core"
+            ),
+            "the person sees what is replaced ({case}): {shown}"
+        );
+        let synced = s.json(0, &["spec", "mcps", "sync"]);
+        let taken: Vec<&Value> = synced["data"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["name"] == "vaultspec-core")
+            .collect();
+        assert!(
+            taken.iter().filter(|i| i["outcome"] == "updated").count() == 2,
+            "claude's and codex's entries are taken over ({case}): {synced}"
+        );
+        let claude: Value = serde_json::from_str(&s.read(".mcp.json")).unwrap();
+        let ours = &claude["mcpServers"]["vaultspec-core"];
+        assert_eq!(names(&ours["args"]), ["mcp"], "{case}: {claude}");
+        assert_eq!(claude["mcpServers"]["echo"]["command"], "echo", "{case}");
+        let codex = s.read(".codex/config.toml");
+        assert!(
+            !codex.contains("vaultspec_core.mcp_server.app"),
+            "{case}: {codex}"
+        );
+
+        let status = s.json(0, &["status"]);
+        assert!(
+            status["data"].get("legacy_server").is_none(),
+            "{case}: {status}"
+        );
+        let mcps = s.json(0, &["spec", "mcps", "status", "claude"]);
+        assert_eq!(
+            mcps["data"]["providers"]["claude"]["status"], "ok",
+            "{case}: {mcps}"
+        );
+    }
+}
+
 #[test]
 fn each_enrolled_command_starts_an_mcp_server() {
     let s = Setup::new();

@@ -7,6 +7,7 @@
 use vaultspec_sdk::hints::Hints;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Date;
+use vaultspec_sdk::vault::framework::legacy_server;
 use vaultspec_sdk::vault::graph::load_graph;
 use vaultspec_sdk::vault::ops::journal;
 use vaultspec_sdk::vault::status::{
@@ -19,6 +20,9 @@ use crate::report::{self, fail};
 use crate::table::Section;
 
 const SCHEMA: &str = "vaultspec.vault.status.v1";
+
+/// What moves agents from `vaultspec-core`'s server to ours.
+const TAKE_OVER: &str = "vaultspec spec mcps trust && vaultspec spec mcps sync";
 
 /// The next steps after the rollup: trace a feature (the busiest one, by
 /// name) or check the workspace's health, the reference's two in its
@@ -135,6 +139,10 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     if let Some(notice) = journal::notice(&ws) {
         data["journal"] = json!(notice);
     }
+    let launching = legacy_server::files_launching_reference(&ws);
+    if !launching.is_empty() {
+        data["legacy_server"] = json!({ "files": launching, "command": TAKE_OVER });
+    }
     let hints = rollup_hints(&data).unless(no_hints);
     output::done_with_hints(
         json,
@@ -171,6 +179,14 @@ fn print_rollup(data: &Value) {
         out.push_str(&format!(
             "\nUndo journal {}: {message}\n",
             s(&data["journal"]["path"])
+        ));
+    }
+    if let Some(files) = data["legacy_server"]["files"].as_array() {
+        let files: Vec<String> = files.iter().map(s).collect();
+        out.push_str(&format!(
+            "\nAgents here still start vaultspec-core's Python MCP server ({}).\n\
+             Take it over (you approve the new launch at this terminal):\n  {TAKE_OVER}\n",
+            files.join(", ")
         ));
     }
 

@@ -1,6 +1,7 @@
 //! `spec mcps trust`: a person reviews each exact launch at the terminal
 //! and approves it, or `--revoke` takes this workspace's approvals back.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -10,7 +11,10 @@ use super::args::TrustArgs;
 use super::commands::selected;
 use super::consent::{Approval, Ledger};
 use super::definitions;
+use super::native::Native;
 use super::pyjson::{self, Style};
+use super::status::takeovers;
+use super::sync::launch_line;
 use super::targets::Homes;
 use crate::report::exit;
 use crate::trust::{Terminal, stdin_is_terminal};
@@ -63,7 +67,22 @@ pub fn trust(root: &Path, homes: &Homes, args: &TrustArgs) -> anyhow::Result<u8>
     let ledger = Ledger::read(homes);
     let mut pending: Vec<(Approval, Value)> = Vec::new();
     let mut notes = warnings;
+    let names: BTreeSet<String> = defs.iter().map(|d| d.name.clone()).collect();
     for target in &targets {
+        // What each entry would replace, where it is vaultspec-core's own.
+        let replaced: BTreeMap<String, String> = match Native::load(target) {
+            Ok(native) => {
+                let servers = native.servers();
+                takeovers(&native, &names)
+                    .into_iter()
+                    .filter_map(|name| {
+                        let line = launch_line(servers.get(&name)?);
+                        Some((name, line))
+                    })
+                    .collect()
+            }
+            Err(_) => BTreeMap::new(),
+        };
         for def in &defs {
             match definitions::normalise(def, target.provider) {
                 Ok(launch) => {
@@ -71,7 +90,7 @@ pub fn trust(root: &Path, homes: &Homes, args: &TrustArgs) -> anyhow::Result<u8>
                     if ledger.approves(&approval) {
                         continue;
                     }
-                    let shown = json!({
+                    let mut shown = json!({
                         "name": def.name,
                         "source": def.file.display().to_string(),
                         "provider": target.provider.name(),
@@ -80,6 +99,9 @@ pub fn trust(root: &Path, homes: &Homes, args: &TrustArgs) -> anyhow::Result<u8>
                         "definition_digest": def.digest,
                         "launch": approval.launch,
                     });
+                    if let Some(old) = replaced.get(&def.name) {
+                        shown["replaces"] = json!(format!("vaultspec-core's Python server: {old}"));
+                    }
                     pending.push((approval, shown));
                 }
                 Err(warning) => notes.push(warning),

@@ -334,7 +334,7 @@ pub fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> Printed 
             "definitions": defs.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
             "configured": [], "managed": [],
             "missing": defs.iter().map(|d| d.name.clone()).collect::<Vec<_>>(),
-            "drifted": [], "stale_managed": [], "external": [], "unapproved": [], "providers": {},
+            "drifted": [], "stale_managed": [], "external": [], "reference": [], "unapproved": [], "providers": {},
             "warnings": [warning],
         })
     };
@@ -369,12 +369,13 @@ pub fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> Printed 
                 p["status"].as_str().unwrap_or_default(),
                 Escaped::new(p["config_path"].as_str().unwrap_or_default())
             ));
-            for list in [
-                "missing",
-                "drifted",
-                "stale_managed",
-                "external",
-                "unapproved",
+            for (list, label) in [
+                ("missing", "missing"),
+                ("drifted", "drifted"),
+                ("stale_managed", "stale_managed"),
+                ("external", "external"),
+                ("reference", "vaultspec-core's server, to take over"),
+                ("unapproved", "unapproved"),
             ] {
                 let names: Vec<&str> = p[list]
                     .as_array()
@@ -382,7 +383,7 @@ pub fn status_command(root: &Path, homes: &Homes, args: &TargetArgs) -> Printed 
                     .unwrap_or_default();
                 if !names.is_empty() {
                     out.push_str(&format!(
-                        "      {list}: {}\n",
+                        "      {label}: {}\n",
                         Escaped::new(&names.join(", "))
                     ));
                 }

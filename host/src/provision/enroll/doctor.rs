@@ -114,6 +114,16 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
                             s.warnings.join("; ")
                         ),
                     ),
+                    "partial" if !s.reference.is_empty() => warn(
+                        "warning",
+                        format!(
+                            "{} still starts vaultspec-core's Python MCP server from {}; take it over \
+                             with `vaultspec spec mcps trust {}`, then `vaultspec spec mcps sync`",
+                            s.target.provider,
+                            s.target.path.display(),
+                            s.target.provider
+                        ),
+                    ),
                     "missing_config" | "partial" => warn(
                         "warning",
                         format!(

@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 
 use std::path::Path;
 
+use vaultspec_vault::framework::legacy_server::is_reference_launch;
+
 use super::consent::{Approval, Ledger};
 use super::definitions::{self, Definition};
 use super::native::Native;
@@ -26,6 +28,10 @@ pub struct TargetStatus {
     pub drifted: BTreeSet<String>,
     pub stale_managed: BTreeSet<String>,
     pub external: BTreeSet<String>,
+    /// Entries that still launch `vaultspec-core`'s Python server, ours to
+    /// take over once approved (not in the reference's report, and not
+    /// counted as external).
+    pub reference: BTreeSet<String>,
     /// Definitions whose launch here no person has approved: sync skips
     /// them. (Not in the reference's report.)
     pub unapproved: BTreeSet<String>,
@@ -45,6 +51,7 @@ impl TargetStatus {
             "drifted": self.drifted,
             "stale_managed": self.stale_managed,
             "external": self.external,
+            "reference": self.reference,
             "unapproved": self.unapproved,
             "warnings": self.warnings,
         })
@@ -74,6 +81,7 @@ pub fn assess(target: &Target, cx: &StatusInputs<'_>) -> TargetStatus {
         drifted: BTreeSet::new(),
         stale_managed: BTreeSet::new(),
         external: BTreeSet::new(),
+        reference: BTreeSet::new(),
         unapproved: BTreeSet::new(),
         warnings: Vec::new(),
     };
@@ -109,9 +117,14 @@ pub fn assess(target: &Target, cx: &StatusInputs<'_>) -> TargetStatus {
         }
     }
     status.stale_managed = status.managed.difference(&names).cloned().collect();
+    status.reference = takeovers(&native, &names);
+    status
+        .drifted
+        .retain(|name| !status.reference.contains(name));
     status.external = status
         .configured
         .difference(&status.managed)
+        .filter(|name| !status.reference.contains(*name))
         .cloned()
         .collect();
     status.status = if !status.exists {
@@ -123,12 +136,27 @@ pub fn assess(target: &Target, cx: &StatusInputs<'_>) -> TargetStatus {
     } else if !status.missing.is_empty()
         || !status.drifted.is_empty()
         || !status.stale_managed.is_empty()
+        || !status.reference.is_empty()
     {
         "partial"
     } else {
         "ok"
     };
     status
+}
+
+/// The entries of `native` that vaultspec may take over from the
+/// reference: one of the workspace's definitions by name (`names`), where
+/// vaultspec may write it, still launching `vaultspec-core`'s server.
+pub fn takeovers(native: &Native, names: &BTreeSet<String>) -> BTreeSet<String> {
+    native
+        .servers()
+        .into_iter()
+        .filter(|(name, entry)| {
+            names.contains(name) && native.in_our_part(name) && is_reference_launch(entry)
+        })
+        .map(|(name, _)| name)
+        .collect()
 }
 
 /// Assess each of `targets` against the workspace at `root`.
@@ -186,6 +214,7 @@ pub fn aggregate(statuses: &[TargetStatus], defs: &[Definition], warnings: &[Str
         "drifted": union(|s| &s.drifted),
         "stale_managed": union(|s| &s.stale_managed),
         "external": union(|s| &s.external),
+        "reference": union(|s| &s.reference),
         "unapproved": union(|s| &s.unapproved),
         "providers": providers,
         "warnings": all_warnings,

@@ -227,6 +227,8 @@ fn sync_target(
     let mut managed = managed_names(target, &native, &records);
     let mut declined = BTreeSet::new();
     let present = native.servers();
+    let names = ws.definitions.iter().map(|d| d.name.clone()).collect();
+    let takeovers = super::status::takeovers(&native, &names);
     for definition in ws.definitions {
         let name = definition.name.as_str();
         let launch = match definitions::normalise(definition, provider) {
@@ -256,6 +258,19 @@ fn sync_target(
                 native.set(name, Some(&entry));
                 managed.insert(name.to_owned());
                 report.item(name, Outcome::Created, provider, None);
+            }
+            // `vaultspec-core`'s own server, recorded as its or not: the
+            // approval of our launch in its place is the consent to take
+            // it over (the person was shown both at `trust`).
+            Some(current) if takeovers.contains(name) => {
+                let detail = format!(
+                    "took over from vaultspec-core: {} -> {}",
+                    launch_line(current),
+                    launch.line()
+                );
+                native.set(name, Some(&entry));
+                managed.insert(name.to_owned());
+                report.item(name, Outcome::Updated, provider, Some(detail));
             }
             Some(current) if managed.contains(name) => {
                 if *current == entry {
@@ -382,7 +397,7 @@ fn definition_file_exists(root: &Path, name: &str) -> bool {
 }
 
 /// An entry's launch as one line, for messages.
-fn launch_line(entry: &Value) -> String {
+pub fn launch_line(entry: &Value) -> String {
     let command = entry
         .get("command")
         .and_then(Value::as_str)

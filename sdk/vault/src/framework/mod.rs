@@ -9,6 +9,7 @@
 
 pub mod builtin;
 mod front;
+pub mod legacy_server;
 pub mod provider;
 pub mod region;
 pub mod render;
