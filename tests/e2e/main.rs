@@ -59,5 +59,6 @@ mod reference_install; // a workspace the reference installed checks clean
 mod status_interop; // status agrees with the reference field for field
 
 // Third-party verbs.
+mod second_hour; // a new user's second hour, from PATH to an agent's invoke
 mod third_party; // scaffold, build, install, trust at a terminal, run
 mod verb_author; // a verb author's first hour, from verbs new to output

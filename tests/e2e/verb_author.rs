@@ -18,7 +18,7 @@ use crate::user::{User, json, text};
 /// fetched). The target folder is the one `third_party` builds its example
 /// in (same profile), kept across runs, so the registry crates compile once;
 /// the outer build's flags are removed.
-fn build(crate_dir: &Path) -> anyhow::Result<PathBuf> {
+pub(crate) fn build(crate_dir: &Path) -> anyhow::Result<PathBuf> {
     let target = cache_dir().parent().unwrap().join("third-party/target");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);

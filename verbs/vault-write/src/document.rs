@@ -6,6 +6,7 @@ use vaultspec_sdk::hints::Hints;
 use vaultspec_sdk::output::done_with_hints;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::doc::name::{self, Token};
+use vaultspec_sdk::vault::graph::load_graph;
 use vaultspec_sdk::vault::ops::add::{AddRequest, add as add_doc, normalize_tier};
 use vaultspec_sdk::vault::ops::edit::{EditRequest, Edited, FrontmatterEdit, edit as edit_doc};
 use vaultspec_sdk::vault::ops::rename::rename as rename_doc;
@@ -35,25 +36,39 @@ pub fn add(options: AddOptions, doc_type: String) -> u8 {
             .is_none()
             .then(|| feature.trim().trim_start_matches('#').replace('-', " "))
     });
+    // An ADR needs its grounding (`vault check schema` refuses one without):
+    // named none, it takes its feature's research, reference and audit
+    // documents (the reference writes `related: []`).
+    let ws = WritableWorkspace::open();
+    let is_adr = doc_type.trim().eq_ignore_ascii_case("adr");
+    let grounded = is_adr && options.related.is_empty();
+    let related = if grounded {
+        feature_grounding(&ws, &feature)
+    } else {
+        options.related
+    };
     let req = AddRequest {
         doc_type,
         feature: feature.clone(),
         date: options.date,
         title,
         topic: options.topic,
-        related: options.related,
+        related: related.clone(),
         tags: options.tags,
         tier: options.tier.clone(),
         force: options.force,
         dry_run: options.dry_run,
     };
-    let added = match add_doc(&WritableWorkspace::open(), &req, Date::today_utc()) {
+    let added = match add_doc(&ws, &req, Date::today_utc()) {
         Ok(a) => a,
         Err(err) => return fail(json, err),
     };
     let mut data = json!({ "path": added.path, "type": added.doc_type, "name": added.name });
     if added.dry_run {
         data["dry_run"] = json!(true);
+    }
+    if grounded {
+        data["grounded_in"] = json!(related);
     }
     // A preview suggests nothing: the document is not there yet.
     let hints = (!added.dry_run)
@@ -80,8 +95,39 @@ pub fn add(options: AddOptions, doc_type: String) -> u8 {
                 "created"
             };
             println!("{verb} {}", added.path);
+            match (grounded, related.is_empty()) {
+                (true, false) => println!("grounded in {}", related.join(", ")),
+                (true, true) => println!(
+                    "nothing grounds it yet: `vault check all` reports it until a research, \
+                     reference or audit document is linked (`vaultspec vault link add {} <document>`)",
+                    added.name
+                ),
+                _ => {}
+            }
         },
     )
+}
+
+/// The stems of `feature`'s research, reference and audit documents, in
+/// path order (none when the vault cannot be read: the check will say).
+fn feature_grounding(ws: &WritableWorkspace, feature: &str) -> Vec<String> {
+    let Ok(feature) = name::normalize(feature, Token::Feature) else {
+        return Vec::new();
+    };
+    let Ok(graph) = load_graph(ws) else {
+        return Vec::new();
+    };
+    graph
+        .docs()
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.doc_type,
+                Some(DocType::Research | DocType::Reference | DocType::Audit)
+            ) && d.listing_feature().as_deref() == Some(feature.as_str())
+        })
+        .map(|d| d.stem.clone())
+        .collect()
 }
 
 /// The next step after `vault add`, where the reference suggests one: the
