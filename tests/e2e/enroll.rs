@@ -724,7 +724,15 @@ fn installs_first_screen_points_only_where_a_person_can_go() {
     );
     let next = said.split("Next:").nth(1).expect("a Next: block");
     assert!(!next.contains("vaultspec mcp\n"), "{next}");
-    assert!(next.contains("vaultspec spec doctor"), "{next}");
+    // Run by its path (not on PATH), the binary says so and names itself
+    // by that path, so each printed step runs as printed.
+    let me = env!("CARGO_BIN_EXE_vaultspec");
+    assert!(next.contains(&format!("    {me} spec doctor")), "{next}");
+    assert!(
+        said.contains(&format!("{me} spec mcps trust && {me} spec mcps sync"))
+            && said.contains("`vaultspec` on your PATH is not this binary"),
+        "{said}"
+    );
 
     // Each doctor names its scope and the other.
     let vault_doctor = show(&s.run(&["doctor"]));

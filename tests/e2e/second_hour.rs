@@ -143,6 +143,10 @@ fn a_new_users_second_hour_has_no_wrong_turn() -> anyhow::Result<()> {
         !said.contains("--force"),
         "no --force the person never used: {said}"
     );
+    assert!(
+        said.contains("\n    vaultspec spec doctor\n") && !said.contains("not this binary"),
+        "on PATH, the short name: {said}"
+    );
 
     // Approve the MCP server at a terminal, then sync: the entry names
     // the command on PATH, never a path inside a build folder.

@@ -40,6 +40,7 @@ mod targets;
 
 pub use args::SpecCommand;
 pub use commands::{print_warnings, run, sync_installed, uninstall_installed};
+pub use definitions::own_command;
 pub use gateway::host_verbs;
 pub use sync::Report;
 pub use targets::Provider;

@@ -315,6 +315,9 @@ fn report(
         return super::print_envelope("install", status, data);
     }
     let root_shown = Escaped::new(&root.display().to_string()).to_string();
+    // How the person runs this binary again: its name, or its path when
+    // `vaultspec` on PATH is another file (or none).
+    let me = shell_word(&crate::provision::enroll::own_command());
     let mut out = String::new();
     if status == "unchanged" {
         out.push_str(&format!(
@@ -351,22 +354,48 @@ fn report(
             .cloned()
             .collect();
         crate::provision::enroll::print_warnings(&others);
-        out.push_str(&enrollment_text(enrollment));
+        out.push_str(&enrollment_text(enrollment, &me));
     }
     let same = changed(Change::Same).count();
     if same > 0 && status != "unchanged" {
         out.push_str(&format!("  ({same} already in place)\n"));
     }
+    if me != "vaultspec" {
+        out.push_str(&format!(
+            "  note: `vaultspec` on your PATH is not this binary, so the commands here name it by \
+             its path, and so would the agents' MCP entries: a path that holds on this machine \
+             only{}. To use the short name, run `cargo install --locked --path host` in \
+             vaultspec's checkout, then this install again.\n",
+            if me.contains("/target/") {
+                " (and, in a build folder, only until the next build)"
+            } else {
+                ""
+            }
+        ));
+    }
     if status == "created" && !args.dry_run && !no_hints {
         // Not `vaultspec mcp`: an agent starts the server, and at a terminal
         // it only waits for JSON.
-        out.push_str(
-            "\nNext:\n  See how to write a first document\n    vaultspec vault add --help\n  \
-             Check what your coding agents were given\n    vaultspec spec doctor\n",
-        );
+        out.push_str(&format!(
+            "\nNext:\n  See how to write a first document\n    {me} vault add --help\n  \
+             Check what your coding agents were given\n    {me} spec doctor\n",
+        ));
     }
     crate::report::write_stdout(&out)?;
     Ok(())
+}
+
+/// `word` as a shell reads it back: as it is when it holds nothing a shell
+/// acts on, else in single quotes.
+fn shell_word(word: &str) -> String {
+    if word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// What the framework part of an install did, for the text report: one
@@ -396,7 +425,7 @@ fn framework_text(framework: &Installed) -> String {
 }
 
 /// What the MCP enrollment of an install did, for the text report.
-fn enrollment_text(report: &Report) -> String {
+fn enrollment_text(report: &Report, me: &str) -> String {
     let mut out = String::new();
     let mut unapproved = false;
     for item in &report.items {
@@ -414,10 +443,10 @@ fn enrollment_text(report: &Report) -> String {
         ));
     }
     if unapproved {
-        out.push_str(
+        out.push_str(&format!(
             "  The MCP server is enrolled once you approve its launch at this terminal:\n    \
-             vaultspec spec mcps trust && vaultspec spec mcps sync\n",
-        );
+             {me} spec mcps trust && {me} spec mcps sync\n",
+        ));
     }
     out
 }
