@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use vaultspec_test_support::{TestVault, cache_dir, guests};
 
 use crate::mcp::Session;
+use crate::user::{at_terminal, text};
 
 /// The file name of a hostile component: OSC 52 (write the clipboard) and a
 /// right-to-left override.
@@ -80,24 +81,14 @@ impl User {
     /// `vaultspec ARGS --target VAULT` at a pseudo-terminal made by
     /// `script(1)`, typing `answer`; what the terminal showed.
     fn run_at_terminal(&self, vault: &TestVault, args: &[&str], answer: &str) -> String {
-        let mut line = vec![quote(env!("CARGO_BIN_EXE_vaultspec"))];
-        line.extend(args.iter().map(|a| quote(a)));
-        line.push("--target".into());
-        line.push(quote(&vault.root().display().to_string()));
-        let mut child = Command::new("script")
-            .args(["-qec", &line.join(" "), "/dev/null"])
-            .env("HOME", self.home.path())
-            .env("VAULTSPEC_CACHE_DIR", &self.cache)
-            .env("SHELL", "/bin/sh")
-            .env_remove("VAULTSPEC_TARGET_DIR")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("running vaultspec under script(1)");
-        std::io::Write::write_all(child.stdin.as_mut().unwrap(), answer.as_bytes()).unwrap();
-        drop(child.stdin.take());
-        let out = child.wait_with_output().expect("waiting for script(1)");
+        let mut words: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        words.extend(["--target".to_owned(), vault.root().display().to_string()]);
+        let out = at_terminal(env!("CARGO_BIN_EXE_vaultspec"), &words, answer, |command| {
+            command
+                .env("HOME", self.home.path())
+                .env("VAULTSPEC_CACHE_DIR", &self.cache)
+                .env_remove("VAULTSPEC_TARGET_DIR");
+        });
         format!("{}{}", text(&out.stdout), text(&out.stderr))
     }
 
@@ -120,14 +111,6 @@ impl User {
         file["grants"].as_array_mut().unwrap().push(grant);
         std::fs::write(path, serde_json::to_vec(&file).unwrap()).unwrap();
     }
-}
-
-fn quote(arg: &str) -> String {
-    format!("'{}'", arg.replace('\'', r"'\''"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn verbs_dir(vault: &TestVault) -> PathBuf {

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use vaultspec_test_support::cache_dir;
 
-use crate::user::quote;
+use crate::user::at_terminal;
 
 /// A git repository and a home folder of its own (with `$CODEX_HOME` in it).
 struct Setup {
@@ -80,28 +80,14 @@ impl Setup {
 
     /// `vaultspec ARGS` at a pseudo-terminal, typing `answer`.
     fn at_terminal(&self, args: &[&str], answer: &str) -> Output {
-        let mut line = vec![quote(env!("CARGO_BIN_EXE_vaultspec"))];
-        line.extend(args.iter().map(|a| quote(a)));
-        let mut child = Command::new("script")
-            .args(["-qec", &line.join(" "), "/dev/null"])
-            .current_dir(self.ws.path())
-            .envs(self.env())
-            .env("SHELL", "/bin/sh")
-            .env_remove("CI")
-            .env_remove("VAULTSPEC_NON_INTERACTIVE")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("running vaultspec under script(1)");
-        child
-            .stdin
-            .as_mut()
-            .unwrap()
-            .write_all(answer.as_bytes())
-            .unwrap();
-        drop(child.stdin.take());
-        child.wait_with_output().unwrap()
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        at_terminal(env!("CARGO_BIN_EXE_vaultspec"), &args, answer, |command| {
+            command
+                .current_dir(self.ws.path())
+                .envs(self.env())
+                .env_remove("CI")
+                .env_remove("VAULTSPEC_NON_INTERACTIVE");
+        })
     }
 
     fn read(&self, path: &str) -> String {

@@ -68,7 +68,11 @@ fn run_vector(name: &str) -> anyhow::Result<()> {
 /// [`run_vector`], but the file at `ours` (a workspace path) is ours on
 /// purpose: it is left out of the byte comparison and shown to the
 /// caller's check instead.
-fn run_vector_except(name: &str, ours: Option<(&str, fn(&str))>) -> anyhow::Result<()> {
+/// A workspace path whose file is ours on purpose, and the check it gets
+/// instead of the byte comparison.
+type Ours<'a> = (&'a str, fn(&str));
+
+fn run_vector_except(name: &str, ours: Option<Ours<'_>>) -> anyhow::Result<()> {
     let vector = golden::dir().join(name);
     let vault = TestVault::new();
     golden::copy_tree(&vector.join("before"), vault.root());

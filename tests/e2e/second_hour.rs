@@ -16,7 +16,7 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use vaultspec_test_support::cache_dir;
 
-use crate::user::{quote, text};
+use crate::user::{at_terminal, text};
 
 /// A person: a home of their own with `~/.cargo/bin/vaultspec` on `PATH`,
 /// and a fresh git repository to work in.
@@ -96,23 +96,14 @@ impl Person {
 
     /// `vaultspec ARGS` at a pseudo-terminal, typing `answer`.
     fn at_terminal(&self, args: &[&str], answer: &str) -> Output {
-        let mut line = vec!["vaultspec".to_owned()];
-        line.extend(args.iter().map(|a| quote(a)));
-        let mut child = Command::new("script")
-            .args(["-qec", &line.join(" "), "/dev/null"])
-            .current_dir(self.repo.path())
-            .env_clear()
-            .envs(self.env())
-            .env("SHELL", "/bin/sh")
-            .env("TERM", "dumb")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("running vaultspec under script(1)");
-        std::io::Write::write_all(child.stdin.as_mut().unwrap(), answer.as_bytes()).unwrap();
-        drop(child.stdin.take());
-        child.wait_with_output().expect("waiting for script(1)")
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        at_terminal("vaultspec", &args, answer, |command| {
+            command
+                .current_dir(self.repo.path())
+                .env_clear()
+                .envs(self.env())
+                .env("TERM", "dumb");
+        })
     }
 
     fn read(&self, path: &str) -> String {

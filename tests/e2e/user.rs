@@ -41,23 +41,11 @@ impl User {
 
     /// `vaultspec ARGS --target VAULT` at a pseudo-terminal, typing `answer`.
     pub fn run_at_terminal(&self, vault: &TestVault, args: &[&str], answer: &str) -> Output {
-        let mut line = vec![quote(env!("CARGO_BIN_EXE_vaultspec"))];
-        line.extend(args.iter().map(|a| quote(a)));
-        line.push("--target".into());
-        line.push(quote(&vault.root().display().to_string()));
-        let mut child = Command::new("script")
-            .args(["-qec", &line.join(" "), "/dev/null"])
-            .envs(self.env())
-            .env("SHELL", "/bin/sh")
-            .env_remove("VAULTSPEC_TARGET_DIR")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("running vaultspec under script(1)");
-        std::io::Write::write_all(child.stdin.as_mut().unwrap(), answer.as_bytes()).unwrap();
-        drop(child.stdin.take());
-        child.wait_with_output().expect("waiting for script(1)")
+        let mut words: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        words.extend(["--target".to_owned(), vault.root().display().to_string()]);
+        at_terminal(env!("CARGO_BIN_EXE_vaultspec"), &words, answer, |command| {
+            command.envs(self.env()).env_remove("VAULTSPEC_TARGET_DIR");
+        })
     }
 
     pub fn command(&self, vault: &TestVault, args: &[&str]) -> Command {
@@ -80,6 +68,31 @@ impl User {
             ),
         ]
     }
+}
+
+/// `program ARGS` at a pseudo-terminal made by `script(1)`, typing
+/// `answer`; `configure` sets the folder and environment of the run.
+pub fn at_terminal(
+    program: &str,
+    args: &[String],
+    answer: &str,
+    configure: impl FnOnce(&mut Command),
+) -> Output {
+    let mut line = vec![quote(program)];
+    line.extend(args.iter().map(|a| quote(a)));
+    let mut command = Command::new("script");
+    command.args(["-qec", &line.join(" "), "/dev/null"]);
+    configure(&mut command);
+    let mut child = command
+        .env("SHELL", "/bin/sh")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running a command under script(1)");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), answer.as_bytes()).unwrap();
+    drop(child.stdin.take());
+    child.wait_with_output().expect("waiting for script(1)")
 }
 
 pub fn quote(arg: &str) -> String {
