@@ -228,3 +228,77 @@ fn uninstall_asks_for_force_and_removes_only_what_it_lists() {
     );
     assert!(!root.join(".gitattributes").exists());
 }
+
+/// A team's git policy, set once, holds: a declined hook file or block is
+/// never made again by `install` (`--upgrade` and `--force` included),
+/// nothing else of `workspace.json` moves, and `enable` lets `install`
+/// bring it back.
+#[test]
+fn a_declined_hook_file_or_block_never_comes_back() {
+    let repo = repo();
+    let root = repo.path();
+    ok(run_in(root, &["install"]));
+    let hook = root.join(".pre-commit-config.yaml");
+    assert!(hook.is_file(), "install scaffolds the commit gate");
+    let workspace_json =
+        || std::fs::read_to_string(root.join(".vaultspec/workspace.json")).unwrap();
+    let before = workspace_json();
+
+    let out = ok(run_in(root, &["spec", "precommit", "disable", "--json"]));
+    let reply = json(&out);
+    assert_eq!(
+        reply["schema"], "vaultspec.spec.precommit.disable.v1",
+        "{reply}"
+    );
+    assert_eq!(reply["status"], "updated", "{reply}");
+    assert_eq!(reply["data"]["pre_commit"], false, "{reply}");
+    let again = json(&ok(run_in(
+        root,
+        &["spec", "precommit", "disable", "--json"],
+    )));
+    assert_eq!(again["status"], "unchanged", "{again}");
+    assert!(
+        hook.is_file(),
+        "an existing hook file is the person's to delete"
+    );
+    std::fs::remove_file(&hook).unwrap();
+
+    ok(run_in(root, &["spec", "gitignore", "disable"]));
+    let gitignore = root.join(".gitignore");
+    std::fs::write(&gitignore, "target/\n").unwrap();
+    for args in [
+        &["install"][..],
+        &["install", "--upgrade"],
+        &["install", "--force"],
+    ] {
+        ok(run_in(root, args));
+        assert!(
+            !hook.exists(),
+            "`{}` made the hook file again",
+            args.join(" ")
+        );
+        assert_eq!(
+            std::fs::read_to_string(&gitignore).unwrap(),
+            "target/\n",
+            "`{}` touched .gitignore",
+            args.join(" ")
+        );
+    }
+    let declined: serde_json::Value = serde_json::from_str(&workspace_json()).unwrap();
+    assert_eq!(declined["hooks"]["pre_commit"], false, "{declined}");
+    assert_eq!(declined["blocks"]["gitignore"], false, "{declined}");
+    assert_eq!(declined["blocks"]["gitattributes"], true, "{declined}");
+
+    // Enabled again, the file is the one that never declined, and install
+    // puts both back.
+    ok(run_in(root, &["spec", "precommit", "enable"]));
+    ok(run_in(root, &["spec", "gitignore", "enable"]));
+    assert_eq!(workspace_json(), before);
+    ok(run_in(root, &["install"]));
+    assert!(hook.is_file());
+    assert!(
+        std::fs::read_to_string(&gitignore)
+            .unwrap()
+            .contains("# >>> vaultspec-managed"),
+    );
+}

@@ -78,11 +78,25 @@ pub fn run(
         .with_context(|| format!("opening `{}`", root.display()))?
         .with_scope(WriteScope::Setup);
     let skipped = |part: &str| args.skip.iter().any(|s| s == part);
+    // The team's git policy, committed in `workspace.json`: a declined
+    // hook file or block is never made again.
+    let policy = super::policy::read(&storage).map_err(anyhow::Error::msg)?;
+    let me = shell_word(&crate::provision::enroll::own_command());
     let mut items = if skipped("core") {
         Vec::new()
     } else {
-        scaffold::core()
+        scaffold::core(&policy, &me)
     };
+    for item in &mut items {
+        if item.path == super::policy::FILE
+            && let Want::File(shipped) = &item.want
+        {
+            let shipped = String::from_utf8_lossy(shipped).into_owned();
+            let kept = super::policy::shipped_with_choices(&storage, &shipped)
+                .map_err(anyhow::Error::msg)?;
+            item.want = Want::File(kept);
+        }
+    }
     let agents: Vec<&str> = match args.provider.as_str() {
         "all" => providers::KNOWN.to_vec(),
         "core" => Vec::new(),
@@ -211,7 +225,7 @@ fn plan(storage: &CapStorage, root: &Path, item: Item, args: &InstallArgs) -> an
         Want::Block(lines) => match present {
             None => (
                 Change::Create,
-                Some(managed_block::upsert("", lines).into_bytes()),
+                Some(managed_block::upsert("", &strs(lines)).into_bytes()),
             ),
             Some(_) => {
                 let have = String::from_utf8(read(storage, &item.path)?).with_context(|| {
@@ -220,7 +234,7 @@ fn plan(storage: &CapStorage, root: &Path, item: Item, args: &InstallArgs) -> an
                         item.path
                     )
                 })?;
-                let want = managed_block::upsert(&have, lines);
+                let want = managed_block::upsert(&have, &strs(lines));
                 if want == have {
                     (Change::Same, None)
                 } else if !managed_block::present(&have) || refresh {
@@ -383,6 +397,10 @@ fn report(
     }
     crate::report::write_stdout(&out)?;
     Ok(())
+}
+
+fn strs(lines: &[String]) -> Vec<&str> {
+    lines.iter().map(String::as_str).collect()
 }
 
 /// `word` as a shell reads it back: as it is when it holds nothing a shell

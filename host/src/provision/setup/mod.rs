@@ -18,9 +18,11 @@
 
 mod install;
 mod managed_block;
+mod policy;
 mod scaffold;
 mod uninstall;
 
+use anyhow::Context;
 use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
 use vaultspec_vault::framework::Kind;
 
@@ -59,6 +61,15 @@ pub enum SpecCommand {
     /// Personas agents can hand work to: `.vaultspec/agents/`.
     #[command(subcommand)]
     Agents(crate::provision::framework::FamilyCommand),
+    /// Whether `install` scaffolds `.pre-commit-config.yaml` with vaultspec's commit gate.
+    #[command(subcommand)]
+    Precommit(policy::PolicyCommand),
+    /// Whether vaultspec keeps its block in `.gitignore`.
+    #[command(subcommand)]
+    Gitignore(policy::PolicyCommand),
+    /// Whether vaultspec keeps its block in `.gitattributes`.
+    #[command(subcommand)]
+    Gitattributes(policy::PolicyCommand),
 }
 
 /// Add the setup commands to `root`.
@@ -100,7 +111,31 @@ pub fn run(
         SetupCommand::Spec(SpecCommand::Agents(command)) => {
             crate::provision::framework::run_family(Kind::Agent, &command, target)
         }
+        SetupCommand::Spec(SpecCommand::Precommit(command)) => {
+            run_policy(policy::Setting::PreCommit, &command, target)
+        }
+        SetupCommand::Spec(SpecCommand::Gitignore(command)) => {
+            run_policy(policy::Setting::Gitignore, &command, target)
+        }
+        SetupCommand::Spec(SpecCommand::Gitattributes(command)) => {
+            run_policy(policy::Setting::Gitattributes, &command, target)
+        }
     }
+}
+
+/// Run a policy command in the workspace `target` names (or the current
+/// folder's).
+fn run_policy(
+    setting: policy::Setting,
+    command: &policy::PolicyCommand,
+    target: Option<&std::path::Path>,
+) -> anyhow::Result<u8> {
+    let workspace = crate::workspace::Workspace::resolve(target)?;
+    let root = workspace.root();
+    let storage = vaultspec_vault::CapStorage::open(root)
+        .with_context(|| format!("opening `{}`", root.display()))?
+        .with_scope(vaultspec_vault::WriteScope::Setup);
+    Ok(policy::run(&storage, root, setting, command))
 }
 
 /// Print a `vaultspec.<name>.v1` envelope on stdout.

@@ -10,6 +10,7 @@ use vaultspec_vault::DocType;
 use vaultspec_vault::template::{default_template, template_name};
 
 use super::managed_block;
+use super::policy::Policy;
 
 /// What an item should be.
 #[derive(Debug, Clone)]
@@ -19,7 +20,7 @@ pub enum Want {
     /// A file with these bytes.
     File(Vec<u8>),
     /// A file carrying a managed block of these lines.
-    Block(&'static [&'static str]),
+    Block(Vec<String>),
     /// A file made with these bytes when it is missing, and never touched
     /// once there (not even by `--force`): it is the person's to change.
     Seed(Vec<u8>),
@@ -53,8 +54,10 @@ const CORE: &str = "core (.vaultspec)";
 const VAULT: &str = "vault (.vault)";
 const BUILTIN: &str = "builtin";
 
-/// Every item of the core, folders before the files in them.
-pub fn core() -> Vec<Item> {
+/// Every item of the core, folders before the files in them, as the
+/// workspace's git `policy` allows; the commit gate's hook runs `command`
+/// (this binary as the person runs it).
+pub fn core(policy: &Policy, command: &str) -> Vec<Item> {
     let folder = |path: &str, label| Item {
         path: path.to_owned(),
         label,
@@ -89,43 +92,70 @@ pub fn core() -> Vec<Item> {
         let path = format!(".vaultspec/templates/{}", template_name(t));
         file(&path, BUILTIN, default_template(t).as_bytes(), false)
     }));
-    for (path, lines) in [
-        (".gitignore", managed_block::GITIGNORE),
-        (".gitattributes", managed_block::GITATTRIBUTES),
+    let mut ignored: Vec<String> = managed_block::GITIGNORE
+        .iter()
+        .map(|line| (*line).to_owned())
+        .collect();
+    if !policy.pre_commit {
+        // A declined hook file is the person's, kept out of commits, as
+        // the reference's block then keeps it.
+        ignored.retain(|line| line != "/.pre-commit-config.yaml.lock");
+        ignored.extend([
+            "/.pre-commit-config.yaml".into(),
+            "/.pre-commit-config.yml".into(),
+        ]);
+        ignored.sort_by(|a, b| (a.starts_with('!'), a).cmp(&(b.starts_with('!'), b)));
+    }
+    let attributes = managed_block::GITATTRIBUTES
+        .iter()
+        .map(|line| (*line).to_owned())
+        .collect();
+    for (path, lines, kept) in [
+        (".gitignore", ignored, policy.gitignore),
+        (".gitattributes", attributes, policy.gitattributes),
     ] {
+        if kept {
+            items.push(Item {
+                path: path.to_owned(),
+                label: "git",
+                want: Want::Block(lines),
+                builtin: true,
+            });
+        }
+    }
+    if policy.pre_commit {
         items.push(Item {
-            path: path.to_owned(),
-            label: "git",
-            want: Want::Block(lines),
-            builtin: true,
+            path: PRE_COMMIT_PATH.to_owned(),
+            label: "precommit",
+            want: Want::Seed(pre_commit(command).into_bytes()),
+            builtin: false,
         });
     }
-    items.push(Item {
-        path: PRE_COMMIT_PATH.to_owned(),
-        label: "precommit",
-        want: Want::Seed(PRE_COMMIT.as_bytes().to_vec()),
-        builtin: false,
-    });
     items
 }
 
 /// Where pre-commit reads its hooks.
 pub const PRE_COMMIT_PATH: &str = ".pre-commit-config.yaml";
 
-/// A pre-commit configuration that runs vaultspec's commit gate on every
-/// commit: it refuses a commit that stages vault errors or per-machine
-/// files. Made only where there is no configuration yet.
-const PRE_COMMIT: &str = "\
+/// A pre-commit configuration that runs vaultspec's commit gate, started
+/// as `command`, on every commit: it refuses a commit that stages vault
+/// errors or per-machine files. Made only where there is no configuration
+/// yet.
+fn pre_commit(command: &str) -> String {
+    format!(
+        "\
 repos:
 - repo: local
   hooks:
   - id: vaultspec-commit-gate
     name: vaultspec commit gate
-    entry: vaultspec commit-gate
+    entry: {command} commit-gate
     language: system
     always_run: true
     pass_filenames: true
-";
+"
+    )
+}
 
 #[cfg(test)]
 mod tests {
@@ -133,7 +163,7 @@ mod tests {
 
     #[test]
     fn the_core_makes_every_vault_folder_and_template_once() {
-        let items = core();
+        let items = core(&Policy::default(), "vaultspec");
         for t in DocType::ALL {
             assert_eq!(items.iter().filter(|i| i.path == t.dir()).count(), 1);
             let template = format!(".vaultspec/templates/{}", template_name(t));
@@ -141,6 +171,53 @@ mod tests {
         }
         let position = |p: &str| items.iter().position(|i| i.path == p).unwrap();
         assert!(position(".vaultspec/mcps") < position(MCP_DEFINITION_PATH));
+    }
+
+    #[test]
+    fn a_declined_choice_leaves_its_file_out_and_the_hook_file_is_then_ignored() {
+        let path = |items: &[Item], p: &str| items.iter().find(|i| i.path == p).cloned();
+        let all = core(&Policy::default(), "/opt/vs/vaultspec");
+        let Some(Item {
+            want: Want::Seed(hook),
+            ..
+        }) = path(&all, PRE_COMMIT_PATH)
+        else {
+            panic!("no hook file");
+        };
+        assert!(
+            String::from_utf8(hook)
+                .unwrap()
+                .contains("entry: /opt/vs/vaultspec commit-gate")
+        );
+        let declined = Policy {
+            pre_commit: false,
+            gitattributes: false,
+            gitignore: true,
+        };
+        let items = core(&declined, "vaultspec");
+        assert!(path(&items, PRE_COMMIT_PATH).is_none());
+        assert!(path(&items, ".gitattributes").is_none());
+        let Some(Item {
+            want: Want::Block(lines),
+            ..
+        }) = path(&items, ".gitignore")
+        else {
+            panic!("no .gitignore block");
+        };
+        assert!(
+            lines.contains(&"/.pre-commit-config.yaml".to_owned()),
+            "{lines:?}"
+        );
+        assert!(
+            !lines.contains(&"/.pre-commit-config.yaml.lock".to_owned()),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().map(String::as_str), Some("!.env.example"));
+        let no_ignore = Policy {
+            gitignore: false,
+            ..declined
+        };
+        assert!(path(&core(&no_ignore, "vaultspec"), ".gitignore").is_none());
     }
 
     #[test]
