@@ -263,9 +263,27 @@ fn a_declined_hook_file_or_block_never_comes_back() {
     );
     std::fs::remove_file(&hook).unwrap();
 
-    ok(run_in(root, &["spec", "gitignore", "disable"]));
+    // A block deleted by hand is a warning of `spec doctor`, naming both
+    // ways out; declined, it is none.
     let gitignore = root.join(".gitignore");
     std::fs::write(&gitignore, "target/\n").unwrap();
+    let doctor = |root: &Path| json(&run_in(root, &["spec", "doctor", "--json"]));
+    let said = doctor(root);
+    assert_eq!(said["data"]["gitignore"], "unmanaged", "{said}");
+    assert_eq!(said["data"]["precommit"], "declined", "{said}");
+    let signals = said["data"]["signals"].to_string();
+    assert!(
+        signals.contains("`.gitignore` has no vaultspec block")
+            && signals.contains("spec gitignore disable"),
+        "{signals}"
+    );
+    ok(run_in(root, &["spec", "gitignore", "disable"]));
+    let said = doctor(root);
+    assert_eq!(said["data"]["gitignore"], "declined", "{said}");
+    assert!(
+        !said["data"]["signals"].to_string().contains(".gitignore"),
+        "{said}"
+    );
     for args in [
         &["install"][..],
         &["install", "--upgrade"],

@@ -67,6 +67,10 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     if let Some(signal) = journal_signal(root) {
         warn(signal.level, signal.message);
     }
+    let git = crate::provision::setup::git_state(root);
+    for (level, message) in &git.findings {
+        warn(level, message.clone());
+    }
     let migrations = vaultspec_vault::CapStorage::open(root)
         .map_err(|e| e.to_string())
         .and_then(|storage| vaultspec_vault::migrations::state(&storage));
@@ -169,6 +173,9 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
         "mcp": mcp,
         "migration_status": migration_status,
         "pending_migrations": pending,
+        "gitignore": git.gitignore,
+        "gitattributes": git.gitattributes,
+        "precommit": git.precommit,
         "signals": signals.iter().map(|s| json!({"level": s.level, "message": s.message})).collect::<Vec<_>>(),
     });
     let mut printed = Printed::new(code);
@@ -190,7 +197,7 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     for s in &signals {
         out.push_str(&format!("{}: {}\n", s.level, Escaped::new(&s.message)));
     }
-    if signals.is_empty() {
+    if !errors && !warnings {
         out.push_str("No problems found.\n");
     }
     // The other doctor, named so the two never seem to disagree.

@@ -70,6 +70,18 @@ fn render(lines: &[&str]) -> String {
     block
 }
 
+/// The lines inside the block `text` carries, markers left out.
+pub fn lines(text: &str) -> Option<Vec<&str>> {
+    let (start, end) = find(text)?;
+    let mut lines: Vec<&str> = text[start..end]
+        .lines()
+        .map(|line| line.trim_end_matches('\r'))
+        .collect();
+    lines.remove(0);
+    lines.pop();
+    Some(lines)
+}
+
 /// Whether `text` already carries a block (whatever is in it).
 pub fn present(text: &str) -> bool {
     find(text).is_some()

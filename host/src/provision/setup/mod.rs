@@ -16,6 +16,7 @@
 //! refreshes what vaultspec ships (the MCP definition, the managed blocks);
 //! `--force` also puts back the templates and `workspace.json`.
 
+mod git_state;
 mod install;
 mod managed_block;
 mod policy;
@@ -26,6 +27,7 @@ use anyhow::Context;
 use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
 use vaultspec_vault::framework::Kind;
 
+pub use git_state::{GitState, read as git_state};
 pub use install::InstallArgs;
 pub use uninstall::UninstallArgs;
 
