@@ -81,6 +81,8 @@ pub fn run(
     // The team's git policy, committed in `workspace.json`: a declined
     // hook file or block is never made again.
     let policy = super::policy::read(&storage).map_err(anyhow::Error::msg)?;
+    // How the person runs this binary again: its name, or its path when
+    // `vaultspec` on PATH is another file (or none).
     let me = shell_word(&crate::provision::enroll::own_command());
     let mut items = if skipped("core") {
         Vec::new()
@@ -162,6 +164,7 @@ pub fn run(
         &root,
         args,
         no_hints,
+        &me,
     )?;
     let failed = enrollment.as_ref().is_some_and(|r| r.failed())
         || framework.sync.as_ref().is_some_and(|s| s.failed());
@@ -275,6 +278,7 @@ fn report(
     root: &Path,
     args: &InstallArgs,
     no_hints: bool,
+    me: &str,
 ) -> anyhow::Result<()> {
     let changed = |c: Change| steps.iter().filter(move |s| s.change == c);
     let sources_did = |what: &str| framework.sources.iter().any(|(_, o)| *o == what);
@@ -329,9 +333,6 @@ fn report(
         return super::print_envelope("install", status, data);
     }
     let root_shown = Escaped::new(&root.display().to_string()).to_string();
-    // How the person runs this binary again: its name, or its path when
-    // `vaultspec` on PATH is another file (or none).
-    let me = shell_word(&crate::provision::enroll::own_command());
     let mut out = String::new();
     if status == "unchanged" {
         out.push_str(&format!(
@@ -368,7 +369,7 @@ fn report(
             .cloned()
             .collect();
         crate::provision::enroll::print_warnings(&others);
-        out.push_str(&enrollment_text(enrollment, &me));
+        out.push_str(&enrollment_text(enrollment, me));
     }
     let same = changed(Change::Same).count();
     if same > 0 && status != "unchanged" {
