@@ -136,7 +136,8 @@ impl Answer {
 }
 
 impl Answers {
-    /// The cache for this call, or `None` when its answer may not be kept:
+    /// The cache for this call (`colour`: whether the verb may print
+    /// colour, part of the key), or `None` when its answer may not be kept:
     /// not a builtin, files given at the command line, no usable cache
     /// folder, or one inside the workspace. (A call that tries to write is
     /// not kept either: see [`Journal`].)
@@ -146,6 +147,7 @@ impl Answers {
         invocation: &Invocation,
         workspace: &Workspace,
         has_inputs: bool,
+        colour: bool,
     ) -> Option<Self> {
         if component.origin != Origin::Builtin || has_inputs {
             return None;
@@ -168,7 +170,6 @@ impl Answers {
             .map(|m| stamp(&m))
             .ok()?;
         use std::io::IsTerminal;
-        let colour = crate::display::colour_wanted(std::io::stdout().is_terminal());
         let key = format!(
             "binary {exe:?}\nworkspace {}\ncomponent {}\nverb {}\ninvocation {invocation:?}\nterminals {} {}\ncolour {colour}\n",
             root.display(),

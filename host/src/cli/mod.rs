@@ -201,6 +201,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         Ok(args) => args,
         Err(err) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
     };
+    let colour = !reporter.json && crate::display::colour_wanted(std::io::stdout().is_terminal());
     let answers = if matches.get_flag(NO_CACHE) {
         None
     } else {
@@ -210,6 +211,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
             &invocation,
             &workspace,
             !inputs.is_empty(),
+            colour,
         )
     };
     let before = match answers.as_ref().map(Answers::lookup) {
@@ -241,7 +243,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         },
         inputs,
         record: answers.is_some(),
-        colour: !reporter.json && crate::display::colour_wanted(std::io::stdout().is_terminal()),
+        colour,
         ..CallOptions::default()
     };
     let outcome = match sandbox.call(&component, &args, &workspace, &options).await {

@@ -71,16 +71,10 @@ pub fn trust(root: &Path, homes: &Homes, args: &TrustArgs) -> anyhow::Result<u8>
     for target in &targets {
         // What each entry would replace, where it is vaultspec-core's own.
         let replaced: BTreeMap<String, String> = match Native::load(target) {
-            Ok(native) => {
-                let servers = native.servers();
-                takeovers(&native, &names)
-                    .into_iter()
-                    .filter_map(|name| {
-                        let line = launch_line(servers.get(&name)?);
-                        Some((name, line))
-                    })
-                    .collect()
-            }
+            Ok(native) => takeovers(&native, &names)
+                .iter()
+                .map(|(name, entry)| (name.clone(), launch_line(entry)))
+                .collect(),
             Err(_) => BTreeMap::new(),
         };
         for def in &defs {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use std::path::Path;
 
@@ -117,7 +117,10 @@ pub fn assess(target: &Target, cx: &StatusInputs<'_>) -> TargetStatus {
         }
     }
     status.stale_managed = status.managed.difference(&names).cloned().collect();
-    status.reference = takeovers(&native, &names);
+    status.reference = takeovers(&native, &names)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     status
         .drifted
         .retain(|name| !status.reference.contains(name));
@@ -146,16 +149,15 @@ pub fn assess(target: &Target, cx: &StatusInputs<'_>) -> TargetStatus {
 }
 
 /// The entries of `native` that vaultspec may take over from the
-/// reference: one of the workspace's definitions by name (`names`), where
+/// reference, by name: one of the workspace's definitions (`names`), where
 /// vaultspec may write it, still launching `vaultspec-core`'s server.
-pub fn takeovers(native: &Native, names: &BTreeSet<String>) -> BTreeSet<String> {
+pub fn takeovers(native: &Native, names: &BTreeSet<String>) -> Map<String, Value> {
     native
         .servers()
         .into_iter()
         .filter(|(name, entry)| {
             names.contains(name) && native.in_our_part(name) && is_reference_launch(entry)
         })
-        .map(|(name, _)| name)
         .collect()
 }
 

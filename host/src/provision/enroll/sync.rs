@@ -262,7 +262,7 @@ fn sync_target(
             // `vaultspec-core`'s own server, recorded as its or not: the
             // approval of our launch in its place is the consent to take
             // it over (the person was shown both at `trust`).
-            Some(current) if takeovers.contains(name) => {
+            Some(current) if takeovers.contains_key(name) => {
                 let detail = format!(
                     "took over from vaultspec-core: {} -> {}",
                     launch_line(current),

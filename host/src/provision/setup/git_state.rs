@@ -13,7 +13,7 @@ use vaultspec_vault::{CapStorage, Storage};
 
 use super::managed_block;
 use super::policy::{self, Policy};
-use super::scaffold::{self, PRE_COMMIT_PATH, Want};
+use super::scaffold::{self, PRE_COMMIT_PATH};
 
 /// How serious a finding is: `info` never counts against the exit code.
 pub type Level = &'static str;
@@ -46,18 +46,12 @@ pub fn read(root: &Path) -> GitState {
             Policy::default()
         }
     };
-    let items = scaffold::core(&policy, "vaultspec");
-    let block_of = |path: &str| {
-        items.iter().find_map(|item| match &item.want {
-            Want::Block(lines) if item.path == path => Some(lines.clone()),
-            _ => None,
-        })
-    };
     for (path, setting) in [
         (".gitignore", "gitignore"),
         (".gitattributes", "gitattributes"),
     ] {
-        let (word, finding) = block_state(&storage, path, setting, block_of(path));
+        let want = scaffold::block_lines(path, &policy);
+        let (word, finding) = block_state(&storage, path, setting, want);
         if let Some(finding) = finding {
             state.findings.push(finding);
         }
@@ -189,14 +183,7 @@ mod tests {
     }
 
     fn block(path: &str, policy: &Policy) -> String {
-        let items = scaffold::core(policy, "vaultspec");
-        let lines = items
-            .iter()
-            .find_map(|i| match &i.want {
-                Want::Block(lines) if i.path == path => Some(lines.clone()),
-                _ => None,
-            })
-            .unwrap();
+        let lines = scaffold::block_lines(path, policy).unwrap();
         managed_block::upsert("", &lines.iter().map(String::as_str).collect::<Vec<_>>())
     }
 

@@ -92,29 +92,8 @@ pub fn core(policy: &Policy, command: &str) -> Vec<Item> {
         let path = format!(".vaultspec/templates/{}", template_name(t));
         file(&path, BUILTIN, default_template(t).as_bytes(), false)
     }));
-    let mut ignored: Vec<String> = managed_block::GITIGNORE
-        .iter()
-        .map(|line| (*line).to_owned())
-        .collect();
-    if !policy.pre_commit {
-        // A declined hook file is the person's, kept out of commits, as
-        // the reference's block then keeps it.
-        ignored.retain(|line| line != "/.pre-commit-config.yaml.lock");
-        ignored.extend([
-            "/.pre-commit-config.yaml".into(),
-            "/.pre-commit-config.yml".into(),
-        ]);
-        ignored.sort_by(|a, b| (a.starts_with('!'), a).cmp(&(b.starts_with('!'), b)));
-    }
-    let attributes = managed_block::GITATTRIBUTES
-        .iter()
-        .map(|line| (*line).to_owned())
-        .collect();
-    for (path, lines, kept) in [
-        (".gitignore", ignored, policy.gitignore),
-        (".gitattributes", attributes, policy.gitattributes),
-    ] {
-        if kept {
+    for path in BLOCK_FILES {
+        if let Some(lines) = block_lines(path, policy) {
             items.push(Item {
                 path: path.to_owned(),
                 label: "git",
@@ -132,6 +111,34 @@ pub fn core(policy: &Policy, command: &str) -> Vec<Item> {
         });
     }
     items
+}
+
+/// The files that carry a vaultspec block.
+pub const BLOCK_FILES: [&str; 2] = [".gitignore", ".gitattributes"];
+
+/// The lines of vaultspec's block in `path` (one of [`BLOCK_FILES`]) under
+/// `policy`; `None` where the workspace declined the block.
+pub fn block_lines(path: &str, policy: &Policy) -> Option<Vec<String>> {
+    let (lines, kept) = match path {
+        ".gitignore" => (managed_block::GITIGNORE, policy.gitignore),
+        ".gitattributes" => (managed_block::GITATTRIBUTES, policy.gitattributes),
+        _ => return None,
+    };
+    if !kept {
+        return None;
+    }
+    let mut lines: Vec<String> = lines.iter().map(|line| (*line).to_owned()).collect();
+    if path == ".gitignore" && !policy.pre_commit {
+        // A declined hook file is the person's, kept out of commits, as
+        // the reference's block then keeps it.
+        lines.retain(|line| line != "/.pre-commit-config.yaml.lock");
+        lines.extend([
+            "/.pre-commit-config.yaml".into(),
+            "/.pre-commit-config.yml".into(),
+        ]);
+        lines.sort_by(|a, b| (a.starts_with('!'), a).cmp(&(b.starts_with('!'), b)));
+    }
+    Some(lines)
 }
 
 /// Where pre-commit reads its hooks.
