@@ -283,6 +283,7 @@ fn invoke_bench(docs: usize, cache: &Path) -> anyhow::Result<()> {
             let graph = load_graph(&storage)?;
             let options = status::ReportOptions {
                 limit: status::DEFAULT_FEATURE_LIMIT,
+                companion: status::companion::probe(&storage, None),
                 ..Default::default()
             };
             Ok(serde_json::to_string(&status::rollup_report(

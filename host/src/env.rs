@@ -22,6 +22,16 @@ pub fn cache_base() -> Option<std::path::PathBuf> {
         .or_else(|| std::env::home_dir().map(|h| h.join(".cache").join("vaultspec")))
 }
 
+/// The first file named `name` in a folder of `PATH`, as a shell would
+/// find the command (executable or not: the caller only reports it).
+pub fn on_path(name: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
 /// The user's config folder for vaultspec: `$XDG_CONFIG_HOME/vaultspec`,
 /// else `~/.config/vaultspec`.
 pub fn config_base() -> Option<std::path::PathBuf> {

@@ -17,6 +17,15 @@ pub mod survey;
 
 pub use root::{resolve_root, setup_root};
 
+/// Where the semantic-search companion `vaultspec-rag` is provisioned in
+/// the workspace behind `storage`, its command on `PATH` included (which a
+/// sandboxed verb cannot see).
+pub fn companion(storage: &vaultspec_vault::CapStorage) -> serde_json::Value {
+    use vaultspec_vault::status::companion;
+    let command = crate::env::on_path(companion::PACKAGE);
+    companion::probe(storage, command.as_deref().and_then(Path::to_str))
+}
+
 /// How often a held write lock is tried again.
 const LOCK_POLL: Duration = Duration::from_millis(5);
 

@@ -736,3 +736,62 @@ fn installs_first_screen_points_only_where_a_person_can_go() {
     assert_eq!(mcp.status.code(), Some(0), "{}", show(&mcp));
     assert!(show(&mcp).contains("Ctrl-D ends it"), "{}", show(&mcp));
 }
+
+#[test]
+fn the_companion_is_found_by_its_enrollment_its_definition_and_its_command() {
+    let s = Setup::new();
+    s.expect(0, &["install", "claude", "--skip", "mcp"]);
+    let absent = s.json(0, &["status"]);
+    assert_eq!(absent["data"]["companion"]["signal"], "absent");
+    assert_eq!(absent["data"]["companion"].get("found"), None);
+
+    s.write(
+        ".vaultspec/mcps/vaultspec-rag.json",
+        "{\"command\": \"uvx\", \"args\": []}\n",
+    );
+    let defined = s.json(0, &["status"]);
+    assert_eq!(
+        defined["data"]["companion"]["signal"], "absent",
+        "a definition is not an enrollment"
+    );
+    assert_eq!(
+        defined["data"]["companion"]["found"],
+        json!([{"by": "definition", "at": ".vaultspec/mcps/vaultspec-rag.json"}])
+    );
+
+    s.write(
+        ".mcp.json",
+        "{\"mcpServers\": {\"vaultspec-rag\": {\"command\": \"uvx\", \"args\": [\"--from\", \"vaultspec-rag[mcp]\", \"python\", \"-m\", \"vaultspec_rag.mcp\"]}}}\n",
+    );
+    let bin = tempfile::tempdir().unwrap();
+    let command = bin.path().join("vaultspec-rag");
+    std::fs::write(&command, "#!/bin/sh\n").unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let doctor = s
+        .command(&["spec", "doctor", "--json"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    let doctor: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let companion = &doctor["data"]["companion"];
+    assert_eq!(companion["signal"], "declared");
+    assert_eq!(companion["mode"], "tool");
+    assert_eq!(
+        companion["found"],
+        json!([
+            {"by": "enrollment", "at": ".mcp.json"},
+            {"by": "definition", "at": ".vaultspec/mcps/vaultspec-rag.json"},
+            {"by": "command", "at": command.display().to_string()},
+        ])
+    );
+    let text = s.command(&["status"]).env("PATH", &path).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("vaultspec-rag provisioned (enrolled in .mcp.json, defined in .vaultspec/mcps/vaultspec-rag.json, tool mode)"),
+        "{text}"
+    );
+}

@@ -10,6 +10,7 @@ use vaultspec_sdk::vault::Date;
 use vaultspec_sdk::vault::framework::legacy_server;
 use vaultspec_sdk::vault::graph::load_graph;
 use vaultspec_sdk::vault::ops::journal;
+use vaultspec_sdk::vault::status::companion;
 use vaultspec_sdk::vault::status::{
     DEFAULT_FEATURE_LIMIT, PlanStatuses, ReportOptions, Trace, rollup_report, trace, trace_paths,
 };
@@ -132,6 +133,8 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
         since_days,
         paths: options.paths,
         verbose_exec: options.verbose_exec,
+        // A sandboxed verb cannot look on `PATH`; `spec doctor` does.
+        companion: companion::probe(&ws, None),
     };
     // One read of every plan and ledger serves the whole report (ledger
     // evidence gives `exec_missing` of completed plans).
@@ -187,6 +190,16 @@ fn print_rollup(data: &Value) {
             "\nAgents here still start vaultspec-core's Python MCP server ({}).\n\
              Take it over (you approve the new launch at this terminal):\n  {TAKE_OVER}\n",
             files.join(", ")
+        ));
+    }
+
+    if data["companion"]["found"]
+        .as_array()
+        .is_some_and(|found| !found.is_empty())
+    {
+        out.push_str(&format!(
+            "\nSemantic search: {}\n",
+            companion::line(&data["companion"])
         ));
     }
 

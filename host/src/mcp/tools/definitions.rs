@@ -207,7 +207,9 @@ fn status() -> ToolDef {
             "companion":{"type":"object","required":["package","signal","mode","version","floor","health_authority"],"properties":{
                 "package":{"type":"string"},"signal":{"type":"string","enum":["absent","declared","present","below_floor"]},
                 "mode":nullable_string(),"version":nullable_string(),
-                "floor":{"type":"string"},"health_authority":{"type":"string"}}},
+                "floor":{"type":"string"},"health_authority":{"type":"string"},
+                "found":{"type":"array","items":{"type":"object","properties":{
+                    "by":{"type":"string","enum":["enrollment","definition","command"]},"at":{"type":"string"}}}}}},
             "ranking":{"type":"string"}}}),
         hints: READS,
     }

@@ -24,15 +24,24 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let storage = context.storage()?;
     let root = context.workspace.root();
     let loaded = context.vault.get(root, &storage)?;
+    // The companion is read from files outside the vault and from `PATH`,
+    // which the kept replies do not watch: its answer is part of the key.
+    let companion = crate::workspace::companion(&storage);
+    let key = json!({ "args": raw, "companion": companion });
     loaded
         .replies
-        .get_or(root, context.today(), "status", &raw, || {
-            reply(&storage, &loaded, args.target)
+        .get_or(root, context.today(), "status", &key, || {
+            reply(&storage, &loaded, args.target, companion)
         })
 }
 
 /// The rollup, or the trace of `target`, from the loaded vault.
-fn reply(storage: &CapStorage, loaded: &LoadedVault, target: Option<String>) -> ToolResult {
+fn reply(
+    storage: &CapStorage,
+    loaded: &LoadedVault,
+    target: Option<String>,
+    companion: Value,
+) -> ToolResult {
     let graph = &loaded.graph;
     match target.filter(|t| !t.trim().is_empty()) {
         None => {
@@ -56,7 +65,7 @@ fn reply(storage: &CapStorage, loaded: &LoadedVault, target: Option<String>) -> 
             value["kind"] = json!("rollup");
             value["plans"] = json!([]);
             value["hosted_search"] = status::hosted_search();
-            value["companion"] = status::companion();
+            value["companion"] = companion;
             let problems = graph.problem_rows();
             if !problems.is_empty() {
                 value["problems"] = json!(problems);

@@ -252,12 +252,7 @@ pub fn own_command() -> String {
     let Ok(me) = std::env::current_exe().and_then(|p| p.canonicalize()) else {
         return "vaultspec".to_owned();
     };
-    let on_path = std::env::var_os("PATH").and_then(|path| {
-        std::env::split_paths(&path)
-            .map(|dir| dir.join("vaultspec"))
-            .find(|candidate| candidate.is_file())
-    });
-    match on_path.and_then(|p| p.canonicalize().ok()) {
+    match crate::env::on_path("vaultspec").and_then(|p| p.canonicalize().ok()) {
         Some(found) if found == me => "vaultspec".to_owned(),
         _ => me.to_string_lossy().into_owned(),
     }

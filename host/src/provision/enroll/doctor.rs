@@ -149,6 +149,10 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
             json!({"status": "invalid_target", "warnings": [err]})
         }
     };
+    // The companion is reported, never weighed: vaultspec does not depend on it.
+    let companion = vaultspec_vault::CapStorage::open(root)
+        .map(|storage| crate::workspace::companion(&storage))
+        .ok();
     let errors = signals.iter().any(|s| s.level == "error");
     let warnings = signals.iter().any(|s| s.level == "warning");
     let code = if errors {
@@ -176,6 +180,7 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
         "gitignore": git.gitignore,
         "gitattributes": git.gitattributes,
         "precommit": git.precommit,
+        "companion": companion,
         "signals": signals.iter().map(|s| json!({"level": s.level, "message": s.message})).collect::<Vec<_>>(),
     });
     let mut printed = Printed::new(code);
@@ -194,6 +199,10 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
         },
         data["mcp"]["status"].as_str().unwrap_or_default()
     );
+    if let Some(companion) = &companion {
+        let line = vaultspec_vault::status::companion::line(companion);
+        out.push_str(&format!("semantic search: {}\n", Escaped::new(&line)));
+    }
     for s in &signals {
         out.push_str(&format!("{}: {}\n", s.level, Escaped::new(&s.message)));
     }

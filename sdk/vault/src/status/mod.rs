@@ -5,6 +5,7 @@
 //! vault the same way (`spec/mcp-tools.md` §6.5). Everything is computed from
 //! one graph load plus the plans and ledgers; nothing is written.
 
+pub mod companion;
 mod features;
 mod recency;
 mod report;
@@ -105,23 +106,6 @@ impl From<&PlanInFlight> for PlanProgressLine {
 /// has no hosted search to configure.
 pub fn hosted_search() -> Value {
     json!({ "configured": false, "source": null })
-}
-
-/// `companion` of both `status` surfaces: the reference's probe of its
-/// semantic-search companion package (`vaultspec-rag`), answered as the
-/// reference answers when that package is not installed. vaultspec does not
-/// use the companion and does not look into Python environments, so the
-/// signal is always `absent`; the floor and the health command are the
-/// reference's, so a client that acts on them reads the same values.
-pub fn companion() -> Value {
-    json!({
-        "package": "vaultspec-rag",
-        "signal": "absent",
-        "mode": null,
-        "version": null,
-        "floor": "0.4.4",
-        "health_authority": "vaultspec-rag server doctor",
-    })
 }
 
 /// Vault-wide counts.

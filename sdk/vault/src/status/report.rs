@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::features::{ActiveFeature, active_features, plan_buckets};
 use super::recency::recency;
-use super::{PlanStatuses, companion, hosted_search, totals};
+use super::{PlanStatuses, hosted_search, totals};
 use crate::date::Date;
 use crate::graph::{DocSelect, Graph, GraphDoc};
 
@@ -26,6 +26,8 @@ pub struct ReportOptions {
     /// List execution records among the recent documents instead of
     /// summing them up per feature in `exec_activity`.
     pub verbose_exec: bool,
+    /// The companion's provisioning, as [`super::companion::probe`] found it.
+    pub companion: Value,
 }
 
 /// The report of `graph` and its plans: the reference's `status --json`
@@ -47,7 +49,7 @@ pub fn rollup_report(graph: &Graph, statuses: &PlanStatuses, options: &ReportOpt
     };
     let mut report = json!({
         "hosted_search": hosted_search(),
-        "companion": companion(),
+        "companion": options.companion,
         "active_features": shown,
         "active_features_total": all.len(),
         "active_features_truncated": all.len() > shown.len(),
