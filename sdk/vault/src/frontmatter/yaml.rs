@@ -59,6 +59,7 @@ pub struct YamlError {
     pub unsupported: bool,
 }
 
+#[derive(Clone, Copy)]
 struct Ln<'a> {
     no: usize,
     indent: usize,
@@ -160,10 +161,7 @@ fn block(lines: &[Ln<'_>], pos: &mut usize, indent: usize) -> Result<Value, Yaml
             if rest.is_empty() {
                 items.push(nested(lines, pos, indent, false)?);
             } else if key_split(rest).is_some() && !rest.starts_with(['\'', '"', '[']) {
-                return Err(err(
-                    l,
-                    "mappings inside list items are not supported, expected a scalar item",
-                ));
+                items.push(item_mapping(lines, pos, l, rest)?);
             } else {
                 items.push(scalar(rest, l)?);
             }
@@ -193,6 +191,32 @@ fn block(lines: &[Ln<'_>], pos: &mut usize, indent: usize) -> Result<Value, Yaml
         insert(&mut map, key, value);
     }
     Ok(Value::Map(map))
+}
+
+/// A mapping that starts on its item's line (`- key: value`, more keys
+/// below at the first key's column), as PyYAML reads it.
+fn item_mapping<'a>(
+    lines: &[Ln<'a>],
+    pos: &mut usize,
+    item: &Ln<'a>,
+    rest: &'a str,
+) -> Result<Value, YamlError> {
+    let column = item.indent + (item.text.len() - rest.len());
+    let mut own = vec![Ln {
+        no: item.no,
+        indent: column,
+        text: rest,
+    }];
+    while let Some(next) = lines.get(*pos).filter(|n| n.indent > item.indent) {
+        own.push(*next);
+        *pos += 1;
+    }
+    let mut at = 0;
+    let value = block(&own, &mut at, column)?;
+    match own.get(at) {
+        Some(l) => Err(err(l, "unexpected indentation inside a list item")),
+        None => Ok(value),
+    }
 }
 
 /// The value of a key or item whose text is empty: a deeper block, a
@@ -387,5 +411,36 @@ mod tests {
         assert_eq!(e.unwrap().line, 2);
         assert_eq!(get(&m, "title").as_str(), Some("a: b"));
         assert_eq!(get(&m, "x").as_str(), Some("'open"));
+    }
+
+    #[test]
+    fn list_items_may_be_mappings_as_pyyaml_reads_them() {
+        let v = parse_strict(
+            "actions:\n- type: shell\n  command: echo a\n-   type: other\n    x: 'y'\n- plain\nafter: 1\n",
+        )
+        .unwrap();
+        let Value::Map(m) = v else {
+            panic!("not a mapping")
+        };
+        let Value::List(items) = get(&m, "actions") else {
+            panic!("not a list")
+        };
+        assert_eq!(
+            items[0],
+            Value::Map(vec![
+                ("type".into(), Value::Str("shell".into())),
+                ("command".into(), Value::Str("echo a".into())),
+            ])
+        );
+        assert_eq!(
+            items[1],
+            Value::Map(vec![
+                ("type".into(), Value::Str("other".into())),
+                ("x".into(), Value::Str("y".into())),
+            ])
+        );
+        assert_eq!(items[2], Value::Str("plain".into()));
+        assert_eq!(get(&m, "after").as_str(), Some("1"));
+        assert!(parse_strict("l:\n- a: 1\n   b: 2\n").is_err());
     }
 }
