@@ -34,6 +34,7 @@ mod exit_codes; // every verb's failure modes against the one exit-code table
 mod framework; // rules, skills, personas and system prompt for every agent, kept in sync
 mod framework_gateway; // the spec verbs through discover and invoke
 mod hints; // next-step hints where the reference gives them
+mod hooks; // hooks and triggers: approved at a terminal, rendered keeping a person's keys
 mod input_files; // --body-file and --manifest from any path or stdin
 mod paged_listings; // listings page their JSON like the reference
 mod plan_verbs; // every plan, exec and check verb on plans of every tier

@@ -320,3 +320,92 @@ fn a_declined_hook_file_or_block_never_comes_back() {
             .contains("# >>> vaultspec-managed"),
     );
 }
+
+#[test]
+fn precommit_migrate_moves_the_gate_into_prek_keeping_the_teams_hooks() {
+    let repo = repo();
+    let root = repo.path();
+    ok(run_in(root, &["install"]));
+    let migrate = |extra: &[&str]| {
+        let mut args = vec!["spec", "precommit", "migrate", "--json"];
+        args.extend_from_slice(extra);
+        let out = run_in(root, &args);
+        (out.status.code(), json(&out))
+    };
+    let (code, reply) = migrate(&[]);
+    assert_eq!(
+        (code, reply["data"]["status"].as_str()),
+        (Some(1), Some("no_prek_config")),
+        "{reply}"
+    );
+
+    let team = "[[repos]]\r\nrepo = \"https://github.com/psf/black\"\r\nrev = \"24.1.0\"\r\nhooks = [{ id = \"black\" }]\r\n";
+    std::fs::write(root.join("prek.toml"), team).unwrap();
+    let (code, reply) = migrate(&[]);
+    assert_eq!(
+        (code, reply["status"].as_str()),
+        (Some(0), Some("migrated")),
+        "{reply}"
+    );
+    let text = std::fs::read_to_string(root.join("prek.toml")).unwrap();
+    assert!(
+        text.starts_with(team),
+        "the team's hooks keep their bytes: {text:?}"
+    );
+    assert!(
+        !text.replace("\r\n", "").contains('\n'),
+        "the file keeps its line endings"
+    );
+    let table: toml::Table = text.parse().unwrap();
+    let repos = table["repos"].as_array().unwrap();
+    assert_eq!(repos.len(), 2);
+    assert_eq!(
+        repos[1]["hooks"][0]["id"].as_str(),
+        Some("vaultspec-commit-gate")
+    );
+    let (_, again) = migrate(&[]);
+    assert_eq!(again["data"]["status"], "unchanged", "{again}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("prek.toml")).unwrap(),
+        text
+    );
+
+    let (code, dry) = migrate(&["--remove-yaml", "--dry-run"]);
+    assert_eq!(
+        (code, dry["data"]["yaml_removed"].as_bool()),
+        (Some(0), Some(true)),
+        "{dry}"
+    );
+    assert!(
+        root.join(".pre-commit-config.yaml").is_file(),
+        "a dry run removes nothing"
+    );
+    migrate(&["--remove-yaml"]);
+    assert!(!root.join(".pre-commit-config.yaml").exists());
+
+    // The team's own entry for the gate outside the block is theirs.
+    std::fs::write(
+        root.join("prek.toml"),
+        "[[repos]]\nrepo = \"local\"\nhooks = [{ id = \"vaultspec-commit-gate\", entry = \"x\", language = \"system\" }]\n",
+    )
+    .unwrap();
+    let (code, conflict) = migrate(&[]);
+    assert_eq!(
+        (code, conflict["data"]["status"].as_str()),
+        (Some(1), Some("conflicting")),
+        "{conflict}"
+    );
+
+    ok(run_in(root, &["spec", "precommit", "disable"]));
+    std::fs::write(root.join("prek.toml"), team).unwrap();
+    let (code, declined) = migrate(&[]);
+    assert_eq!(
+        (code, declined["data"]["status"].as_str()),
+        (Some(0), Some("declined")),
+        "{declined}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("prek.toml")).unwrap(),
+        team
+    );
+}

@@ -8,11 +8,11 @@
 //! re-open what the list closes.
 
 /// Verb paths the gateway refuses (`verb '…' is out of scope for the gateway
-/// (denylisted)`): the 18 paths of the reference server, then the host's
-/// trust and scaffolding commands. Trust must come from a person at a
+/// (denylisted)`): the 18 paths of the reference server, the writers of
+/// hook and trigger files, then the host's trust and scaffolding commands. Trust must come from a person at a
 /// terminal, never from a tool call; `verbs new` writes outside the
 /// workspace.
-pub const DENIED_VERBS: [&str; 20] = [
+pub const DENIED_VERBS: [&str; 26] = [
     "uninstall",
     "install",
     "sync",
@@ -25,6 +25,12 @@ pub const DENIED_VERBS: [&str; 20] = [
     "spec triggers add",
     "spec triggers run",
     "spec triggers trust",
+    "spec hooks edit",
+    "spec hooks remove",
+    "spec hooks rename",
+    "spec triggers edit",
+    "spec triggers remove",
+    "spec triggers rename",
     "spec mcps add",
     "spec mcps remove",
     "spec mcps sync",

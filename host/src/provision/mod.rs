@@ -5,6 +5,8 @@
 //! - [`setup`]: `install` and `uninstall`;
 //! - [`enroll`]: `spec mcps …` and `spec doctor` (the read-only ones also
 //!   for the gateway, as host verbs);
+//! - [`hooks`]: `spec hooks …` and `spec triggers …`, and the hook pass
+//!   of `sync`;
 //! - [`framework`]: `sync`, `spec rules|skills|agents edit`, and the
 //!   framework's part of `install` and `uninstall` (the other `spec
 //!   rules|skills|agents|system` verbs are the builtin `framework` and
@@ -18,4 +20,5 @@
 
 pub mod enroll;
 pub mod framework;
+pub mod hooks;
 pub mod setup;

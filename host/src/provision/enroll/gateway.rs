@@ -1,4 +1,5 @@
-//! `spec doctor`, `spec mcps list` and `spec mcps status` for the gateway:
+//! `spec doctor`, `spec mcps list|status`, `spec hooks list|show|status`
+//! and `spec triggers list|show|status` for the gateway:
 //! read-only, declared in `gateway.wit`, run natively (they read the
 //! person's approvals and MCP files outside the workspace, which no
 //! component may) and printed into a [`Printed`], never onto stdout.
@@ -42,8 +43,15 @@ fn run(verb: &str, invocation: &Invocation, root: &Path) -> Printed {
         Err(err) => return failed(format!("resolving `{}`: {err}", root.display())),
     };
     let json = invocation.json;
-    if verb == "spec mcps list" {
-        return commands::list(&root, json);
+    let name = || invocation.operands.first().cloned().unwrap_or_default();
+    use crate::provision::hooks::commands as hooks;
+    use crate::provision::hooks::scripts::Folder;
+    match verb {
+        "spec mcps list" => return commands::list(&root, json),
+        "spec hooks show" => return hooks::show(&root, Folder::Hooks, &name(), json),
+        "spec triggers show" => return hooks::show(&root, Folder::Triggers, &name(), json),
+        "spec triggers status" => return hooks::triggers_status(&root, json),
+        _ => {}
     }
     let Some(homes) = Homes::from_env() else {
         return failed("no home folder: the server runs without HOME".into());
@@ -62,6 +70,9 @@ fn run(verb: &str, invocation: &Invocation, root: &Path) -> Printed {
             };
             commands::status_command(&root, &homes, &args)
         }
+        "spec hooks list" => hooks::list_hooks(&root, &homes, json),
+        "spec hooks status" => hooks::hooks_status(&root, &homes, json),
+        "spec triggers list" => hooks::list_triggers(&root, &homes, json),
         other => failed(format!("`{other}` is not a host verb")),
     }
 }

@@ -43,9 +43,9 @@ pub struct SyncArgs {
 pub struct FullSyncArgs {
     #[command(flatten)]
     pub sync: SyncArgs,
-    /// Leave a part out: an agent (`claude`, …) or `mcp` (no MCP
-    /// enrollment); `hooks` and `precommit` are accepted for
-    /// compatibility. Repeat it to leave out several.
+    /// Leave a part out: an agent (`claude`, …), `mcp` (no MCP
+    /// enrollment) or `hooks` (no hooks; `precommit` is accepted for
+    /// compatibility). Repeat it to leave out several.
     #[arg(long, value_name = "PART", value_parser = ["claude", "gemini", "antigravity", "codex", "mcp", "hooks", "precommit"])]
     pub skip: Vec<String>,
 }

@@ -31,9 +31,28 @@ fn read_back(path: &Path) -> anyhow::Result<String> {
 pub fn edit(storage: &CapStorage, kind: Kind, args: &EditArgs) -> anyhow::Result<u8> {
     let name = kind.typed_name(&args.name).map_err(anyhow::Error::msg)?;
     let path = kind.path(&name);
-    let before = vaultspec_vault::framework::source::read_text(storage, &path)
+    vaultspec_vault::framework::source::read_text(storage, &path)
         .map_err(|message| anyhow::anyhow!("no {} `{name}` to edit: {message}", kind.noun()))?;
-    let Some(command) = editor(storage, args.editor.as_deref()) else {
+    edit_file(
+        storage,
+        &path,
+        args.editor.as_deref(),
+        "Run `vaultspec sync` to give it to the agents.",
+    )
+}
+
+/// The workspace file `path` opened in the person's editor (`flag`, else
+/// the configured one), on a copy outside the workspace, written back
+/// atomically through `storage` if it changed; `next` is said after a save.
+pub fn edit_file(
+    storage: &CapStorage,
+    path: &str,
+    flag: Option<&str>,
+    next: &str,
+) -> anyhow::Result<u8> {
+    let before = vaultspec_vault::framework::source::read_text(storage, path)
+        .map_err(|message| anyhow::anyhow!("no `{path}` to edit: {message}"))?;
+    let Some(command) = editor(storage, flag) else {
         bail!(
             "no editor: pass `--editor COMMAND`, set one with `vaultspec config set editor COMMAND`, \
              or set $VISUAL or $EDITOR"
@@ -42,9 +61,13 @@ pub fn edit(storage: &CapStorage, kind: Kind, args: &EditArgs) -> anyhow::Result
     let words = shell_words::split(&command)
         .with_context(|| format!("reading the editor command `{command}`"))?;
     let (program, rest) = words.split_first().context("the editor command is empty")?;
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    let (stem, suffix) = file_name
+        .rsplit_once('.')
+        .map_or((file_name, String::new()), |(s, e)| (s, format!(".{e}")));
     let copy = tempfile::Builder::new()
-        .prefix(&format!("{name}-"))
-        .suffix(".md")
+        .prefix(&format!("{stem}-"))
+        .suffix(&suffix)
         .tempfile()
         .context("making a copy to edit")?;
     std::fs::write(copy.path(), &before).context("writing the copy to edit")?;
@@ -73,11 +96,9 @@ pub fn edit(storage: &CapStorage, kind: Kind, args: &EditArgs) -> anyhow::Result
         return Ok(exit::EDITOR_CANCELLED);
     }
     storage
-        .write(&path, after.as_bytes())
+        .write(path, after.as_bytes())
         .with_context(|| format!("writing `{path}`"))?;
-    write_stdout(&format!(
-        "Saved `{path}`. Run `vaultspec sync` to give it to the agents.\n"
-    ))?;
+    write_stdout(&format!("Saved `{path}`. {next}\n"))?;
     Ok(exit::OK)
 }
 

@@ -28,6 +28,7 @@ use vaultspec_vault::framework::{Kind, run};
 
 pub use args::{FamilyCommand, FullSyncArgs, SyncArgs};
 pub use drift::drift;
+pub use edit::edit_file;
 pub use provision::{Installed, install, uninstall};
 pub use run::SyncReport;
 
@@ -86,18 +87,40 @@ pub fn run_sync(args: &FullSyncArgs, target: Option<&Path>) -> anyhow::Result<u8
     } else {
         exit::OK
     };
-    if args.skip.iter().any(|s| s == "mcp") {
-        return Ok(code);
+    let mut code = code;
+    if !args.skip.iter().any(|s| s == "mcp") {
+        let enrollment = crate::provision::enroll::sync_installed(&root, sync.dry_run)?;
+        if !sync.json {
+            crate::provision::enroll::print_warnings(&enrollment.warnings);
+        }
+        if enrollment.failed() {
+            code = exit::FINDINGS;
+        }
     }
-    let enrollment = crate::provision::enroll::sync_installed(&root, sync.dry_run)?;
-    if !sync.json {
-        crate::provision::enroll::print_warnings(&enrollment.warnings);
+    if !args.skip.iter().any(|s| s == "hooks") {
+        let names: Vec<String> = providers.iter().map(|p| p.name().to_owned()).collect();
+        let hooks = crate::provision::hooks::sync::sync_installed(&root, &names, sync.dry_run);
+        if !sync.json {
+            crate::provision::enroll::print_warnings(&hooks.warnings);
+            for item in &hooks.items {
+                eprintln!(
+                    "hooks: {} {} ({})",
+                    item.outcome.word(),
+                    item.name,
+                    item.group
+                );
+            }
+        }
+        if hooks.failed() {
+            code = exit::FINDINGS;
+        }
     }
-    Ok(if enrollment.failed() {
-        exit::FINDINGS
-    } else {
-        code
-    })
+    // The team's `config.synced` triggers run after a full sync, as the
+    // reference runs them.
+    if sync.provider == "all" && !sync.dry_run {
+        crate::provision::hooks::after_sync(&root);
+    }
+    Ok(code)
 }
 
 /// Print a sync's report as text (warnings on stderr) or JSON.

@@ -24,9 +24,9 @@ pub struct InstallArgs {
     /// `antigravity` or `gemini` (with the core).
     #[arg(default_value = "all", value_parser = ["all", "core", "claude", "codex", "antigravity", "gemini"])]
     provider: String,
-    /// Leave a part out: `core`, `mcp` (no MCP enrollment) or an agent.
+    /// Leave a part out: `core`, `mcp` (no MCP enrollment), `hooks` (no hooks) or an agent.
     /// Repeat it to leave out several.
-    #[arg(long, value_name = "PART", value_parser = ["core", "mcp", "claude", "codex", "antigravity", "gemini"])]
+    #[arg(long, value_name = "PART", value_parser = ["core", "mcp", "hooks", "claude", "codex", "antigravity", "gemini"])]
     skip: Vec<String>,
     /// Show what would change, and write nothing.
     #[arg(long)]
@@ -157,6 +157,30 @@ pub fn run(
             args.dry_run,
         )?)
     };
+    // Hooks a person approved before (on this machine) reach the agents
+    // just set up; install never asks.
+    let hooks = if skipped("hooks") || args.provider == "core" {
+        None
+    } else {
+        let names: Vec<String> = agents.iter().map(|a| (*a).to_owned()).collect();
+        Some(crate::provision::hooks::sync::sync_installed(
+            &root,
+            &names,
+            args.dry_run,
+        ))
+    };
+    if !args.json
+        && let Some(hooks) = &hooks
+    {
+        for item in &hooks.items {
+            eprintln!(
+                "hooks: {} {} ({})",
+                item.outcome.word(),
+                item.name,
+                item.group
+            );
+        }
+    }
     report(
         &steps,
         &framework,
@@ -167,6 +191,7 @@ pub fn run(
         &me,
     )?;
     let failed = enrollment.as_ref().is_some_and(|r| r.failed())
+        || hooks.as_ref().is_some_and(|r| r.failed())
         || framework.sync.as_ref().is_some_and(|s| s.failed());
     Ok(if failed {
         crate::report::exit::FINDINGS
@@ -177,7 +202,7 @@ pub fn run(
 
 /// The time now in UTC, as the reference stamps `providers.json`
 /// (`2026-12-03T11:55:13+00:00`).
-fn utc_timestamp() -> String {
+pub fn utc_timestamp() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

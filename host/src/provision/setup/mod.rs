@@ -20,6 +20,7 @@ mod git_state;
 mod install;
 mod managed_block;
 mod policy;
+mod prek;
 mod scaffold;
 mod uninstall;
 
@@ -28,7 +29,7 @@ use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
 use vaultspec_vault::framework::Kind;
 
 pub use git_state::{GitState, read as git_state};
-pub use install::InstallArgs;
+pub use install::{InstallArgs, utc_timestamp};
 pub use uninstall::UninstallArgs;
 
 // The setup commands. (A line comment: the derive would make a doc comment
@@ -63,9 +64,18 @@ pub enum SpecCommand {
     /// Personas agents can hand work to: `.vaultspec/agents/`.
     #[command(subcommand)]
     Agents(crate::provision::framework::FamilyCommand),
-    /// Whether `install` scaffolds `.pre-commit-config.yaml` with vaultspec's commit gate.
+    /// Commands the coding agents run on their events (`.vaultspec/hooks/`),
+    /// given to each agent once a person approved them.
     #[command(subcommand)]
-    Precommit(policy::PolicyCommand),
+    Hooks(crate::provision::hooks::HooksCommand),
+    /// Commands vaultspec runs on its own events (`.vaultspec/triggers/`),
+    /// once a person approved them.
+    #[command(subcommand)]
+    Triggers(crate::provision::hooks::TriggersCommand),
+    /// Whether `install` scaffolds `.pre-commit-config.yaml` with vaultspec's
+    /// commit gate, and moving the gate into `prek.toml`.
+    #[command(subcommand)]
+    Precommit(prek::PrecommitCommand),
     /// Whether vaultspec keeps its block in `.gitignore`.
     #[command(subcommand)]
     Gitignore(policy::PolicyCommand),
@@ -113,9 +123,28 @@ pub fn run(
         SetupCommand::Spec(SpecCommand::Agents(command)) => {
             crate::provision::framework::run_family(Kind::Agent, &command, target)
         }
-        SetupCommand::Spec(SpecCommand::Precommit(command)) => {
-            run_policy(policy::Setting::PreCommit, &command, target)
+        SetupCommand::Spec(SpecCommand::Hooks(command)) => {
+            let workspace = crate::workspace::Workspace::resolve(target)?;
+            crate::provision::hooks::run_hooks(&command, workspace.root())
         }
+        SetupCommand::Spec(SpecCommand::Triggers(command)) => {
+            let workspace = crate::workspace::Workspace::resolve(target)?;
+            crate::provision::hooks::run_triggers(&command, workspace.root())
+        }
+        SetupCommand::Spec(SpecCommand::Precommit(command)) => match command.policy() {
+            Some(policy) => run_policy(policy::Setting::PreCommit, &policy, target),
+            None => {
+                let prek::PrecommitCommand::Migrate(args) = &command else {
+                    unreachable!("only migrate is not a policy command")
+                };
+                let workspace = crate::workspace::Workspace::resolve(target)?;
+                let root = workspace.root();
+                let storage = vaultspec_vault::CapStorage::open(root)
+                    .with_context(|| format!("opening `{}`", root.display()))?
+                    .with_scope(vaultspec_vault::WriteScope::Setup);
+                Ok(prek::run(&storage, args))
+            }
+        },
         SetupCommand::Spec(SpecCommand::Gitignore(command)) => {
             run_policy(policy::Setting::Gitignore, &command, target)
         }

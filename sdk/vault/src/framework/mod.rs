@@ -8,7 +8,7 @@
 //! [`builtin`] holds the framework vaultspec ships.
 
 pub mod builtin;
-mod front;
+pub mod front;
 pub mod legacy_server;
 pub mod provider;
 pub mod region;

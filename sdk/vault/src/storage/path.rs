@@ -60,6 +60,9 @@ pub enum WriteScope {
     /// ([`WriteScope::FRAMEWORK_FOLDERS`]) and the files that carry
     /// vaultspec's rules for them ([`WriteScope::FRAMEWORK_FILES`]).
     Framework,
+    /// The host's hook sync, run by a person and never by a verb: the
+    /// agents' hook files ([`WriteScope::HOOK_FILES`]) and nothing else.
+    Hooks,
     /// Any path beneath the root, links still never followed: for a folder
     /// of the user's own configuration (`~/.vaultspec`, `$CODEX_HOME`) that
     /// the host opened itself, never for a workspace.
@@ -90,13 +93,31 @@ impl WriteScope {
     ];
 
     /// The files at the workspace root that [`WriteScope::Setup`] may change.
-    pub const SETUP_ROOT_FILES: [&'static str; 3] =
-        [".gitignore", ".gitattributes", ".pre-commit-config.yaml"];
+    pub const SETUP_ROOT_FILES: [&'static str; 5] = [
+        ".gitignore",
+        ".gitattributes",
+        ".pre-commit-config.yaml",
+        ".pre-commit-config.yml",
+        "prek.toml",
+    ];
 
     /// The agents' project files that [`WriteScope::Enroll`] may change:
     /// Claude's, Codex's and Antigravity's lists of MCP servers.
     pub const ENROLL_FILES: [&'static str; 3] =
         [".mcp.json", ".codex/config.toml", ".agents/mcp_config.json"];
+
+    /// The agents' files [`WriteScope::Hooks`] may change: each one's
+    /// settings or hooks file, and the record beside it of what was
+    /// rendered there.
+    pub const HOOK_FILES: [&'static str; 7] = [
+        ".claude/settings.json",
+        ".claude/.vaultspec-hooks.json",
+        ".gemini/settings.json",
+        ".gemini/.vaultspec-hooks.json",
+        ".codex/hooks.json",
+        ".codex/.vaultspec-hooks.json",
+        ".agents/hooks.json",
+    ];
 
     /// The agents' folders [`WriteScope::Framework`] may change anything
     /// beneath: where each coding agent reads rules, skills and personas.
@@ -154,7 +175,8 @@ impl WriteScope {
                 [top, ..] if Self::VAULT_ROOTS.contains(top) => Ok(parts),
                 [file] if Self::SETUP_ROOT_FILES.contains(file) => Ok(parts),
                 _ => Err(denied(
-                    "setup writes only `.vault/`, `.vaultspec/`, `.gitignore`, `.gitattributes` and `.pre-commit-config.yaml`",
+                    "setup writes only `.vault/`, `.vaultspec/`, `.gitignore`, `.gitattributes`, \
+                     the pre-commit configuration and `prek.toml`",
                 )),
             },
             Self::Enroll => {
@@ -165,6 +187,13 @@ impl WriteScope {
                         "enrollment writes only {}",
                         Self::ENROLL_FILES.map(|f| format!("`{f}`")).join(", ")
                     )))
+                }
+            }
+            Self::Hooks => {
+                if Self::HOOK_FILES.contains(&path) {
+                    Ok(parts)
+                } else {
+                    Err(denied("the hook sync writes only the agents' hook files"))
                 }
             }
             Self::Framework => {
