@@ -7,6 +7,8 @@
 
 use crate::Storage;
 
+pub mod documents;
+
 /// The manifest holding the workspace's version.
 pub const MANIFEST_PATH: &str = ".vaultspec/providers.json";
 
@@ -74,6 +76,74 @@ pub fn manifest_version(text: &str) -> Option<String> {
         .trim_start();
     let rest = rest.strip_prefix('"')?;
     Some(rest[..rest.find('"')?].to_owned())
+}
+
+/// The manifest as the reference rewrites it when a migration bumps it to
+/// `version`: its keys in the reference's order, the ones it lacks filled
+/// with their defaults, `serial` one more, written as Python's
+/// `json.dumps(indent=2)` writes (non-ASCII escaped) with a final newline.
+pub fn manifest_rewritten(text: &str, version: &str) -> Result<String, String> {
+    use serde_json::{Map, Value, json};
+    let old: Map<String, Value> = match serde_json::from_str(text) {
+        Ok(Value::Object(map)) => map,
+        Ok(_) => return Err(format!("{MANIFEST_PATH} is not a JSON object")),
+        Err(err) => return Err(format!("{MANIFEST_PATH} cannot be read: {err}")),
+    };
+    let serial = match old.get("serial") {
+        None => 0,
+        Some(v) => v
+            .as_i64()
+            .ok_or_else(|| format!("{MANIFEST_PATH} has a serial that is not a number"))?,
+    };
+    let field = |key: &str, default: Value| old.get(key).cloned().unwrap_or(default);
+    let flag = |key: &str| {
+        json!(
+            old.get(key)
+                .is_some_and(|v| v.as_bool().unwrap_or(!v.is_null()))
+        )
+    };
+    let mut installed: Vec<Value> = old
+        .get("installed")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    installed.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+    installed.dedup();
+    let mut new = Map::new();
+    new.insert("version".into(), json!("2.0"));
+    new.insert("vaultspec_version".into(), json!(version));
+    new.insert("installed_at".into(), field("installed_at", json!("")));
+    new.insert("serial".into(), json!(serial + 1));
+    new.insert("installed".into(), Value::Array(installed));
+    new.insert("provider_state".into(), field("provider_state", json!({})));
+    for key in [
+        "gitignore_managed",
+        "gitignore_opted_out",
+        "gitattributes_opted_out",
+        "gitattributes_managed",
+        "precommit_managed",
+    ] {
+        new.insert(key.into(), flag(key));
+    }
+    new.insert("resolved_mode".into(), field("resolved_mode", Value::Null));
+    new.insert(
+        "resolved_floor_version".into(),
+        field("resolved_floor_version", Value::Null),
+    );
+    let pretty = serde_json::to_string_pretty(&Value::Object(new)).expect("JSON serialises");
+    let mut out = String::with_capacity(pretty.len() + 1);
+    for c in pretty.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out.push('\n');
+    Ok(out)
 }
 
 /// Reads the manifest and the vault layout.

@@ -1,41 +1,75 @@
-//! `migrations run`: apply what is pending. Of the reference's migrations only
-//! `index_subfolder` concerns files this port manages (feature indexes at the
-//! top of `.vault/` move into `.vault/index/`); the others rewrite provider
-//! files and are recorded as applied with nothing to change. The manifest's
-//! `vaultspec_version` is then brought to the current version. The moves and
-//! the manifest bump are one batch, applied all or nothing.
+//! `migrations run`: apply what is pending, as one batch.
+//!
+//! `index_subfolder` moves feature indexes from the top of `.vault/` into
+//! `.vault/index/`; `modified_stamp_backfill` and `body_hash_seed` stamp
+//! the documents older releases left without `modified:` or `body_hash:`,
+//! byte for byte as the reference does ([`documents`]);
+//! `frontmatter_lifecycle` has nothing to change. The others rewrite the
+//! agents' and the framework's files, which a verb may not write: they are
+//! recorded with the command that brings those files in line. The
+//! manifest is then rewritten at the current version as the reference
+//! rewrites it, its graph cache dropped; every write lands together or
+//! none does, and `--dry-run` lists each file that would change.
 
 use vaultspec_sdk::WritableWorkspace;
 use vaultspec_sdk::output;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Storage;
+use vaultspec_sdk::vault::migrations::documents::{self, Texts};
+use vaultspec_sdk::vault::migrations::manifest_rewritten;
 use vaultspec_sdk::vault::ops::{self, Change};
 
 use crate::exports::vaultspec::admin::migrations::RunOptions;
 use vaultspec_verbs_shared::migration_table::{CURRENT_VERSION, MANIFEST_PATH, state};
 
-/// The manifest text with `vaultspec_version` set to `version`.
-fn bump(text: &str, version: &str) -> String {
-    let key = "\"vaultspec_version\"";
-    if let Some(at) = text.find(key) {
-        let after = at + key.len();
-        if let Some(open) = text[after..].find('"').map(|i| after + i + 1)
-            && let Some(close) = text[open..].find('"').map(|i| open + i)
-        {
-            return format!("{}{version}{}", &text[..open], &text[close..]);
-        }
-    }
-    match text.find('{') {
-        Some(brace) => {
-            let rest = text[brace + 1..].trim_start();
-            let sep = if rest.starts_with('}') { "" } else { "," };
-            format!(
-                "{}\n  {key}: \"{version}\"{sep}{}",
-                &text[..=brace],
-                &text[brace + 1..]
+/// The reference's graph cache, dropped by every run.
+const GRAPH_CACHE: &str = ".vault/data/.graph-cache/graph.json";
+
+/// What one migration comes to: its summary and the files it changes.
+fn apply_one(
+    name: &str,
+    legacy_indexes: &[String],
+    vault: bool,
+    texts: &mut Texts,
+    moves: &mut Vec<(String, String)>,
+) -> (String, Vec<String>) {
+    match name {
+        "index_subfolder" => {
+            for old in legacy_indexes {
+                let file = old.rsplit('/').next().unwrap_or(old);
+                moves.push((old.clone(), format!(".vault/index/{file}")));
+            }
+            (
+                format!(
+                    "{} feature indexes moved into `.vault/index/`",
+                    legacy_indexes.len()
+                ),
+                legacy_indexes.to_vec(),
             )
         }
-        None => format!("{{\n  {key}: \"{version}\"\n}}\n"),
+        "frontmatter_lifecycle" => (documents::LIFECYCLE.to_owned(), Vec::new()),
+        "modified_stamp_backfill" if !vault => (
+            "no .vault/ directory; nothing to backfill".to_owned(),
+            Vec::new(),
+        ),
+        "modified_stamp_backfill" => documents::backfill_modified(texts),
+        "body_hash_seed" if !vault => (
+            "no .vault/ directory; nothing to seed".to_owned(),
+            Vec::new(),
+        ),
+        "body_hash_seed" => documents::seed_body_hash(texts),
+        "exec_ledger_fold" | "exec_ledger_only" => (
+            "execution records stay as they are (vaultspec reads records and ledgers alike); \
+             they are not folded into a ledger"
+                .to_owned(),
+            Vec::new(),
+        ),
+        _ => (
+            "changes agent and framework files, which verbs do not write: `vaultspec install \
+             --upgrade` and `vaultspec sync` bring them in line"
+                .to_owned(),
+            Vec::new(),
+        ),
     }
 }
 
@@ -51,28 +85,38 @@ pub fn run(options: RunOptions) -> u8 {
         Ok(s) => s,
         Err(message) => return output::fail(json, &message),
     };
+    let stamps = st
+        .pending
+        .iter()
+        .any(|(name, _)| matches!(*name, "modified_stamp_backfill" | "body_hash_seed"));
+    let vault = ws.list(".vault").is_ok_and(|files| !files.is_empty());
+    let before = if stamps && vault {
+        match documents::documents(&ws).and_then(|paths| documents::read(&ws, &paths)) {
+            Ok(texts) => texts,
+            Err(message) => return output::fail(json, format!("migration failed: {message}")),
+        }
+    } else {
+        Texts::new()
+    };
+    let mut texts = before.clone();
     let mut migrations: Vec<Value> = Vec::new();
+    let mut items: Vec<Value> = Vec::new();
     let mut moves = Vec::new();
     for (name, target) in &st.pending {
-        let detail = if *name == "index_subfolder" {
-            for old in &st.legacy_indexes {
-                let file = old.rsplit('/').next().unwrap_or(old);
-                moves.push((old.clone(), format!(".vault/index/{file}")));
-            }
-            format!(
-                "{} feature indexes moved into `.vault/index/`",
-                st.legacy_indexes.len()
-            )
-        } else {
-            "nothing to change in the files this tool manages".to_owned()
-        };
-        migrations.push(json!({ "name": name, "target_version": target, "applied": !options.dry_run, "detail": detail }));
+        let (detail, changed) = apply_one(name, &st.legacy_indexes, vault, &mut texts, &mut moves);
+        migrations.push(json!({
+            "name": name, "target_version": target, "applied": !options.dry_run,
+            "previewable": false, "deletes": [], "detail": detail, "changes": changed,
+        }));
+        items.push(
+            json!({ "name": name, "outcome": "updated", "detail": format!("{target}  {detail}") }),
+        );
     }
     let mut manifest_change = Value::Null;
     if !st.pending.is_empty() && st.has_manifest {
         manifest_change = json!({ "old": st.manifest_version, "new": CURRENT_VERSION });
     }
-    if !options.dry_run {
+    if !options.dry_run && !st.pending.is_empty() {
         let mut changes = Vec::new();
         for (from, to) in &moves {
             match ws.exists(to) {
@@ -84,16 +128,35 @@ pub fn run(options: RunOptions) -> u8 {
                 Err(err) => return output::fail(json, err),
             }
         }
-        if !manifest_change.is_null() {
-            match ws.read(MANIFEST_PATH) {
-                Ok(bytes) => changes.push(Change::Write {
-                    path: MANIFEST_PATH.to_owned(),
-                    bytes: bump(&String::from_utf8_lossy(&bytes), CURRENT_VERSION).into_bytes(),
-                }),
-                Err(err) => return output::fail(json, err),
+        for (path, text) in &texts {
+            if before.get(path) != Some(text) {
+                changes.push(Change::Write {
+                    path: path.clone(),
+                    bytes: text.clone().into_bytes(),
+                });
             }
         }
-        // Every move and the manifest bump land together or not at all.
+        if ws.exists(GRAPH_CACHE).unwrap_or(false) {
+            changes.push(Change::Remove {
+                path: GRAPH_CACHE.to_owned(),
+            });
+        }
+        if st.has_manifest {
+            let rewritten = ws
+                .read(MANIFEST_PATH)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| {
+                    manifest_rewritten(&String::from_utf8_lossy(&bytes), CURRENT_VERSION)
+                });
+            match rewritten {
+                Ok(text) => changes.push(Change::Write {
+                    path: MANIFEST_PATH.to_owned(),
+                    bytes: text.into_bytes(),
+                }),
+                Err(message) => return output::fail(json, format!("migration failed: {message}")),
+            }
+        }
+        // Every move, stamp and the manifest land together or not at all.
         if let Err(err) = ops::apply(&ws, &changes) {
             return output::fail(json, err);
         }
@@ -105,7 +168,8 @@ pub fn run(options: RunOptions) -> u8 {
     };
     let data = json!({
         "dry_run": options.dry_run,
-        "deletes": [],
+        "deletes": 0,
+        "items": if options.dry_run { json!([]) } else { json!(items) },
         "migrations": migrations,
         "manifest_version": manifest_change,
     });
@@ -130,6 +194,9 @@ pub fn run(options: RunOptions) -> u8 {
                 m["target_version"].as_str().unwrap_or(""),
                 m["detail"].as_str().unwrap_or("")
             );
+            for path in m["changes"].as_array().into_iter().flatten() {
+                println!("  {}", path.as_str().unwrap_or(""));
+            }
         }
         if st.has_manifest {
             println!(
@@ -139,21 +206,4 @@ pub fn run(options: RunOptions) -> u8 {
         }
     }
     output::EXIT_OK
-}
-
-#[cfg(test)]
-mod tests {
-    use super::bump;
-
-    #[test]
-    fn the_manifest_version_is_replaced_or_added() {
-        assert_eq!(
-            bump("{\"vaultspec_version\": \"0.1.0\", \"x\": 1}", "0.3.9"),
-            "{\"vaultspec_version\": \"0.3.9\", \"x\": 1}"
-        );
-        assert_eq!(
-            bump("{}", "0.3.9"),
-            "{\n  \"vaultspec_version\": \"0.3.9\"}"
-        );
-    }
 }
