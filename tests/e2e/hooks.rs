@@ -181,6 +181,20 @@ fn a_hook_reaches_every_agent_only_once_approved_and_keeps_their_settings() {
     assert_eq!(s.read(".claude/settings.json").unwrap(), THEIR_SETTINGS);
     let status = s.json(1, &["spec", "hooks", "status"]);
     assert_eq!(status["data"]["status"], "warning");
+    let doctor = s
+        .command(
+            env!("CARGO_BIN_EXE_vaultspec"),
+            &["spec", "doctor", "--json"],
+        )
+        .output()
+        .unwrap();
+    let doctor: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    assert!(
+        doctor["data"]["signals"]
+            .to_string()
+            .contains("2 hook(s) are not approved"),
+        "{doctor}"
+    );
 
     // Approval is a person's, at a terminal: never by flag, pipe or JSON.
     let refused = s.json(1, &["spec", "hooks", "trust"]);

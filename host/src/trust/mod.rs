@@ -12,5 +12,5 @@ mod prompt;
 mod store;
 
 pub use grant::{Grant, identity};
-pub use prompt::{Terminal, stdin_is_terminal};
+pub use prompt::{Terminal, cannot_ask, stdin_is_terminal};
 pub use store::{TRUST_FILE, TrustStore};

@@ -21,6 +21,21 @@ pub fn stdin_is_terminal() -> bool {
     std::io::stdin().is_terminal()
 }
 
+/// Whether no person can be asked: `--json` (a script reads the answer),
+/// stdin or stdout not a terminal, or the run declares itself unattended
+/// (`CI` or `VAULTSPEC_NON_INTERACTIVE` set to anything but a false word).
+pub fn cannot_ask(json: bool) -> bool {
+    let declared = ["VAULTSPEC_NON_INTERACTIVE", "CI"].iter().any(|name| {
+        std::env::var(name).is_ok_and(|v| {
+            !matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "" | "0" | "false" | "no" | "off"
+            )
+        })
+    });
+    json || declared || !stdin_is_terminal() || !std::io::stdout().is_terminal()
+}
+
 /// The controlling terminal, opened for a question and its answer.
 pub struct Terminal {
     reader: BufReader<std::fs::File>,

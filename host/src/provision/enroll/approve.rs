@@ -2,7 +2,6 @@
 //! and approves it, or `--revoke` takes this workspace's approvals back.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::IsTerminal;
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -17,19 +16,7 @@ use super::status::takeovers;
 use super::sync::launch_line;
 use super::targets::Homes;
 use crate::report::exit;
-use crate::trust::{Terminal, stdin_is_terminal};
-
-/// Whether the run declares itself unattended.
-fn unattended() -> bool {
-    ["VAULTSPEC_NON_INTERACTIVE", "CI"].iter().any(|name| {
-        std::env::var(name).is_ok_and(|v| {
-            !matches!(
-                v.trim().to_ascii_lowercase().as_str(),
-                "" | "0" | "false" | "no" | "off"
-            )
-        })
-    })
-}
+use crate::trust::{Terminal, cannot_ask};
 
 pub fn trust(root: &Path, homes: &Homes, args: &TrustArgs) -> anyhow::Result<u8> {
     let reporter = crate::report::Reporter {
@@ -51,8 +38,7 @@ pub fn trust(root: &Path, homes: &Homes, args: &TrustArgs) -> anyhow::Result<u8>
         }
         return Ok(exit::OK);
     }
-    if args.target.json || unattended() || !stdin_is_terminal() || !std::io::stdout().is_terminal()
-    {
+    if cannot_ask(args.target.json) {
         return Ok(reporter.fail(
             exit::FINDINGS,
             "MCP approval requires review and confirmation at an interactive terminal \

@@ -71,6 +71,9 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     for (level, message) in &git.findings {
         warn(level, message.clone());
     }
+    for (level, message) in crate::provision::hooks::commands::doctor_findings(root, homes) {
+        warn(level, message);
+    }
     let migrations = vaultspec_vault::CapStorage::open(root)
         .map_err(|e| e.to_string())
         .and_then(|storage| vaultspec_vault::migrations::state(&storage));

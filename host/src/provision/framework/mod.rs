@@ -102,14 +102,7 @@ pub fn run_sync(args: &FullSyncArgs, target: Option<&Path>) -> anyhow::Result<u8
         let hooks = crate::provision::hooks::sync::sync_installed(&root, &names, sync.dry_run);
         if !sync.json {
             crate::provision::enroll::print_warnings(&hooks.warnings);
-            for item in &hooks.items {
-                eprintln!(
-                    "hooks: {} {} ({})",
-                    item.outcome.word(),
-                    item.name,
-                    item.group
-                );
-            }
+            crate::provision::hooks::sync::print_items(&hooks);
         }
         if hooks.failed() {
             code = exit::FINDINGS;

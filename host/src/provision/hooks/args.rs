@@ -116,10 +116,17 @@ pub struct HookAddArgs {
     /// Seconds an agent waits for it.
     #[arg(long)]
     pub timeout: Option<u64>,
+    #[command(flatten)]
+    pub write: WriteArgs,
+}
+
+/// How `add` writes the file.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct WriteArgs {
     /// Write it switched off (`enabled: false`).
     #[arg(long)]
     pub disabled: bool,
-    /// Replace a hook of that name.
+    /// Replace a file of that name.
     #[arg(long)]
     pub force: bool,
     /// Show the file that would be written, and write nothing.
@@ -140,18 +147,8 @@ pub struct TriggerAddArgs {
     /// The command it runs; `{root}`, `{event}` and `{path}` are filled in.
     #[arg(long, default_value = "echo \"Trigger triggered\"")]
     pub command: String,
-    /// Write the file switched off (`enabled: false`).
-    #[arg(long)]
-    pub disabled: bool,
-    /// Replace a trigger of that name.
-    #[arg(long)]
-    pub force: bool,
-    /// Show the file that would be written, and write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Print one JSON document (schema, status, data) instead of text.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub write: WriteArgs,
 }
 
 #[derive(Debug, Args)]

@@ -3,7 +3,6 @@
 //! team's files, the agents' settings or the person's approvals, at the
 //! command line only.
 
-use std::io::IsTerminal;
 use std::path::Path;
 
 use anyhow::Context;
@@ -20,7 +19,7 @@ use crate::display::Escaped;
 use crate::provision::enroll::print_report;
 use crate::provision::enroll::targets::Homes;
 use crate::report::{Printed, Reporter, exit, print_envelope, write_stdout};
-use crate::trust::{Terminal, stdin_is_terminal};
+use crate::trust::{Terminal, cannot_ask};
 
 /// Run one `spec hooks` command in the workspace at `root`.
 pub fn run_hooks(command: &HooksCommand, root: &Path) -> anyhow::Result<u8> {
@@ -43,11 +42,11 @@ pub fn run_hooks(command: &HooksCommand, root: &Path) -> anyhow::Result<u8> {
             if let Some(timeout) = a.timeout {
                 text.push_str(&format!("timeout: {timeout}\n"));
             }
-            if a.disabled {
+            if a.write.disabled {
                 text.push_str("enabled: false\n");
             }
             if !spec::EVENTS.contains(&a.event.as_str()) {
-                return Ok(Reporter { json: a.json }.fail(
+                return Ok(Reporter { json: a.write.json }.fail(
                     exit::USAGE,
                     &format!(
                         "'{}' is not a hook event; choose one of: {} (vaultspec's own \
@@ -57,15 +56,7 @@ pub fn run_hooks(command: &HooksCommand, root: &Path) -> anyhow::Result<u8> {
                     ),
                 ));
             }
-            add(
-                root,
-                Folder::Hooks,
-                &a.name,
-                &text,
-                a.force,
-                a.dry_run,
-                a.json,
-            )
+            add(root, Folder::Hooks, &a.name, &text, &a.write)
         }
         HooksCommand::Edit(a) => edit(root, Folder::Hooks, a),
         HooksCommand::Remove(a) => remove(root, Folder::Hooks, a),
@@ -92,11 +83,11 @@ pub fn run_triggers(command: &TriggersCommand, root: &Path) -> anyhow::Result<u8
             let text = format!(
                 "event: {}\nenabled: {}\nactions:\n- type: shell\n  command: {}\n",
                 scalar(&a.event),
-                !a.disabled,
+                !a.write.disabled,
                 scalar(&a.command)
             );
             if !triggers::EVENTS.contains(&a.event.as_str()) {
-                return Ok(Reporter { json: a.json }.fail(
+                return Ok(Reporter { json: a.write.json }.fail(
                     exit::USAGE,
                     &format!(
                         "'{}' is not an event vaultspec fires; choose one of: {} (the agents' \
@@ -106,15 +97,7 @@ pub fn run_triggers(command: &TriggersCommand, root: &Path) -> anyhow::Result<u8
                     ),
                 ));
             }
-            add(
-                root,
-                Folder::Triggers,
-                &a.name,
-                &text,
-                a.force,
-                a.dry_run,
-                a.json,
-            )
+            add(root, Folder::Triggers, &a.name, &text, &a.write)
         }
         TriggersCommand::Edit(a) => edit(root, Folder::Triggers, a),
         TriggersCommand::Remove(a) => remove(root, Folder::Triggers, a),
@@ -129,11 +112,7 @@ fn scalar(value: &str) -> String {
 
 /// The schema of `verb` in `folder`'s group.
 fn schema(folder: Folder, verb: &str) -> String {
-    let group = match folder {
-        Folder::Hooks => "hooks",
-        Folder::Triggers => "triggers",
-    };
-    format!("vaultspec.spec.{group}.{verb}.v1")
+    format!("vaultspec.spec.{}.{verb}.v1", folder.group())
 }
 
 /// A failure as [`Printed`]: the error envelope, or `error:` on stderr.
@@ -327,7 +306,7 @@ fn not_found(folder: Folder, name: &str) -> String {
     format!(
         "{} '{name}' not found; `vaultspec spec {} list` lists them.",
         folder.noun(),
-        folder.noun().to_ascii_lowercase() + "s"
+        folder.group()
     )
 }
 
@@ -534,25 +513,11 @@ fn review_lines(root: &Path, folder: Folder) -> Vec<(Script, Vec<String>)> {
     }
 }
 
-/// Whether the run cannot ask a person (see `spec mcps trust`).
-fn unattended(json: bool) -> bool {
-    json || !stdin_is_terminal()
-        || !std::io::stdout().is_terminal()
-        || ["VAULTSPEC_NON_INTERACTIVE", "CI"].iter().any(|name| {
-            std::env::var(name).is_ok_and(|v| {
-                !matches!(
-                    v.trim().to_ascii_lowercase().as_str(),
-                    "" | "0" | "false" | "no" | "off"
-                )
-            })
-        })
-}
-
 /// `trust`: review and approve at the terminal, or `--revoke`.
 fn trust(root: &Path, homes: &Homes, folder: Folder, args: &TrustArgs) -> anyhow::Result<u8> {
     let reporter = Reporter { json: args.json };
     let dir = scope_dir(root, folder);
-    let plural = folder.noun().to_ascii_lowercase();
+    let noun = folder.noun().to_ascii_lowercase();
     if args.revoke {
         let revoked = Ledger::update(homes, |ledger| ledger.revoke(&dir))?;
         if args.json {
@@ -563,16 +528,16 @@ fn trust(root: &Path, homes: &Homes, folder: Folder, args: &TrustArgs) -> anyhow
             )?;
         } else {
             write_stdout(&format!(
-                "Withdrew {revoked} {plural} approval(s); run `vaultspec sync` to take hooks out of the agents' settings.\n"
+                "Withdrew {revoked} {noun} approval(s); run `vaultspec sync` to take hooks out of the agents' settings.\n"
             ))?;
         }
         return Ok(exit::OK);
     }
-    if unattended(args.json) {
+    if cannot_ask(args.json) {
         return Ok(reporter.fail(
             exit::FINDINGS,
             &format!(
-                "approving a {plural} needs a person at an interactive terminal (not --json, CI, \
+                "approving a {noun} needs a person at an interactive terminal (not --json, CI, \
                  VAULTSPEC_NON_INTERACTIVE or a pipe): each one is a command that runs as you"
             ),
         ));
@@ -590,11 +555,11 @@ fn trust(root: &Path, homes: &Homes, folder: Folder, args: &TrustArgs) -> anyhow
     pending.retain(|(s, _)| !ledger.approves(&dir, s));
     if pending.is_empty() {
         write_stdout(&format!(
-            "Every {plural} here is already approved as it is.\n"
+            "Every {noun} here is already approved as it is.\n"
         ))?;
         return Ok(exit::OK);
     }
-    let mut review = format!("These {plural} files would run commands as you:\n\n");
+    let mut review = format!("These {noun} files would run commands as you:\n\n");
     for (script, lines) in &pending {
         review.push_str(&format!("  {}  ({})\n", script.name, script.path));
         for line in lines {
@@ -609,8 +574,8 @@ fn trust(root: &Path, homes: &Homes, folder: Folder, args: &TrustArgs) -> anyhow
     });
     let mut terminal = Terminal::open()?;
     terminal.say(&review)?;
-    if !terminal.confirm(&format!("Approve these {plural}s?"))? {
-        return Ok(reporter.fail(exit::FINDINGS, &format!("no {plural} was approved")));
+    if !terminal.confirm(&format!("Approve these {noun}s?"))? {
+        return Ok(reporter.fail(exit::FINDINGS, &format!("no {noun} was approved")));
     }
     let names: Vec<String> = pending.iter().map(|(s, _)| s.file_name.clone()).collect();
     Ledger::update(homes, |ledger| {
@@ -643,10 +608,14 @@ fn add(
     folder: Folder,
     name: &str,
     text: &str,
-    force: bool,
-    dry_run: bool,
-    json: bool,
+    write: &WriteArgs,
 ) -> anyhow::Result<u8> {
+    let WriteArgs {
+        force,
+        dry_run,
+        json,
+        ..
+    } = *write;
     let reporter = Reporter { json };
     let storage = setup_storage(root)?;
     let path = match file_of(&storage, folder, name) {
@@ -657,8 +626,8 @@ fn add(
     if exists && !force {
         return Ok(reporter.fail(
             exit::FINDINGS,
-            &format!("`{path}` exists; pass --force to replace it, or edit it with `vaultspec spec {}s edit {name}`",
-                folder.noun().to_ascii_lowercase()),
+            &format!("`{path}` exists; pass --force to replace it, or edit it with `vaultspec spec {} edit {name}`",
+                folder.group()),
         ));
     }
     if !dry_run {
@@ -681,8 +650,8 @@ fn add(
         write_stdout(&format!("Would write `{path}`:\n{text}"))?;
     } else {
         write_stdout(&format!(
-            "Wrote `{path}`. It runs nowhere until approved: `vaultspec spec {}s trust {name}` at a terminal{}.\n",
-            folder.noun().to_ascii_lowercase(),
+            "Wrote `{path}`. It runs nowhere until approved: `vaultspec spec {} trust {name}` at a terminal{}.\n",
+            folder.group(),
             if folder == Folder::Hooks {
                 ", then `vaultspec spec hooks sync`"
             } else {
@@ -721,7 +690,7 @@ fn remove(root: &Path, folder: Folder, args: &RemoveArgs) -> anyhow::Result<u8> 
         return Ok(reporter.fail(exit::FINDINGS, &not_found(folder, &args.name)));
     }
     if !args.yes {
-        if unattended(args.json) {
+        if cannot_ask(args.json) {
             return Ok(reporter.fail(
                 exit::USAGE,
                 &format!("removing `{path}` needs --yes when no one is at a terminal"),
@@ -806,8 +775,8 @@ fn rename(root: &Path, folder: Folder, args: &RenameArgs) -> anyhow::Result<u8> 
         )?;
     } else {
         write_stdout(&format!(
-            "Renamed `{from}` to `{to}`; approvals are by file, so approve it again: `vaultspec spec {}s trust {new_stem}`.\n",
-            folder.noun().to_ascii_lowercase()
+            "Renamed `{from}` to `{to}`; approvals are by file, so approve it again: `vaultspec spec {} trust {new_stem}`.\n",
+            folder.group()
         ))?;
     }
     Ok(exit::OK)
@@ -899,6 +868,8 @@ pub fn after_sync(root: &Path) {
     let Some(homes) = Homes::from_env() else {
         return;
     };
+    // Approvals are keyed by the resolved folder.
+    let root = &root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let (found, warnings) = triggers::load(root);
     if found.is_empty() && warnings.is_empty() {
         return;
@@ -914,4 +885,43 @@ pub fn after_sync(root: &Path) {
             );
         }
     }
+}
+
+/// What `spec doctor` says of the hooks and triggers: files that are not
+/// what their folder holds (warnings), and enabled ones not approved on
+/// this machine (notes: approving is a person's choice, not a fault).
+pub fn doctor_findings(root: &Path, homes: &Homes) -> Vec<(&'static str, String)> {
+    let mut findings = Vec::new();
+    let (hooks, warnings) = spec::load(root);
+    let (found, trigger_warnings) = triggers::load(root);
+    for w in warnings.into_iter().chain(trigger_warnings) {
+        findings.push(("warning", w));
+    }
+    let (_, unapproved) = hook_sync::approved(root, homes, &hooks);
+    if !unapproved.is_empty() {
+        findings.push((
+            "info",
+            format!(
+                "{} hook(s) are not approved on this machine, so no agent gets them: review them, \
+                 then `vaultspec spec hooks trust` and `vaultspec spec hooks sync`",
+                unapproved.len()
+            ),
+        ));
+    }
+    let ledger = Ledger::read(homes);
+    let dir = scope_dir(root, Folder::Triggers);
+    let waiting = found
+        .iter()
+        .filter(|t| t.enabled && !ledger.approves(&dir, &t.script))
+        .count();
+    if waiting > 0 {
+        findings.push((
+            "info",
+            format!(
+                "{waiting} trigger(s) are not approved on this machine, so they never run: review \
+                 them, then `vaultspec spec triggers trust`"
+            ),
+        ));
+    }
+    findings
 }

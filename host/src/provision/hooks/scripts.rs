@@ -26,6 +26,14 @@ impl Folder {
         }
     }
 
+    /// The command group's word (`spec hooks`, `spec triggers`).
+    pub fn group(self) -> &'static str {
+        match self {
+            Folder::Hooks => "hooks",
+            Folder::Triggers => "triggers",
+        }
+    }
+
     /// What one file is called in messages.
     pub fn noun(self) -> &'static str {
         match self {

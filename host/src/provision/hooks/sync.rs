@@ -84,9 +84,24 @@ pub fn sync_installed(root: &Path, providers: &[String], dry_run: bool) -> Repor
     let Some(homes) = Homes::from_env() else {
         return Report::default();
     };
+    // Receipts are keyed by the resolved path of each agent's file.
+    let root = &root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let chosen: Vec<String> = hook_providers(root)
         .into_iter()
         .filter(|p| providers.contains(p))
         .collect();
     sync(root, &homes, &chosen, dry_run)
+}
+
+/// The files a hook pass changed, one line each on stderr (the command's
+/// own report is on stdout).
+pub fn print_items(report: &Report) {
+    for item in &report.items {
+        eprintln!(
+            "hooks: {} {} ({})",
+            item.outcome.word(),
+            item.name,
+            item.group
+        );
+    }
 }

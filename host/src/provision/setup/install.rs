@@ -172,14 +172,7 @@ pub fn run(
     if !args.json
         && let Some(hooks) = &hooks
     {
-        for item in &hooks.items {
-            eprintln!(
-                "hooks: {} {} ({})",
-                item.outcome.word(),
-                item.name,
-                item.group
-            );
-        }
+        crate::provision::hooks::sync::print_items(hooks);
     }
     report(
         &steps,

@@ -124,12 +124,10 @@ pub fn run(
             crate::provision::framework::run_family(Kind::Agent, &command, target)
         }
         SetupCommand::Spec(SpecCommand::Hooks(command)) => {
-            let workspace = crate::workspace::Workspace::resolve(target)?;
-            crate::provision::hooks::run_hooks(&command, workspace.root())
+            crate::provision::hooks::run_hooks(&command, &resolved_root(target)?)
         }
         SetupCommand::Spec(SpecCommand::Triggers(command)) => {
-            let workspace = crate::workspace::Workspace::resolve(target)?;
-            crate::provision::hooks::run_triggers(&command, workspace.root())
+            crate::provision::hooks::run_triggers(&command, &resolved_root(target)?)
         }
         SetupCommand::Spec(SpecCommand::Precommit(command)) => match command.policy() {
             Some(policy) => run_policy(policy::Setting::PreCommit, &policy, target),
@@ -152,6 +150,16 @@ pub fn run(
             run_policy(policy::Setting::Gitattributes, &command, target)
         }
     }
+}
+
+/// The workspace root `target` names (or the current folder's), links
+/// resolved: approvals and ownership records are keyed by it, as the
+/// reference keys them.
+fn resolved_root(target: Option<&std::path::Path>) -> anyhow::Result<std::path::PathBuf> {
+    let workspace = crate::workspace::Workspace::resolve(target)?;
+    let root = workspace.root();
+    root.canonicalize()
+        .with_context(|| format!("resolving `{}`", root.display()))
 }
 
 /// Run a policy command in the workspace `target` names (or the current

@@ -55,21 +55,33 @@ fn documents_word(n: usize) -> String {
     format!("{n} document{}", if n == 1 { "" } else { "s" })
 }
 
-/// `change` applied to `text` with its line breaks made `\n`, then put back
-/// as they were (a file with any CRLF comes back all CRLF, as the
-/// reference writes it).
-fn rewrite(text: &str, change: impl FnOnce(&str) -> String) -> String {
-    let crlf = text.contains("\r\n");
-    let plain = text.replace("\r\n", "\n");
-    let changed = change(&plain);
-    if changed == plain {
-        return text.to_owned();
+/// Each document through `change`, which sees its text with line breaks
+/// made `\n` and answers `None` to pass it by (nothing to do) or the new
+/// text; a text that comes back the same counts as skipped. Changed texts
+/// get their line breaks back (a file with any CRLF comes back all CRLF,
+/// as the reference writes it). The paths changed, and how many skipped.
+fn stamp_each(
+    texts: &mut Texts,
+    mut change: impl FnMut(&str, &str) -> Option<String>,
+) -> (Vec<String>, usize) {
+    let (mut changed, mut skipped) = (Vec::new(), 0);
+    for (path, text) in texts.iter_mut() {
+        let plain = text.replace("\r\n", "\n");
+        let Some(new) = change(path, &plain) else {
+            continue;
+        };
+        if new == plain {
+            skipped += 1;
+            continue;
+        }
+        *text = if text.contains("\r\n") {
+            new.replace('\n', "\r\n")
+        } else {
+            new
+        };
+        changed.push(path.clone());
     }
-    if crlf {
-        changed.replace('\n', "\r\n")
-    } else {
-        changed
-    }
+    (changed, skipped)
 }
 
 /// The value of `key` in the frontmatter as the reference's quick reader
@@ -102,27 +114,19 @@ fn filename_date(path: &str) -> Option<Date> {
 /// name's) and `body_hash:` on each document without a `modified:`; the
 /// summary and the paths changed.
 pub fn backfill_modified(texts: &mut Texts) -> (String, Vec<String>) {
-    let (mut changed, mut skipped) = (Vec::new(), 0);
-    for (path, text) in texts.iter_mut() {
-        let plain = text.replace("\r\n", "\n");
-        if meta(&plain, "modified").is_some() {
-            continue;
+    let (changed, skipped) = stamp_each(texts, |path, text| {
+        if meta(text, "modified").is_some() {
+            return None;
         }
-        let day = meta(&plain, "date")
+        let day = meta(text, "date")
             .and_then(|d| Date::parse_lenient(&d).ok())
             .or_else(|| filename_date(path));
-        let Some(day) = day else {
-            skipped += 1;
-            continue;
-        };
-        let new = rewrite(text, |t| hash::refresh_modified_stamp(t, day));
-        if new == *text {
-            skipped += 1;
-        } else {
-            *text = new;
-            changed.push(path.clone());
-        }
-    }
+        // No defensible date: counted as skipped, left as it is.
+        Some(day.map_or_else(
+            || text.to_owned(),
+            |day| hash::refresh_modified_stamp(text, day),
+        ))
+    });
     let mut summary = format!(
         "backfilled modified stamp on {}",
         documents_word(changed.len())
@@ -136,20 +140,12 @@ pub fn backfill_modified(texts: &mut Texts) -> (String, Vec<String>) {
 /// `body_hash_seed`: a `body_hash:` of the body on each document whose
 /// `body_hash:` is missing or malformed; the summary and the paths changed.
 pub fn seed_body_hash(texts: &mut Texts) -> (String, Vec<String>) {
-    let (mut changed, mut skipped) = (Vec::new(), 0);
-    for (path, text) in texts.iter_mut() {
-        let plain = text.replace("\r\n", "\n");
-        if meta(&plain, "body_hash").is_some_and(|h| hash::is_canonical_body_hash(&h)) {
-            continue;
+    let (changed, skipped) = stamp_each(texts, |_, text| {
+        if meta(text, "body_hash").is_some_and(|h| hash::is_canonical_body_hash(&h)) {
+            return None;
         }
-        let new = rewrite(text, |t| hash::set_body_hash(t, &hash::body_hash(t)));
-        if new == *text {
-            skipped += 1;
-        } else {
-            *text = new;
-            changed.push(path.clone());
-        }
-    }
+        Some(hash::set_body_hash(text, &hash::body_hash(text)))
+    });
     let mut summary = format!(
         "seeded body fingerprint on {}",
         documents_word(changed.len())
