@@ -777,7 +777,7 @@ fn the_companion_is_found_by_its_enrollment_its_definition_and_its_command() {
         .output()
         .unwrap();
     let doctor: Value = serde_json::from_slice(&doctor.stdout).unwrap();
-    let companion = &doctor["data"]["companion"];
+    let companion = &doctor["data"]["home"]["companion"];
     assert_eq!(companion["signal"], "declared");
     assert_eq!(companion["mode"], "tool");
     assert_eq!(

@@ -195,6 +195,14 @@ fn a_hook_reaches_every_agent_only_once_approved_and_keeps_their_settings() {
             .contains("2 hook(s) are not approved"),
         "{doctor}"
     );
+    let claude_hooks = &doctor["data"]["home"]["provider_hooks"][0];
+    assert_eq!(
+        (
+            claude_hooks["tool"].as_str(),
+            claude_hooks["signal"].as_str()
+        ),
+        (Some("claude"), Some("untrusted"))
+    );
 
     // Approval is a person's, at a terminal: never by flag, pipe or JSON.
     let refused = s.json(1, &["spec", "hooks", "trust"]);
@@ -241,8 +249,36 @@ fn a_hook_reaches_every_agent_only_once_approved_and_keeps_their_settings() {
             "Stop": [{"type": "command", "command": "echo stop"}],
         }})
     );
-    // A second sync changes nothing.
+    // A second sync changes nothing, and the doctor sees every file in line.
     assert_eq!(s.json(0, &["spec", "hooks", "sync"])["status"], "unchanged");
+    let doctor = s
+        .command(
+            env!("CARGO_BIN_EXE_vaultspec"),
+            &["spec", "doctor", "--json"],
+        )
+        .output()
+        .unwrap();
+    let doctor: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let signals: Vec<(&str, &str)> = doctor["data"]["home"]["provider_hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["tool"].as_str().unwrap(), r["signal"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        signals,
+        [
+            ("claude", "in_sync"),
+            ("gemini", "in_sync"),
+            ("antigravity", "in_sync"),
+            ("codex", "in_sync")
+        ],
+        "{doctor}"
+    );
+    assert_eq!(
+        doctor["data"]["home"]["provider_hooks"][1]["unsupported"],
+        json!(["stopper (stop)"])
+    );
 
     // An edited hook is taken out until it is approved again.
     let edited = format!(

@@ -74,6 +74,21 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     for (level, message) in crate::provision::hooks::commands::doctor_findings(root, homes) {
         warn(level, message);
     }
+    let provider_hooks = crate::provision::hooks::state::provider_hooks(root, homes);
+    for row in &provider_hooks {
+        let signal = row["signal"].as_str().unwrap_or_default();
+        if !matches!(signal, "in_sync" | "no_sources" | "untrusted") {
+            warn(
+                "warning",
+                format!(
+                    "{}'s hooks are {} in {}: `vaultspec spec hooks sync` brings them in line",
+                    row["tool"].as_str().unwrap_or_default(),
+                    signal.replace('_', " "),
+                    row["native_path"].as_str().unwrap_or_default()
+                ),
+            );
+        }
+    }
     let migrations = vaultspec_vault::CapStorage::open(root)
         .map_err(|e| e.to_string())
         .and_then(|storage| vaultspec_vault::migrations::state(&storage));
@@ -183,7 +198,7 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
         "gitignore": git.gitignore,
         "gitattributes": git.gitattributes,
         "precommit": git.precommit,
-        "companion": companion,
+        "home": {"companion": companion, "provider_hooks": provider_hooks},
         "signals": signals.iter().map(|s| json!({"level": s.level, "message": s.message})).collect::<Vec<_>>(),
     });
     let mut printed = Printed::new(code);

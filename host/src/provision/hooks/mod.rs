@@ -9,6 +9,7 @@
 //!   what a person wrote there;
 //! - [`triggers`]: a trigger, and running its commands with a time limit;
 //! - [`ledger`]: the approvals, shared with the reference;
+//! - [`state`]: how each agent's hook file stands, for `spec doctor`;
 //! - [`commands`]: `spec hooks …` and `spec triggers …`.
 //!
 //! The reading commands (`list`, `show`, `status`) are host verbs the
@@ -21,6 +22,7 @@ mod ledger;
 mod render;
 pub mod scripts;
 mod spec;
+pub mod state;
 pub mod sync;
 mod triggers;
 
