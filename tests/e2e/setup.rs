@@ -409,3 +409,41 @@ fn precommit_migrate_moves_the_gate_into_prek_keeping_the_teams_hooks() {
         team
     );
 }
+
+#[test]
+fn spec_doctor_names_a_seeded_rule_edited_or_deleted_and_an_old_mcp_seed() {
+    let repo = repo();
+    let root = repo.path();
+    ok(run_in(root, &["install", "claude", "--skip", "mcp"]));
+    let doctor = |code: i32| {
+        let out = run_in(root, &["spec", "doctor", "--json"]);
+        assert_eq!(out.status.code(), Some(code), "{}", text(&out.stdout));
+        json(&out)["data"].clone()
+    };
+    let fresh = doctor(1);
+    assert_eq!(fresh["builtin_version"], "current");
+    assert_eq!(fresh["stale_mcp_seeds"], serde_json::json!([]));
+
+    let rule = root.join(".vaultspec/rules/vaultspec.builtin.md");
+    let seeded = std::fs::read_to_string(&rule).unwrap();
+    std::fs::write(&rule, format!("{seeded}\nOur own line.\n")).unwrap();
+    assert_eq!(doctor(1)["builtin_version"], "modified");
+    std::fs::remove_file(&rule).unwrap();
+    assert_eq!(
+        doctor(2)["builtin_version"],
+        "deleted",
+        "a deleted source is an error"
+    );
+    std::fs::write(&rule, seeded).unwrap();
+
+    std::fs::write(
+        root.join(".vaultspec/mcps/vaultspec-core.builtin.json"),
+        "{\"command\": \"uv\", \"args\": [\"run\"]}\n",
+    )
+    .unwrap();
+    let stale = doctor(1);
+    assert_eq!(
+        stale["stale_mcp_seeds"],
+        serde_json::json!(["vaultspec-core"])
+    );
+}

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::definitions;
 use super::ownership::{self, Ownership};
 use super::providers;
+use super::seeds;
 use super::status;
 use super::targets::{self, Homes, Scope};
 use crate::display::Escaped;
@@ -167,6 +168,39 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
             json!({"status": "invalid_target", "warnings": [err]})
         }
     };
+    let seeded = vaultspec_vault::CapStorage::open(root).ok();
+    let builtin_version = seeded
+        .as_ref()
+        .map_or("no_snapshots", seeds::builtin_version);
+    match builtin_version {
+        "deleted" => warn(
+            "error",
+            "a builtin rule source under `.vaultspec/rules/` was deleted: `vaultspec install \
+             --force` puts it back"
+                .to_owned(),
+        ),
+        "modified" => warn(
+            "warning",
+            "a builtin rule source under `.vaultspec/rules/` differs from what install seeded: \
+             keep your edit under another name, or `vaultspec install --force` restores it"
+                .to_owned(),
+        ),
+        _ => {}
+    }
+    let stale_seeds = seeded
+        .as_ref()
+        .map(seeds::stale_mcp_seeds)
+        .unwrap_or_default();
+    if !stale_seeds.is_empty() {
+        warn(
+            "info",
+            format!(
+                "MCP seed definition(s) name their own command instead of the placeholder: {} \
+                 (`vaultspec install --upgrade` refreshes vaultspec's)",
+                stale_seeds.join(", ")
+            ),
+        );
+    }
     // The companion is reported, never weighed: vaultspec does not depend on it.
     let companion = vaultspec_vault::CapStorage::open(root)
         .map(|storage| crate::workspace::companion(&storage))
@@ -192,7 +226,9 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     let data = json!({
         "framework": if framework { "present" } else { "missing" },
         "providers": provider_states,
+        "builtin_version": builtin_version,
         "mcp": mcp,
+        "stale_mcp_seeds": stale_seeds,
         "migration_status": migration_status,
         "pending_migrations": pending,
         "gitignore": git.gitignore,

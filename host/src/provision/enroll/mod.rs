@@ -34,6 +34,7 @@ mod native;
 pub(crate) mod ownership;
 pub mod providers;
 pub(crate) mod pyjson;
+mod seeds;
 mod status;
 pub mod sync;
 pub(crate) mod targets;
