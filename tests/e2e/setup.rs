@@ -423,6 +423,39 @@ fn spec_doctor_names_a_seeded_rule_edited_or_deleted_and_an_old_mcp_seed() {
     let fresh = doctor(1);
     assert_eq!(fresh["builtin_version"], "current");
     assert_eq!(fresh["stale_mcp_seeds"], serde_json::json!([]));
+    let claude = &fresh["providers"]["claude"];
+    assert_eq!(
+        (
+            claude["dir_state"].as_str(),
+            claude["manifest_entry"].as_str(),
+            claude["config"].as_str()
+        ),
+        (Some("complete"), Some("coherent"), Some("ok")),
+        "{claude}"
+    );
+    assert_eq!(
+        claude["content"]["vaultspec.builtin.md"], "clean",
+        "{claude}"
+    );
+    assert_eq!(
+        fresh["providers"]["gemini"]["manifest_entry"],
+        "not_installed"
+    );
+
+    // A rule edited in the agent's folder, a root file without the block.
+    let copy = root.join(".claude/rules/vaultspec.builtin.md");
+    let rendered = std::fs::read_to_string(&copy).unwrap();
+    std::fs::write(&copy, format!("{rendered}\nedited\n")).unwrap();
+    let claude_md = std::fs::read_to_string(root.join("CLAUDE.md")).unwrap();
+    std::fs::write(root.join("CLAUDE.md"), "# ours alone\n").unwrap();
+    let drifted = doctor(1);
+    assert_eq!(
+        drifted["providers"]["claude"]["content"]["vaultspec.builtin.md"],
+        "diverged"
+    );
+    assert_eq!(drifted["providers"]["claude"]["config"], "foreign");
+    std::fs::write(&copy, rendered).unwrap();
+    std::fs::write(root.join("CLAUDE.md"), claude_md).unwrap();
 
     let rule = root.join(".vaultspec/rules/vaultspec.builtin.md");
     let seeded = std::fs::read_to_string(&rule).unwrap();

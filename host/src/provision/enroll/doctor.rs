@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::agents;
 use super::definitions;
 use super::ownership::{self, Ownership};
 use super::providers;
@@ -41,10 +42,17 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
                 .to_owned(),
         );
     }
+    let mut rules = std::collections::BTreeMap::new();
     if framework {
         match crate::provision::framework::drift(root) {
             Ok((drifted, problems)) => {
-                for (provider, [missing, changed, stale]) in drifted {
+                for drift in drifted {
+                    rules.insert(drift.provider.clone(), drift.rules);
+                    let [missing, changed, stale] = drift.counts;
+                    if missing + changed + stale == 0 {
+                        continue;
+                    }
+                    let provider = drift.provider;
                     warn(
                         "warning",
                         format!(
@@ -201,6 +209,11 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
             ),
         );
     }
+    if framework {
+        for (level, message) in agents::findings(&agents::states(root, &installed, &rules)) {
+            warn(level, message);
+        }
+    }
     // The companion is reported, never weighed: vaultspec does not depend on it.
     let companion = vaultspec_vault::CapStorage::open(root)
         .map(|storage| crate::workspace::companion(&storage))
@@ -214,15 +227,12 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     } else {
         exit::OK
     };
-    let provider_states: serde_json::Map<String, Value> = providers::KNOWN
-        .iter()
-        .map(|p| {
-            (
-                (*p).to_owned(),
-                json!({"tool": p, "installed": installed.iter().any(|i| i == p)}),
-            )
-        })
-        .collect();
+    // In the reference's order and words (only with a framework to read).
+    let provider_states: serde_json::Map<String, Value> = if framework {
+        agents::states(root, &installed, &rules)
+    } else {
+        serde_json::Map::new()
+    };
     let data = json!({
         "framework": if framework { "present" } else { "missing" },
         "providers": provider_states,

@@ -19,6 +19,7 @@
 //! `.vaultspec/mcps/`, ownership and approvals in `~/.vaultspec/`, so
 //! either tool honours what the other recorded.
 
+mod agents;
 mod approve;
 mod args;
 mod codex_file;

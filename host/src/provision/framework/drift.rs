@@ -9,13 +9,20 @@ use vaultspec_vault::framework::{Kind, Sources, render};
 
 use super::render_run;
 
-/// One agent's framework files out of line: its name, and how many are
-/// missing, differ and are stale.
-pub type Drift = (String, [usize; 3]);
+/// One agent's framework files against the sources.
+#[derive(Debug, Clone)]
+pub struct Drift {
+    /// The agent.
+    pub provider: String,
+    /// How many of its files are missing, differ and are stale.
+    pub counts: [usize; 3],
+    /// Each rule file by name, in the reference's words: `clean`,
+    /// `missing`, `diverged` or `stale`.
+    pub rules: std::collections::BTreeMap<String, &'static str>,
+}
 
-/// Per installed agent, how many of its framework files are missing,
-/// drifted or stale (agents whose files are all in line are left out), and
-/// the sources that cannot be used.
+/// Per installed agent, its framework files against the sources, and the
+/// sources that cannot be used.
 pub fn drift(root: &Path) -> anyhow::Result<(Vec<Drift>, Vec<String>)> {
     let storage = render_run::storage(root)?;
     let providers = chosen(&storage, "all", &[]).unwrap_or_default();
@@ -24,18 +31,37 @@ pub fn drift(root: &Path) -> anyhow::Result<(Vec<Drift>, Vec<String>)> {
     let mut by_provider = Vec::new();
     for provider in providers {
         let rendered = render::render(&sources, &[provider], &Kind::ALL);
+        let rules_dir = format!("{}/", provider.rules_dir());
         let mut counts = [0usize; 3];
+        let mut rules = std::collections::BTreeMap::new();
         for change in sync::plan(&storage, &rendered, Overwrite::default()) {
-            match change.action {
-                Action::Create => counts[0] += 1,
-                Action::Update | Action::Keep(_) => counts[1] += 1,
-                Action::Remove => counts[2] += 1,
-                Action::Same => {}
+            let word = match change.action {
+                Action::Create => {
+                    counts[0] += 1;
+                    "missing"
+                }
+                Action::Update | Action::Keep(_) => {
+                    counts[1] += 1;
+                    "diverged"
+                }
+                Action::Remove => {
+                    counts[2] += 1;
+                    "stale"
+                }
+                Action::Same => "clean",
+            };
+            if let Some(name) = change.path.strip_prefix(&rules_dir)
+                && !name.contains('/')
+                && name.ends_with(".md")
+            {
+                rules.insert(name.to_owned(), word);
             }
         }
-        if counts.iter().any(|c| *c > 0) {
-            by_provider.push((provider.name().to_owned(), counts));
-        }
+        by_provider.push(Drift {
+            provider: provider.name().to_owned(),
+            counts,
+            rules,
+        });
     }
     Ok((by_provider, problems))
 }

@@ -82,6 +82,9 @@ pub fn render(
             return Ok(rendered);
         }
     };
+    // What is recorded once the file is written: the receipt of the groups
+    // vaultspec added, and the record of what was rendered.
+    let mut records = None;
     let after = if provider == "antigravity" {
         hook_set(before.as_deref(), &doc, payload)
     } else {
@@ -107,15 +110,7 @@ pub fn render(
         };
         let (hooks_after, added) = compose(&hooks, &managed, payload);
         let text = hooks_text(before.as_deref(), &doc, &hooks, &hooks_after);
-        if !dry_run {
-            let new_doc = text
-                .as_deref()
-                .and_then(|t| json_file::parse(t).ok())
-                .unwrap_or(Value::Null);
-            let hooks_now = new_doc.get("hooks").cloned().unwrap_or(Value::Null);
-            receipt.write(&root.join(file), &hooks_now, &added)?;
-            sidecar(root, provider, payload)?;
-        }
+        records = Some((receipt, added));
         text
     };
     if after.as_deref() != before.as_deref() {
@@ -127,6 +122,18 @@ pub fn render(
         if !dry_run {
             place.write(after.as_deref())?;
         }
+    }
+    // Recorded only after the file holds what the records claim.
+    if let Some((receipt, added)) = records
+        && !dry_run
+    {
+        let hooks_now = after
+            .as_deref()
+            .and_then(|t| json_file::parse(t).ok())
+            .and_then(|doc| doc.get("hooks").cloned())
+            .unwrap_or(Value::Null);
+        receipt.write(&root.join(file), &hooks_now, &added)?;
+        sidecar(root, provider, payload)?;
     }
     Ok(rendered)
 }
