@@ -80,6 +80,18 @@ impl Setup {
         })
     }
 
+    /// `spec doctor --json`, whatever its exit code.
+    fn doctor(&self) -> Value {
+        let out = self
+            .command(
+                env!("CARGO_BIN_EXE_vaultspec"),
+                &["spec", "doctor", "--json"],
+            )
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", show(&out)))
+    }
+
     fn approve(&self, group: &str) {
         let out = self.at_terminal(&["spec", group, "trust"], "y\n");
         assert_eq!(out.status.code(), Some(0), "{}", show(&out));
@@ -181,14 +193,7 @@ fn a_hook_reaches_every_agent_only_once_approved_and_keeps_their_settings() {
     assert_eq!(s.read(".claude/settings.json").unwrap(), THEIR_SETTINGS);
     let status = s.json(1, &["spec", "hooks", "status"]);
     assert_eq!(status["data"]["status"], "warning");
-    let doctor = s
-        .command(
-            env!("CARGO_BIN_EXE_vaultspec"),
-            &["spec", "doctor", "--json"],
-        )
-        .output()
-        .unwrap();
-    let doctor: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let doctor = s.doctor();
     assert!(
         doctor["data"]["signals"]
             .to_string()
@@ -251,14 +256,7 @@ fn a_hook_reaches_every_agent_only_once_approved_and_keeps_their_settings() {
     );
     // A second sync changes nothing, and the doctor sees every file in line.
     assert_eq!(s.json(0, &["spec", "hooks", "sync"])["status"], "unchanged");
-    let doctor = s
-        .command(
-            env!("CARGO_BIN_EXE_vaultspec"),
-            &["spec", "doctor", "--json"],
-        )
-        .output()
-        .unwrap();
-    let doctor: Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    let doctor = s.doctor();
     let signals: Vec<(&str, &str)> = doctor["data"]["home"]["provider_hooks"]
         .as_array()
         .unwrap()
