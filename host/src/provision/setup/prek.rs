@@ -98,6 +98,17 @@ struct Outcome {
     yaml_removed: bool,
 }
 
+impl Outcome {
+    /// Say which YAML configurations went (`verb`: removed, would remove).
+    fn removed(&mut self, paths: &[&str], verb: &str) {
+        if !paths.is_empty() {
+            self.detail
+                .push_str(&format!("; {verb} {}", paths.join(", ")));
+            self.yaml_removed = true;
+        }
+    }
+}
+
 /// `text` with the block set to `wanted`: replaced where the markers are,
 /// appended otherwise.
 fn with_block(text: &str, wanted: &str, newline: &str) -> String {
@@ -167,13 +178,7 @@ fn migrate(storage: &CapStorage, args: &MigrateArgs) -> Result<Outcome, String> 
             yaml_removed: false,
         };
         if args.remove_yaml {
-            let removed = remove_yaml(true)?;
-            if !removed.is_empty() {
-                outcome
-                    .detail
-                    .push_str(&format!("; {removing} {}", removed.join(", ")));
-                outcome.yaml_removed = true;
-            }
+            outcome.removed(&remove_yaml(true)?, removing);
         }
         return Ok(outcome);
     }
@@ -230,13 +235,7 @@ fn migrate(storage: &CapStorage, args: &MigrateArgs) -> Result<Outcome, String> 
         }
     };
     if args.remove_yaml {
-        let removed = remove_yaml(false)?;
-        if !removed.is_empty() {
-            outcome
-                .detail
-                .push_str(&format!("; {removing} {}", removed.join(", ")));
-            outcome.yaml_removed = true;
-        }
+        outcome.removed(&remove_yaml(false)?, removing);
     }
     Ok(outcome)
 }

@@ -3,8 +3,75 @@
 
 use super::*;
 
+/// A YAML scalar that reads back as `value`.
+fn scalar(value: &str) -> String {
+    vaultspec_vault::framework::front::scalar(value)
+}
+
+/// `spec hooks add`: a hook file of the given event and command.
+pub(super) fn add_hook(root: &Path, a: &HookAddArgs) -> anyhow::Result<u8> {
+    if let Some(code) = refuse_event(
+        &a.event,
+        &spec::EVENTS,
+        "a hook event",
+        "spec triggers add",
+        a.write.json,
+    ) {
+        return Ok(code);
+    }
+    let mut text = format!(
+        "event: {}\ncommand: {}\n",
+        scalar(&a.event),
+        scalar(&a.command)
+    );
+    if let Some(matcher) = &a.matcher {
+        text.push_str(&format!("matcher: {}\n", scalar(matcher)));
+    }
+    if let Some(timeout) = a.timeout {
+        text.push_str(&format!("timeout: {timeout}\n"));
+    }
+    if a.write.disabled {
+        text.push_str("enabled: false\n");
+    }
+    add(root, Folder::Hooks, &a.name, &text, &a.write)
+}
+
+/// `spec triggers add`: a trigger file with one shell action.
+pub(super) fn add_trigger(root: &Path, a: &TriggerAddArgs) -> anyhow::Result<u8> {
+    if let Some(code) = refuse_event(
+        &a.event,
+        &triggers::EVENTS,
+        "an event vaultspec fires",
+        "spec hooks add",
+        a.write.json,
+    ) {
+        return Ok(code);
+    }
+    let text = format!(
+        "event: {}\nenabled: {}\nactions:\n- type: shell\n  command: {}\n",
+        scalar(&a.event),
+        !a.write.disabled,
+        scalar(&a.command)
+    );
+    add(root, Folder::Triggers, &a.name, &text, &a.write)
+}
+
+/// The usage error for an `event` not among `events`, naming the command
+/// that takes the other folder's events; `None` when it is one of them.
+fn refuse_event(event: &str, events: &[&str], what: &str, other: &str, json: bool) -> Option<u8> {
+    (!events.contains(&event)).then(|| {
+        Reporter { json }.fail(
+            exit::USAGE,
+            &format!(
+                "'{event}' is not {what}; choose one of: {} (the others are for `{other}`)",
+                events.join(", ")
+            ),
+        )
+    })
+}
+
 /// `add`: write `text` as `name` in `folder`.
-pub(super) fn add(
+fn add(
     root: &Path,
     folder: Folder,
     name: &str,

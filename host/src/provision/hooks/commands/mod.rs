@@ -13,7 +13,7 @@ pub use read::{doctor_findings, hooks_status, list_hooks, list_triggers, show, t
 pub use run::{after_sync, approved_triggers};
 
 use approve::trust;
-use author::{add, edit, remove, rename};
+use author::{add_hook, add_trigger, edit, remove, rename};
 use run::{run_triggers_now, sync_hooks};
 
 use std::path::Path;
@@ -43,34 +43,7 @@ pub fn run_hooks(command: &HooksCommand, root: &Path) -> anyhow::Result<u8> {
         HooksCommand::Status(a) => Ok(hooks_status(root, &homes()?, a.json).emit()?),
         HooksCommand::Sync(a) => sync_hooks(root, &homes()?, a),
         HooksCommand::Trust(a) => trust(root, &homes()?, Folder::Hooks, a),
-        HooksCommand::Add(a) => {
-            let mut text = format!(
-                "event: {}\ncommand: {}\n",
-                scalar(&a.event),
-                scalar(&a.command)
-            );
-            if let Some(matcher) = &a.matcher {
-                text.push_str(&format!("matcher: {}\n", scalar(matcher)));
-            }
-            if let Some(timeout) = a.timeout {
-                text.push_str(&format!("timeout: {timeout}\n"));
-            }
-            if a.write.disabled {
-                text.push_str("enabled: false\n");
-            }
-            if !spec::EVENTS.contains(&a.event.as_str()) {
-                return Ok(Reporter { json: a.write.json }.fail(
-                    exit::USAGE,
-                    &format!(
-                        "'{}' is not a hook event; choose one of: {} (vaultspec's own \
-                         events are for `spec triggers add`)",
-                        a.event,
-                        spec::EVENTS.join(", ")
-                    ),
-                ));
-            }
-            add(root, Folder::Hooks, &a.name, &text, &a.write)
-        }
+        HooksCommand::Add(a) => add_hook(root, a),
         HooksCommand::Edit(a) => edit(root, Folder::Hooks, a),
         HooksCommand::Remove(a) => remove(root, Folder::Hooks, a),
         HooksCommand::Rename(a) => rename(root, Folder::Hooks, a),
@@ -92,35 +65,11 @@ pub fn run_triggers(command: &TriggersCommand, root: &Path) -> anyhow::Result<u8
         TriggersCommand::Status(a) => Ok(triggers_status(root, a.json).emit()?),
         TriggersCommand::Run(a) => run_triggers_now(root, &homes()?, a),
         TriggersCommand::Trust(a) => trust(root, &homes()?, Folder::Triggers, a),
-        TriggersCommand::Add(a) => {
-            let text = format!(
-                "event: {}\nenabled: {}\nactions:\n- type: shell\n  command: {}\n",
-                scalar(&a.event),
-                !a.write.disabled,
-                scalar(&a.command)
-            );
-            if !triggers::EVENTS.contains(&a.event.as_str()) {
-                return Ok(Reporter { json: a.write.json }.fail(
-                    exit::USAGE,
-                    &format!(
-                        "'{}' is not an event vaultspec fires; choose one of: {} (the agents' \
-                         events are for `spec hooks add`)",
-                        a.event,
-                        triggers::EVENTS.join(", ")
-                    ),
-                ));
-            }
-            add(root, Folder::Triggers, &a.name, &text, &a.write)
-        }
+        TriggersCommand::Add(a) => add_trigger(root, a),
         TriggersCommand::Edit(a) => edit(root, Folder::Triggers, a),
         TriggersCommand::Remove(a) => remove(root, Folder::Triggers, a),
         TriggersCommand::Rename(a) => rename(root, Folder::Triggers, a),
     }
-}
-
-/// A YAML scalar that reads back as `value`.
-fn scalar(value: &str) -> String {
-    vaultspec_vault::framework::front::scalar(value)
 }
 
 /// The schema of `verb` in `folder`'s group.
