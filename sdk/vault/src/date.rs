@@ -71,6 +71,16 @@ impl Date {
         Date::from_days((secs / 86_400) as i64).unwrap_or(EPOCH)
     }
 
+    /// The UTC date and the seconds into that day, from the system clock.
+    pub fn now_utc() -> (Date, u32) {
+        let secs = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let day = Date::from_days((secs / 86_400) as i64).unwrap_or(EPOCH);
+        (day, (secs % 86_400) as u32)
+    }
+
     /// Days since 1970-01-01 (negative before it).
     pub fn to_days(self) -> i64 {
         days_from_civil(self.year(), self.month(), self.day())

@@ -56,6 +56,7 @@ pub mod template;
 #[cfg(any(test, feature = "testgen"))]
 pub mod testgen;
 pub mod text;
+pub mod trash;
 pub mod window;
 
 pub use date::Date;

@@ -8,6 +8,7 @@
 use crate::Storage;
 
 pub mod documents;
+pub mod exec_fold;
 
 /// The manifest holding the workspace's version.
 pub const MANIFEST_PATH: &str = ".vaultspec/providers.json";

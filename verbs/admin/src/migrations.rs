@@ -1,23 +1,31 @@
 //! `migrations run`: apply what is pending, as one batch.
 //!
-//! `index_subfolder` moves feature indexes from the top of `.vault/` into
-//! `.vault/index/`; `modified_stamp_backfill` and `body_hash_seed` stamp
-//! the documents older releases left without `modified:` or `body_hash:`,
-//! byte for byte as the reference does ([`documents`]);
-//! `frontmatter_lifecycle` has nothing to change. The others rewrite the
-//! agents' and the framework's files, which a verb may not write: they are
-//! recorded with the command that brings those files in line. The
-//! manifest is then rewritten at the current version as the reference
-//! rewrites it, its graph cache dropped; every write lands together or
-//! none does, and `--dry-run` lists each file that would change.
+//! Each pending migration acts in registry order on a staged overlay of the
+//! workspace, so a later one sees what an earlier one left: `index_subfolder`
+//! moves feature indexes into `.vault/index/`; `modified_stamp_backfill` and
+//! `body_hash_seed` stamp the documents older releases left unstamped
+//! ([`documents`]); `exec_ledger_fold` and `exec_ledger_only` fold per-Step
+//! execution records into one ledger per plan, copying each record they
+//! remove into `.vault/.trash/` first ([`exec_fold`]); `frontmatter_lifecycle`
+//! has nothing to change. The others rewrite the agents' and the
+//! framework's files, which a verb may not write: they are recorded with the
+//! command that brings those files in line. The manifest is then rewritten at
+//! the current version as the reference rewrites it, its graph cache
+//! dropped, and everything lands together or nothing does. `--dry-run`
+//! lists each file that would change and each document that would go.
+
+use std::collections::BTreeSet;
 
 use vaultspec_sdk::WritableWorkspace;
 use vaultspec_sdk::output;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Storage;
+use vaultspec_sdk::vault::date::Date;
 use vaultspec_sdk::vault::migrations::documents::{self, Texts};
+use vaultspec_sdk::vault::migrations::exec_fold::{self, Fold};
 use vaultspec_sdk::vault::migrations::manifest_rewritten;
-use vaultspec_sdk::vault::ops::{self, Change};
+use vaultspec_sdk::vault::ops::{self, staged::Staged};
+use vaultspec_sdk::vault::trash::Snapshot;
 
 use crate::exports::vaultspec::admin::migrations::RunOptions;
 use vaultspec_verbs_shared::migration_table::{CURRENT_VERSION, MANIFEST_PATH, state};
@@ -25,51 +33,107 @@ use vaultspec_verbs_shared::migration_table::{CURRENT_VERSION, MANIFEST_PATH, st
 /// The reference's graph cache, dropped by every run.
 const GRAPH_CACHE: &str = ".vault/data/.graph-cache/graph.json";
 
-/// What one migration comes to: its summary and the files it changes.
+/// The fold a migration is, if it is one.
+fn fold_of(name: &str) -> Option<Fold> {
+    match name {
+        "exec_ledger_fold" => Some(Fold::LegacyRecords),
+        "exec_ledger_only" => Some(Fold::EveryRecord),
+        _ => None,
+    }
+}
+
+/// What one migration came to.
+struct Outcome {
+    summary: String,
+    /// The files it wrote, moved or removed.
+    changes: Vec<String>,
+    /// Where it copied what it removed.
+    snapshot: Option<String>,
+}
+
+impl Outcome {
+    fn said(summary: impl Into<String>) -> Outcome {
+        Outcome {
+            summary: summary.into(),
+            changes: Vec::new(),
+            snapshot: None,
+        }
+    }
+}
+
+/// Stamps the documents with `stamp`, staging each text it changed.
+fn stamp(
+    storage: &dyn Storage,
+    stamp: fn(&mut Texts) -> (String, Vec<String>),
+) -> Result<Outcome, String> {
+    let mut texts = documents::read(storage, &documents::documents(storage)?)?;
+    let (summary, changes) = stamp(&mut texts);
+    for path in &changes {
+        storage
+            .write(path, texts[path].as_bytes())
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(Outcome {
+        summary,
+        changes,
+        snapshot: None,
+    })
+}
+
+/// Runs one migration on the staged workspace.
 fn apply_one(
     name: &str,
+    storage: &dyn Storage,
     legacy_indexes: &[String],
-    vault: bool,
-    texts: &mut Texts,
-    moves: &mut Vec<(String, String)>,
-) -> (String, Vec<String>) {
+    (today, seconds): (Date, u32),
+) -> Result<Outcome, String> {
+    let vault = !storage
+        .list(".vault")
+        .map_err(|e| e.to_string())?
+        .is_empty();
     match name {
         "index_subfolder" => {
             for old in legacy_indexes {
                 let file = old.rsplit('/').next().unwrap_or(old);
-                moves.push((old.clone(), format!(".vault/index/{file}")));
+                let new = format!(".vault/index/{file}");
+                let done = if storage.exists(&new).map_err(|e| e.to_string())? {
+                    storage.remove(old)
+                } else {
+                    storage.rename(old, &new)
+                };
+                done.map_err(|e| e.to_string())?;
             }
-            (
-                format!(
+            Ok(Outcome {
+                summary: format!(
                     "{} feature indexes moved into `.vault/index/`",
                     legacy_indexes.len()
                 ),
-                legacy_indexes.to_vec(),
-            )
+                changes: legacy_indexes.to_vec(),
+                snapshot: None,
+            })
         }
-        "frontmatter_lifecycle" => (documents::LIFECYCLE.to_owned(), Vec::new()),
-        "modified_stamp_backfill" if !vault => (
-            "no .vault/ directory; nothing to backfill".to_owned(),
-            Vec::new(),
-        ),
-        "modified_stamp_backfill" => documents::backfill_modified(texts),
-        "body_hash_seed" if !vault => (
-            "no .vault/ directory; nothing to seed".to_owned(),
-            Vec::new(),
-        ),
-        "body_hash_seed" => documents::seed_body_hash(texts),
-        "exec_ledger_fold" | "exec_ledger_only" => (
-            "execution records stay as they are (vaultspec reads records and ledgers alike); \
-             they are not folded into a ledger"
-                .to_owned(),
-            Vec::new(),
-        ),
-        _ => (
-            "changes agent and framework files, which verbs do not write: `vaultspec install \
-             --upgrade` and `vaultspec sync` bring them in line"
-                .to_owned(),
-            Vec::new(),
-        ),
+        "frontmatter_lifecycle" => Ok(Outcome::said(documents::LIFECYCLE)),
+        "modified_stamp_backfill" if !vault => {
+            Ok(Outcome::said("no .vault/ directory; nothing to backfill"))
+        }
+        "modified_stamp_backfill" => stamp(storage, documents::backfill_modified),
+        "body_hash_seed" if !vault => Ok(Outcome::said("no .vault/ directory; nothing to seed")),
+        "body_hash_seed" => stamp(storage, documents::seed_body_hash),
+        _ => match fold_of(name) {
+            Some(which) => {
+                let mut snapshot = Snapshot::new(name, today, seconds);
+                let run = exec_fold::run(storage, which, today, &mut snapshot)?;
+                Ok(Outcome {
+                    summary: run.summary,
+                    changes: run.changes,
+                    snapshot: run.snapshot,
+                })
+            }
+            None => Ok(Outcome::said(
+                "changes agent and framework files, which verbs do not write: `vaultspec \
+                 install --upgrade` and `vaultspec sync` bring them in line",
+            )),
+        },
     }
 }
 
@@ -85,61 +149,54 @@ pub fn run(options: RunOptions) -> u8 {
         Ok(s) => s,
         Err(message) => return output::fail(json, &message),
     };
-    let stamps = st
-        .pending
-        .iter()
-        .any(|(name, _)| matches!(*name, "modified_stamp_backfill" | "body_hash_seed"));
-    let vault = ws.list(".vault").is_ok_and(|files| !files.is_empty());
-    let before = if stamps && vault {
-        match documents::documents(&ws).and_then(|paths| documents::read(&ws, &paths)) {
-            Ok(texts) => texts,
-            Err(message) => return output::fail(json, format!("migration failed: {message}")),
-        }
-    } else {
-        Texts::new()
-    };
-    let mut texts = before.clone();
+    // What each fold would remove, planned on the tree as it stands (as the
+    // reference previews it); a path an earlier entry claims is not repeated.
+    let mut claimed = BTreeSet::new();
+    let mut previews = Vec::new();
+    for (name, _) in &st.pending {
+        let deletes = match fold_of(name).map(|which| exec_fold::preview(&ws, which)) {
+            Some(Ok(paths)) => paths
+                .into_iter()
+                .filter(|p| claimed.insert(p.clone()))
+                .collect(),
+            Some(Err(message)) => {
+                return output::fail(json, format!("migration failed: {message}"));
+            }
+            None => Vec::new(),
+        };
+        previews.push(deletes);
+    }
+    let clock = Date::now_utc();
+    let staged = Staged::new(&ws);
     let mut migrations: Vec<Value> = Vec::new();
     let mut items: Vec<Value> = Vec::new();
-    let mut moves = Vec::new();
-    for (name, target) in &st.pending {
-        let (detail, changed) = apply_one(name, &st.legacy_indexes, vault, &mut texts, &mut moves);
+    let mut snapshots = Vec::new();
+    for ((name, target), deletes) in st.pending.iter().zip(&previews) {
+        let outcome = match apply_one(name, &staged, &st.legacy_indexes, clock) {
+            Ok(outcome) => outcome,
+            Err(message) => return output::fail(json, format!("migration failed: {message}")),
+        };
+        snapshots.extend(outcome.snapshot.clone());
         migrations.push(json!({
             "name": name, "target_version": target, "applied": !options.dry_run,
-            "previewable": false, "deletes": [], "detail": detail, "changes": changed,
+            "previewable": fold_of(name).is_some(), "deletes": deletes,
+            "detail": outcome.summary, "changes": outcome.changes,
         }));
-        items.push(
-            json!({ "name": name, "outcome": "updated", "detail": format!("{target}  {detail}") }),
-        );
+        items.push(json!({
+            "name": name, "outcome": "updated",
+            "detail": format!("{target}  {}", outcome.summary),
+        }));
     }
+    let doomed: usize = previews.iter().map(Vec::len).sum();
     let mut manifest_change = Value::Null;
     if !st.pending.is_empty() && st.has_manifest {
         manifest_change = json!({ "old": st.manifest_version, "new": CURRENT_VERSION });
     }
-    if !options.dry_run && !st.pending.is_empty() {
-        let mut changes = Vec::new();
-        for (from, to) in &moves {
-            match ws.exists(to) {
-                Ok(true) => changes.push(Change::Remove { path: from.clone() }),
-                Ok(false) => changes.push(Change::Rename {
-                    from: from.clone(),
-                    to: to.clone(),
-                }),
-                Err(err) => return output::fail(json, err),
-            }
-        }
-        for (path, text) in &texts {
-            if before.get(path) != Some(text) {
-                changes.push(Change::Write {
-                    path: path.clone(),
-                    bytes: text.clone().into_bytes(),
-                });
-            }
-        }
-        if ws.exists(GRAPH_CACHE).unwrap_or(false) {
-            changes.push(Change::Remove {
-                path: GRAPH_CACHE.to_owned(),
-            });
+    if !st.pending.is_empty() {
+        if staged.exists(GRAPH_CACHE).unwrap_or(false)
+            && let Err(err) = staged.remove(GRAPH_CACHE)
+        {
+            return output::fail(json, err);
         }
         if st.has_manifest {
             let rewritten = ws
@@ -147,17 +204,21 @@ pub fn run(options: RunOptions) -> u8 {
                 .map_err(|e| e.to_string())
                 .and_then(|bytes| {
                     manifest_rewritten(&String::from_utf8_lossy(&bytes), CURRENT_VERSION)
+                })
+                .and_then(|text| {
+                    staged
+                        .write(MANIFEST_PATH, text.as_bytes())
+                        .map_err(|e| e.to_string())
                 });
-            match rewritten {
-                Ok(text) => changes.push(Change::Write {
-                    path: MANIFEST_PATH.to_owned(),
-                    bytes: text.into_bytes(),
-                }),
-                Err(message) => return output::fail(json, format!("migration failed: {message}")),
+            if let Err(message) = rewritten {
+                return output::fail(json, format!("migration failed: {message}"));
             }
         }
-        // Every move, stamp and the manifest land together or not at all.
-        if let Err(err) = ops::apply(&ws, &changes) {
+        // Every move, stamp, ledger, removal and the manifest land together
+        // or not at all.
+        if !options.dry_run
+            && let Err(err) = staged.commit()
+        {
             return output::fail(json, err);
         }
     }
@@ -168,7 +229,7 @@ pub fn run(options: RunOptions) -> u8 {
     };
     let data = json!({
         "dry_run": options.dry_run,
-        "deletes": 0,
+        "deletes": doomed,
         "items": if options.dry_run { json!([]) } else { json!(items) },
         "migrations": migrations,
         "manifest_version": manifest_change,
@@ -187,6 +248,9 @@ pub fn run(options: RunOptions) -> u8 {
         } else {
             "applied"
         };
+        for dir in &snapshots {
+            println!("backup: removed documents copied to {dir}/");
+        }
         for m in &migrations {
             println!(
                 "{verb} {} ({}): {}",
@@ -194,9 +258,15 @@ pub fn run(options: RunOptions) -> u8 {
                 m["target_version"].as_str().unwrap_or(""),
                 m["detail"].as_str().unwrap_or("")
             );
+            let prefix = if options.dry_run { "would change " } else { "" };
             for path in m["changes"].as_array().into_iter().flatten() {
-                println!("  {}", path.as_str().unwrap_or(""));
+                println!("  {prefix}{}", path.as_str().unwrap_or(""));
             }
+        }
+        if options.dry_run && doomed > 0 {
+            println!(
+                "{doomed} document(s) would be removed; a real run first copies each into .vault/.trash/"
+            );
         }
         if st.has_manifest {
             println!(

@@ -1,7 +1,8 @@
 //! `vault exec fold` (spec/exec-ledger.md §5): legacy per-Step exec records
 //! of one plan folded into its ledger. The ledger is written and verified
-//! first; only then is each folded record copied to `.vault/.trash/` and
-//! removed. Nothing recovered means nothing removed.
+//! first; only then is each folded record copied into a snapshot under
+//! `.vault/.trash/` ([`crate::trash`]) and removed. Nothing recovered means
+//! nothing removed.
 
 use std::collections::BTreeSet;
 
@@ -14,6 +15,7 @@ use crate::pattern::Pattern;
 use crate::plan::{self, PLAN_DIR, Plan, PlanError, load_plan, resolve_plan};
 use crate::storage::Storage;
 use crate::template::{self, Fill};
+use crate::trash::Snapshot;
 
 use super::error::LedgerError;
 use super::evidence::{exec_meta, section_has_rows};
@@ -21,7 +23,7 @@ use super::log::{is_ledger_stem, ledger_path};
 use super::row::{LedgerRow, Op, RowKind, render_note};
 use super::section::{append_notes, append_rows, find_section, section_rows, strip_comments};
 
-static SCOPE_PATH: Pattern = Pattern::new(r"`([^`]+)`");
+static SCOPE_CELL: Pattern = Pattern::new(r"`([^`]*)`");
 static PHASE_SUMMARY: Pattern = Pattern::new(r"-(P\d{2,}[a-z]?)-summary$");
 
 /// One record the fold looked at.
@@ -53,46 +55,68 @@ pub struct FoldReport {
     pub dry_run: bool,
 }
 
-struct Recovered {
-    path: String,
-    step: String,
-    rows: Vec<LedgerRow>,
-    notes: Vec<String>,
+/// What one legacy record contributes to its ledger.
+pub(crate) struct Recovered {
+    pub(crate) path: String,
+    pub(crate) step: String,
+    pub(crate) rows: Vec<LedgerRow>,
+    pub(crate) notes: Vec<String>,
+    /// The distinct paths its change rows name.
+    pub(crate) paths: BTreeSet<String>,
 }
 
-fn recover(path: &str, text: &str, step: &str) -> Recovered {
+/// The rows and notes of one legacy record of Step `step`, as the
+/// reference recovers them. A record with `## Changes` (the body-v2 shape)
+/// keeps its change and label rows and its `## Notes` lines, each under its
+/// own Step cell or else `step`; one without (body-v1) gives a `T` row per
+/// backticked cell of `## Scope`. A record that names no path still gives a
+/// bare `T` row, so its Step stays covered.
+pub(crate) fn recover(path: &str, text: &str, step: &str) -> Recovered {
     let mut rows = Vec::new();
     let mut notes = Vec::new();
+    let mut paths = BTreeSet::new();
     if find_section(text, "Changes").is_some() {
         for r in section_rows(text) {
             match &r.kind {
-                RowKind::Op(_) | RowKind::Label(_) => rows.push(LedgerRow {
+                RowKind::Op(_) => {
+                    paths.extend(r.cells.iter().cloned());
+                    rows.push(LedgerRow {
+                        step: Some(step.to_string()),
+                        ..r
+                    });
+                }
+                RowKind::Label(_) => rows.push(LedgerRow {
                     step: Some(step.to_string()),
-                    kind: r.kind.clone(),
-                    cells: r.cells.clone(),
+                    ..r
                 }),
                 RowKind::Bare => {}
             }
         }
         if let Some(sec) = find_section(text, "Notes") {
             for line in strip_comments(&text[sec.head_end..sec.end]).lines() {
-                let t = line.trim();
-                let Some(item) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) else {
+                if line.trim().is_empty() {
                     continue;
-                };
-                let item = item.trim();
-                match super::row::parse_note(t) {
-                    Some((s, body)) => notes.push(render_note(&s, &body)),
-                    None if !item.is_empty() => notes.push(render_note(step, item)),
-                    None => {}
                 }
+                let (keyed, body) = match super::row::parse_note(line) {
+                    Some((s, body)) => (s, body),
+                    None => (
+                        step.to_string(),
+                        line.trim()
+                            .trim_start_matches(['-', '*', ' '])
+                            .trim()
+                            .to_string(),
+                    ),
+                };
+                notes.push(render_note(&keyed, &body));
             }
         }
     } else if let Some(sec) = find_section(text, "Scope") {
         let mut seen = BTreeSet::new();
-        for c in SCOPE_PATH.captures_iter(&strip_comments(&text[sec.head_end..sec.end])) {
-            if seen.insert(c[1].to_string()) {
-                rows.push(LedgerRow::change(step, Op::T, vec![c[1].to_string()]));
+        for c in SCOPE_CELL.captures_iter(&text[sec.head_end..sec.end]) {
+            let cell = c[1].trim();
+            if !cell.is_empty() && seen.insert(cell.to_string()) {
+                paths.insert(cell.to_string());
+                rows.push(LedgerRow::change(step, Op::T, vec![cell.to_string()]));
             }
         }
     }
@@ -104,6 +128,7 @@ fn recover(path: &str, text: &str, step: &str) -> Recovered {
         step: step.to_string(),
         rows,
         notes,
+        paths,
     }
 }
 
@@ -344,8 +369,9 @@ fn fold_in(
             });
         }
     }
+    let mut removals = Vec::new();
     for r in &recovered {
-        trash(storage, &r.path)?;
+        removals.push(r.path.clone());
         report.records.push(FoldedRecord {
             path: r.path.clone(),
             status: "folded",
@@ -363,7 +389,7 @@ fn fold_in(
             })
             .collect();
         if !steps.is_empty() && steps.iter().all(|s| covered.contains(&s.id)) {
-            trash(storage, &path)?;
+            removals.push(path.clone());
             report.records.push(FoldedRecord {
                 path,
                 status: "removed_summary",
@@ -377,22 +403,15 @@ fn fold_in(
             });
         }
     }
-    Ok(report)
-}
-
-/// Copies a file byte for byte into `.vault/.trash/` and removes it.
-fn trash(storage: &dyn Storage, path: &str) -> Result<(), LedgerError> {
-    let bytes = storage.read(path)?;
-    let dest = format!(".vault/.trash/{}", path.trim_start_matches(".vault/"));
-    storage.write(&dest, &bytes)?;
-    if storage.read(&dest)? != bytes {
-        return Err(LedgerError::Recovery {
-            path: path.to_string(),
-            reason: "the trash copy did not verify; the record was kept".into(),
-        });
+    // A copy of each first, in a snapshot of its own (so an earlier fold's
+    // copies are never overwritten), then the removals.
+    let (day, seconds) = Date::now_utc();
+    let mut snapshot = Snapshot::new("exec_fold", day, seconds);
+    snapshot.capture(storage, &removals)?;
+    for path in &removals {
+        storage.remove(path)?;
     }
-    storage.remove(path)?;
-    Ok(())
+    Ok(report)
 }
 
 #[cfg(test)]
@@ -437,9 +456,12 @@ mod tests {
             !s.exists(&format!("{dir}/2026-03-01-f-P01-summary.md"))
                 .unwrap()
         );
+        let copies = s.list(".vault/.trash").unwrap();
         assert!(
-            s.exists(".vault/.trash/exec/2026-03-01-f/2026-03-01-f-S02.md")
-                .unwrap()
+            copies.iter().any(|e| e
+                .path
+                .ends_with("-exec_fold/exec/2026-03-01-f/2026-03-01-f-S02.md")),
+            "{copies:?}"
         );
     }
 }
