@@ -37,6 +37,7 @@ mod hints; // next-step hints where the reference gives them
 mod hooks; // hooks and triggers: approved at a terminal, rendered keeping a person's keys
 mod input_files; // --body-file and --manifest from any path or stdin
 mod migrations; // migrations run on workspaces older releases made, byte for byte
+mod migrations_host; // the migrations outside the vault: at a terminal, never through the gateway
 mod paged_listings; // listings page their JSON like the reference
 mod plan_verbs; // every plan, exec and check verb on plans of every tier
 mod setup; // vaultspec install and uninstall in a fresh repository

@@ -77,18 +77,28 @@ fn unstamped(rel: &str) -> String {
 }
 
 /// A file's bytes with what depends on the day of the run made fixed: a
-/// ledger's `modified:` stamp and a snapshot's `created:` line.
+/// ledger's `modified:` stamp; of a snapshot's `RESTORE.txt`, only its
+/// operation, counts and listing (the prose around them is each tool's own).
 fn undated(rel: &str, bytes: &[u8]) -> Vec<u8> {
-    let timed = rel.ends_with("-ledger.md") || rel.ends_with("RESTORE.txt");
-    let Some(text) = std::str::from_utf8(bytes).ok().filter(|_| timed) else {
+    let Ok(text) = std::str::from_utf8(bytes) else {
         return bytes.to_vec();
     };
+    if rel.ends_with("RESTORE.txt") {
+        return text
+            .split_inclusive('\n')
+            .filter(|l| {
+                l.starts_with("operation:") || l.starts_with("contents:") || l.starts_with("  ")
+            })
+            .collect::<String>()
+            .into_bytes();
+    }
+    if !rel.ends_with("-ledger.md") {
+        return bytes.to_vec();
+    }
     text.split_inclusive('\n')
         .map(|line| {
             if line.starts_with("modified: '") {
                 "modified: 'the day of the run'\n"
-            } else if line.starts_with("created:   ") {
-                "created:   the time of the run\n"
             } else {
                 line
             }

@@ -228,6 +228,19 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         // What a killed write left behind goes before this one writes.
         workspace.sweep_stale_temps();
     }
+    // At a terminal, the migrations that change files no verb may write
+    // run here first; the component reports them and the document ones.
+    let mut builtin_env = Vec::new();
+    if verb == "migrations run" && component.origin == catalog::Origin::Builtin {
+        let dry_run = invocation.flags.get("dry-run") == Some(&FlagValue::Switch(true));
+        match crate::provision::migrate::run(workspace.root(), dry_run) {
+            Ok(Some(done)) => builtin_env.push((crate::provision::migrate::DONE_ENV, done)),
+            Ok(None) => {}
+            Err(err) => {
+                return Ok(reporter.fail(exit::FINDINGS, &format!("migration failed: {err:#}")));
+            }
+        }
+    }
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.
     let timeout = Some(std::time::Duration::from_secs_f64(
@@ -244,6 +257,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         inputs,
         record: answers.is_some(),
         colour,
+        builtin_env,
         ..CallOptions::default()
     };
     let outcome = match sandbox.call(&component, &args, &workspace, &options).await {

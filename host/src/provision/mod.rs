@@ -7,6 +7,8 @@
 //!   for the gateway, as host verbs);
 //! - [`hooks`]: `spec hooks …` and `spec triggers …`, and the hook pass
 //!   of `sync`;
+//! - [`migrate`]: the migrations of `migrations run` that change files no
+//!   verb may write;
 //! - [`framework`]: `sync`, `spec rules|skills|agents edit`, and the
 //!   framework's part of `install` and `uninstall` (the other `spec
 //!   rules|skills|agents|system` verbs are the builtin `framework` and
@@ -21,4 +23,5 @@
 pub mod enroll;
 pub mod framework;
 pub mod hooks;
+pub mod migrate;
 pub mod setup;

@@ -10,7 +10,7 @@
 //! | resource | rule |
 //! |---|---|
 //! | workspace | only `vaultspec:verb/workspace-*`, read-only unless the component imports write |
-//! | environment | empty; gateway calls get `VAULTSPEC_MCP_GATEWAY_INVOCATION=1`, a builtin at a terminal that takes colour `VAULTSPEC_COLOR=1` |
+//! | environment | empty; gateway calls get `VAULTSPEC_MCP_GATEWAY_INVOCATION=1`, a builtin at a terminal that takes colour `VAULTSPEC_COLOR=1`, builtin `migrations run` at a terminal what the host's migrations did |
 //! | stdin | empty |
 //! | stdout + stderr | captured together up to 1 MiB ([`Output::Capture`]), or the host's own ([`Output::Inherit`]; a closed pipe ends output quietly) |
 //! | time | one deadline per call from the timeout, over guest code and every host wait of the call (locks, pool slot, sleeps in `poll`) |
@@ -164,6 +164,10 @@ pub struct CallOptions {
     /// [`env::COLOR`] in its environment and passes the SDK's colour
     /// sequences through the terminal filter. Builtins only.
     pub colour: bool,
+    /// Variables the host sets for a builtin (what a host pass did before
+    /// it, [`crate::provision::migrate::DONE_ENV`]); a third-party verb
+    /// never gets them.
+    pub builtin_env: Vec<(&'static str, String)>,
 }
 
 impl Default for CallOptions {
@@ -176,6 +180,7 @@ impl Default for CallOptions {
             inputs: Inputs::default(),
             record: false,
             colour: false,
+            builtin_env: Vec::new(),
         }
     }
 }
@@ -545,6 +550,11 @@ impl Sandbox {
         }
         if colour_allowed(options, component) {
             wasi.env(env::COLOR, "1");
+        }
+        if component.origin == crate::catalog::Origin::Builtin {
+            for (name, value) in &options.builtin_env {
+                wasi.env(name, value);
+            }
         }
 
         // Writers hold the workspace lock for the whole call, so two verbs

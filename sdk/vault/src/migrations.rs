@@ -33,6 +33,24 @@ pub const REGISTERED: [(&str, &str); 13] = [
     ("mcp_ownership", "0.3.2"),
 ];
 
+/// The migrations that change files outside what a verb may write (the
+/// agents' and git's files, the protected folders of `.vaultspec/`): the
+/// host runs them at a terminal, before the `migrations run` component.
+pub const HOST_MIGRATIONS: [&str; 7] = [
+    "gitignore_reversal",
+    "codex_agents_dedup",
+    "framework_flatten",
+    "launch_convergence",
+    "trigger_split",
+    "commit_gate",
+    "mcp_ownership",
+];
+
+/// The variable through which the host tells the builtin `migrations run`
+/// component what its pass did: a JSON object, migration name →
+/// `{ "detail": …, "changes": […] }`.
+pub const HOST_DONE_ENV: &str = "VAULTSPEC_HOST_MIGRATIONS";
+
 /// `0.1.17` → `[0, 1, 17]`; anything unreadable sorts first.
 pub fn version_key(v: &str) -> Vec<u64> {
     v.trim()

@@ -25,8 +25,9 @@ pub struct Snapshot {
     /// `YYYY-MM-DD HH:MM:SS`.
     created: String,
     dir: Option<String>,
-    /// (path beneath `.vault/`, size), in capture order.
-    entries: Vec<(String, u64)>,
+    /// (path in the snapshot, path in the workspace, size), in capture
+    /// order.
+    entries: Vec<(String, String, u64)>,
 }
 
 impl Snapshot {
@@ -56,23 +57,18 @@ impl Snapshot {
 
     /// Their bytes together.
     pub fn total_bytes(&self) -> u64 {
-        self.entries.iter().map(|(_, n)| n).sum()
+        self.entries.iter().map(|(_, _, n)| n).sum()
     }
 
     /// Copies each of `paths` that exists into the snapshot (read back and
-    /// compared before it counts) and rewrites `RESTORE.txt`. Paths must lie
-    /// under `.vault/`.
+    /// compared before it counts) and rewrites `RESTORE.txt`. A document
+    /// keeps its path beneath `.vault/`, any other file its workspace path.
     pub fn capture(&mut self, storage: &dyn Storage, paths: &[String]) -> Result<(), StorageError> {
         for path in paths {
             if !storage.exists(path)? {
                 continue;
             }
-            let Some(inner) = path.strip_prefix(".vault/") else {
-                return Err(StorageError::InvalidPath {
-                    path: path.clone(),
-                    reason: "only documents under .vault/ are snapshotted".into(),
-                });
-            };
+            let inner = path.strip_prefix(".vault/").unwrap_or(path);
             let bytes = storage.read(path)?;
             let dir = self.ensure_dir(storage)?;
             let copy = format!("{dir}/{inner}");
@@ -83,7 +79,8 @@ impl Snapshot {
                     reason: "the snapshot copy did not read back as written".into(),
                 });
             }
-            self.entries.push((inner.to_owned(), bytes.len() as u64));
+            self.entries
+                .push((inner.to_owned(), path.clone(), bytes.len() as u64));
         }
         if let Some(dir) = &self.dir {
             storage.write(
@@ -110,16 +107,17 @@ impl Snapshot {
         Ok(dir)
     }
 
-    /// The text of `RESTORE.txt`, as the reference writes it.
+    /// The text of `RESTORE.txt`: the reference's keys and listing, our
+    /// words around them.
     fn restore_text(&self) -> String {
         let width = self
             .entries
             .iter()
-            .map(|(p, _)| p.chars().count())
+            .map(|(copy, _, _)| copy.chars().count())
             .max()
             .unwrap_or(0);
         let mut lines = vec![
-            "vaultspec-core snapshot".to_owned(),
+            "vaultspec snapshot".to_owned(),
             format!("created:   {}", self.created),
             format!("operation: {}", self.label),
             format!(
@@ -128,18 +126,21 @@ impl Snapshot {
                 human_bytes(self.total_bytes())
             ),
             String::new(),
-            "These are byte-identical copies of documents vaultspec-core removed,".to_owned(),
-            "taken immediately before the removal. Nothing deletes this directory".to_owned(),
-            "automatically; delete it yourself once you no longer need it.".to_owned(),
+            "Each file here is an exact copy of one vaultspec removed, made just".to_owned(),
+            "before it went. They stay until you delete this folder yourself.".to_owned(),
             String::new(),
-            "To restore one, copy it back to the path on the right:".to_owned(),
+            "To put one back, copy it to the path on its right:".to_owned(),
             String::new(),
         ];
-        let mut sorted: Vec<&String> = self.entries.iter().map(|(p, _)| p).collect();
+        let mut sorted: Vec<(&String, &String)> = self
+            .entries
+            .iter()
+            .map(|(copy, origin, _)| (copy, origin))
+            .collect();
         sorted.sort();
-        for copy in sorted {
+        for (copy, origin) in sorted {
             let pad = width - copy.chars().count();
-            lines.push(format!("  {copy}{}  ->  .vault/{copy}", " ".repeat(pad)));
+            lines.push(format!("  {copy}{}  ->  {origin}", " ".repeat(pad)));
         }
         lines.push(String::new());
         lines.join("\n")
@@ -189,7 +190,7 @@ mod tests {
         assert_eq!(s.read(&format!("{dir}/exec/f/b.md")).unwrap(), b"de");
         let restore = String::from_utf8(s.read(&format!("{dir}/RESTORE.txt")).unwrap()).unwrap();
         assert!(restore.starts_with(
-            "vaultspec-core snapshot\ncreated:   2026-12-06 20:43:58\noperation: x\ncontents:  2 file(s), 5 B\n"
+            "vaultspec snapshot\ncreated:   2026-12-06 20:43:58\noperation: x\ncontents:  2 file(s), 5 B\n"
         ), "{restore}");
         assert!(restore.ends_with(
             "  exec/f/a-long-name.md  ->  .vault/exec/f/a-long-name.md\n  exec/f/b.md            ->  .vault/exec/f/b.md\n"

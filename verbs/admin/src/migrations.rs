@@ -28,7 +28,9 @@ use vaultspec_sdk::vault::ops::{self, staged::Staged};
 use vaultspec_sdk::vault::trash::Snapshot;
 
 use crate::exports::vaultspec::admin::migrations::RunOptions;
-use vaultspec_verbs_shared::migration_table::{CURRENT_VERSION, MANIFEST_PATH, state};
+use vaultspec_verbs_shared::migration_table::{
+    CURRENT_VERSION, HOST_DONE_ENV, HOST_MIGRATIONS, MANIFEST_PATH, state,
+};
 
 /// The reference's graph cache, dropped by every run.
 const GRAPH_CACHE: &str = ".vault/data/.graph-cache/graph.json";
@@ -129,12 +131,25 @@ fn apply_one(
                     snapshot: run.snapshot,
                 })
             }
-            None => Ok(Outcome::said(
-                "changes agent and framework files, which verbs do not write: `vaultspec \
-                 install --upgrade` and `vaultspec sync` bring them in line",
-            )),
+            None => Ok(Outcome::said("")),
         },
     }
+}
+
+/// What the host's pass did for a migration it runs (`None`: it did not
+/// run, as through the gateway).
+fn done_by_host(host: &Value, name: &str) -> Option<Outcome> {
+    let done = host.get(name)?;
+    Some(Outcome {
+        summary: done["detail"].as_str().unwrap_or_default().to_owned(),
+        changes: done["changes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().map(str::to_owned))
+            .collect(),
+        snapshot: None,
+    })
 }
 
 pub fn run(options: RunOptions) -> u8 {
@@ -171,11 +186,42 @@ pub fn run(options: RunOptions) -> u8 {
     let mut migrations: Vec<Value> = Vec::new();
     let mut items: Vec<Value> = Vec::new();
     let mut snapshots = Vec::new();
+    // The host's pass, when it ran (at a terminal), said what it did.
+    let host: Value = std::env::var(HOST_DONE_ENV)
+        .ok()
+        .and_then(|text| vaultspec_sdk::serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    // The manifest moves up to the last migration before the first that
+    // did not run, so that one stays pending.
+    let mut reached: Option<&str> = Some(CURRENT_VERSION);
+    let mut previous: Option<&str> = st.manifest_version.as_deref();
     for ((name, target), deletes) in st.pending.iter().zip(&previews) {
-        let outcome = match apply_one(name, &staged, &st.legacy_indexes, clock) {
-            Ok(outcome) => outcome,
-            Err(message) => return output::fail(json, format!("migration failed: {message}")),
+        let outcome = if HOST_MIGRATIONS.contains(name) {
+            done_by_host(&host, name)
+        } else {
+            match apply_one(name, &staged, &st.legacy_indexes, clock) {
+                Ok(outcome) => Some(outcome),
+                Err(message) => {
+                    return output::fail(json, format!("migration failed: {message}"));
+                }
+            }
         };
+        let Some(outcome) = outcome else {
+            if reached == Some(CURRENT_VERSION) {
+                reached = previous;
+            }
+            let detail = "it changes files outside the vault, which only `vaultspec migrations \
+                          run` at a terminal writes; it stays pending";
+            migrations.push(json!({
+                "name": name, "target_version": target, "applied": false, "skipped": true,
+                "previewable": false, "deletes": [], "detail": detail, "changes": [],
+            }));
+            items.push(json!({
+                "name": name, "outcome": "skipped", "detail": format!("{target}  {detail}"),
+            }));
+            continue;
+        };
+        previous = Some(target);
         snapshots.extend(outcome.snapshot.clone());
         migrations.push(json!({
             "name": name, "target_version": target, "applied": !options.dry_run,
@@ -187,10 +233,12 @@ pub fn run(options: RunOptions) -> u8 {
             "detail": format!("{target}  {}", outcome.summary),
         }));
     }
+    // A manifest whose version would not move is left as it is.
+    let reached = reached.filter(|v| Some(*v) != st.manifest_version.as_deref());
     let doomed: usize = previews.iter().map(Vec::len).sum();
     let mut manifest_change = Value::Null;
-    if !st.pending.is_empty() && st.has_manifest {
-        manifest_change = json!({ "old": st.manifest_version, "new": CURRENT_VERSION });
+    if let Some(version) = reached.filter(|_| st.has_manifest) {
+        manifest_change = json!({ "old": st.manifest_version, "new": version });
     }
     if !st.pending.is_empty() {
         if staged.exists(GRAPH_CACHE).unwrap_or(false)
@@ -198,13 +246,11 @@ pub fn run(options: RunOptions) -> u8 {
         {
             return output::fail(json, err);
         }
-        if st.has_manifest {
+        if let Some(version) = reached.filter(|_| st.has_manifest) {
             let rewritten = ws
                 .read(MANIFEST_PATH)
                 .map_err(|e| e.to_string())
-                .and_then(|bytes| {
-                    manifest_rewritten(&String::from_utf8_lossy(&bytes), CURRENT_VERSION)
-                })
+                .and_then(|bytes| manifest_rewritten(&String::from_utf8_lossy(&bytes), version))
                 .and_then(|text| {
                     staged
                         .write(MANIFEST_PATH, text.as_bytes())
@@ -222,7 +268,8 @@ pub fn run(options: RunOptions) -> u8 {
             return output::fail(json, err);
         }
     }
-    let status = if st.pending.is_empty() || options.dry_run {
+    let applied = items.iter().any(|i| i["outcome"] == "updated");
+    let status = if !applied || options.dry_run {
         output::status::UNCHANGED
     } else {
         output::status::UPDATED
@@ -243,15 +290,15 @@ pub fn run(options: RunOptions) -> u8 {
     } else if st.pending.is_empty() {
         println!("no migration is pending");
     } else {
-        let verb = if options.dry_run {
-            "would apply"
-        } else {
-            "applied"
-        };
         for dir in &snapshots {
             println!("backup: removed documents copied to {dir}/");
         }
         for m in &migrations {
+            let verb = match (m["skipped"] == true, options.dry_run) {
+                (true, _) => "skipped",
+                (false, true) => "would apply",
+                (false, false) => "applied",
+            };
             println!(
                 "{verb} {} ({}): {}",
                 m["name"].as_str().unwrap_or(""),
@@ -268,9 +315,9 @@ pub fn run(options: RunOptions) -> u8 {
                 "{doomed} document(s) would be removed; a real run first copies each into .vault/.trash/"
             );
         }
-        if st.has_manifest {
+        if let Some(new) = manifest_change["new"].as_str() {
             println!(
-                "manifest version {} -> {CURRENT_VERSION}",
+                "manifest version {} -> {new}",
                 st.manifest_version.as_deref().unwrap_or("(none)")
             );
         }

@@ -21,7 +21,7 @@ pub mod commands;
 mod ledger;
 mod render;
 pub mod scripts;
-mod spec;
+pub(crate) mod spec;
 pub mod state;
 pub mod sync;
 mod triggers;

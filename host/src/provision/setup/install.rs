@@ -424,7 +424,7 @@ fn strs(lines: &[String]) -> Vec<&str> {
 
 /// `word` as a shell reads it back: as it is when it holds nothing a shell
 /// acts on, else in single quotes.
-fn shell_word(word: &str) -> String {
+pub(crate) fn shell_word(word: &str) -> String {
     if word
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c))

@@ -18,10 +18,11 @@
 
 mod git_state;
 mod install;
-mod managed_block;
-mod policy;
-mod prek;
-mod scaffold;
+pub(crate) mod managed_block;
+pub(crate) mod policy;
+pub(crate) mod prek;
+pub(crate) use install::shell_word;
+pub(crate) mod scaffold;
 mod uninstall;
 
 use anyhow::Context;

@@ -21,14 +21,14 @@ use crate::report::{Reporter, exit, print_envelope, write_stdout};
 pub const PREK_FILE: &str = "prek.toml";
 
 /// The YAML configurations prek stops reading once `prek.toml` exists.
-const YAML_FILES: [&str; 2] = [".pre-commit-config.yaml", ".pre-commit-config.yml"];
+pub(crate) const YAML_FILES: [&str; 2] = [".pre-commit-config.yaml", ".pre-commit-config.yml"];
 
 /// The reference's markers around its block.
-const BEGIN: &str = "# >>> vaultspec-managed hooks (do not edit this block) >>>";
-const END: &str = "# <<< vaultspec-managed hooks <<<";
+pub(crate) const BEGIN: &str = "# >>> vaultspec-managed hooks (do not edit this block) >>>";
+pub(crate) const END: &str = "# <<< vaultspec-managed hooks <<<";
 
 /// The gate's hook id.
-const GATE_ID: &str = "vaultspec-commit-gate";
+pub(crate) const GATE_ID: &str = "vaultspec-commit-gate";
 
 /// `spec precommit …`.
 #[derive(Debug, Subcommand)]
@@ -92,9 +92,9 @@ fn toml_string(value: &str) -> String {
 }
 
 /// What a run came to: the reference's status words.
-struct Outcome {
-    status: &'static str,
-    detail: String,
+pub(crate) struct Outcome {
+    pub(crate) status: &'static str,
+    pub(crate) detail: String,
     yaml_removed: bool,
 }
 
@@ -140,7 +140,7 @@ fn outside_block(text: &str) -> String {
     }
 }
 
-fn migrate(storage: &CapStorage, args: &MigrateArgs) -> Result<Outcome, String> {
+pub(crate) fn migrate(storage: &dyn Storage, args: &MigrateArgs) -> Result<Outcome, String> {
     let read = |path: &str| match storage.read(path) {
         Ok(bytes) => String::from_utf8(bytes)
             .map(Some)

@@ -148,7 +148,7 @@ pub const PRE_COMMIT_PATH: &str = ".pre-commit-config.yaml";
 /// as `command`, on every commit: it refuses a commit that stages vault
 /// errors or per-machine files. Made only where there is no configuration
 /// yet.
-fn pre_commit(command: &str) -> String {
+pub(crate) fn pre_commit(command: &str) -> String {
     format!(
         "\
 repos:
