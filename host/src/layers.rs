@@ -8,9 +8,10 @@
 use std::path::Path;
 
 /// Each part of the host and its layer, lowest first.
-const LAYERS: [(&str, u8); 19] = [
+const LAYERS: [(&str, u8); 20] = [
     ("env", 0),
     ("checked_file", 0),
+    ("git_index", 0),
     ("journal_key", 0),
     ("display", 0),
     ("logging", 0),

@@ -45,6 +45,7 @@ pub mod display;
 pub mod env;
 pub mod file_lock;
 pub mod gateway;
+pub mod git_index;
 pub mod invocation;
 pub mod journal_key;
 pub mod logging;

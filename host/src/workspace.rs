@@ -20,7 +20,7 @@ pub use root::{resolve_root, setup_root};
 /// Where the semantic-search companion `vaultspec-rag` is provisioned in
 /// the workspace behind `storage`, its command on `PATH` included (which a
 /// sandboxed verb cannot see).
-pub fn companion(storage: &vaultspec_vault::CapStorage) -> serde_json::Value {
+pub fn companion(storage: &dyn vaultspec_vault::Storage) -> serde_json::Value {
     use vaultspec_vault::status::companion;
     let command = crate::env::on_path(companion::PACKAGE);
     companion::probe(storage, command.as_deref().and_then(Path::to_str))

@@ -676,14 +676,17 @@ fn an_untouched_entry_converges_and_the_users_own_file_keeps_its_bytes() {
 
     // The doctor agrees: all in line, then an error for a broken file.
     let doctor = s.json(0, &["spec", "doctor"]);
-    assert_eq!(doctor["data"]["mcp"]["status"], "ok", "{doctor}");
+    assert_eq!(doctor["data"]["mcp"], "ok", "{doctor}");
+    assert_eq!(doctor["data"]["mcp_enrollment"]["status"], "ok", "{doctor}");
     // `install` stamped the manifest with the version whose formats it
     // writes: no migration is pending.
     assert_eq!(doctor["data"]["pending_migrations"], json!([]), "{doctor}");
     s.expect(0, &["migrations", "status"]);
     s.write(".mcp.json", "{");
-    let doctor = s.json(2, &["spec", "doctor"]);
+    // A warning, as the reference weighs an unreadable `.mcp.json`.
+    let doctor = s.json(1, &["spec", "doctor"]);
     assert_eq!(doctor["status"], "failed");
+    assert_eq!(doctor["data"]["mcp"], "unreadable", "{doctor}");
     assert!(
         doctor["data"]["signals"]
             .to_string()

@@ -28,6 +28,7 @@ mod answers; // read verbs answered from the cache, never stale
 mod cli; // help and usage errors at a terminal
 mod cli_conventions; // help texts, exit codes, JSON errors, completions, man
 mod discovery; // finding the workspace from any folder inside it
+mod doctor_parity; // spec doctor against the reference on a workspace it installed
 mod enroll; // MCP enrollment: approve at a terminal, sync, hand edits, uninstall
 mod example_vault; // the README's example workspace stays complete and valid
 mod exit_codes; // every verb's failure modes against the one exit-code table

@@ -161,10 +161,7 @@ fn through_the_gateway_they_stay_pending_and_the_manifest_stays_below_them() -> 
         "skipped",
         "{reply:#}"
     );
-    assert_eq!(
-        item(reply, "modified_stamp_backfill")["outcome"],
-        "updated"
-    );
+    assert_eq!(item(reply, "modified_stamp_backfill")["outcome"], "updated");
     // The documents were stamped; nothing outside the vault changed.
     assert!(read(&vault, ".vault/research/2026-01-05-auth-research.md").contains("modified:"));
     assert_eq!(read(&vault, ".gitignore"), gitignore);

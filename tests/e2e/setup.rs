@@ -279,7 +279,8 @@ fn a_declined_hook_file_or_block_never_comes_back() {
     );
     ok(run_in(root, &["spec", "gitignore", "disable"]));
     let said = doctor(root);
-    assert_eq!(said["data"]["gitignore"], "declined", "{said}");
+    // The reference's word for a declined block: the file has none.
+    assert_eq!(said["data"]["gitignore"], "no_entries", "{said}");
     assert!(
         !said["data"]["signals"].to_string().contains(".gitignore"),
         "{said}"
@@ -420,7 +421,8 @@ fn spec_doctor_names_a_seeded_rule_edited_or_deleted_and_an_old_mcp_seed() {
         assert_eq!(out.status.code(), Some(code), "{}", text(&out.stdout));
         json(&out)["data"].clone()
     };
-    let fresh = doctor(1);
+    // An MCP server not yet approved is a note, as the reference's is.
+    let fresh = doctor(0);
     assert_eq!(fresh["builtin_version"], "current");
     assert_eq!(fresh["stale_mcp_seeds"], serde_json::json!([]));
     let claude = &fresh["providers"]["claude"];
@@ -474,7 +476,8 @@ fn spec_doctor_names_a_seeded_rule_edited_or_deleted_and_an_old_mcp_seed() {
         "{\"command\": \"uv\", \"args\": [\"run\"]}\n",
     )
     .unwrap();
-    let stale = doctor(1);
+    // Named, never weighed (as the reference).
+    let stale = doctor(0);
     assert_eq!(
         stale["stale_mcp_seeds"],
         serde_json::json!(["vaultspec-core"])

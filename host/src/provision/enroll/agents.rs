@@ -19,11 +19,13 @@ const AGENTS: [(&str, &str, &str, &str); 4] = [
 ];
 
 /// Each agent's state; `rules` is each installed agent's rule files by
-/// name (from the framework's drift).
+/// name (from the framework's drift). `every_folder` looks into the
+/// folder of each agent, set up or not (a workspace without a manifest).
 pub fn states(
     root: &Path,
     installed: &[String],
     rules: &BTreeMap<String, BTreeMap<String, &'static str>>,
+    every_folder: bool,
 ) -> Map<String, Value> {
     let is_installed = |name: &str| installed.iter().any(|i| i == name);
     AGENTS
@@ -57,10 +59,15 @@ pub fn states(
                     "config": config_state(root, config),
                 })
             } else {
+                let dir_state = if every_folder {
+                    dir_state(root, dir, rules_dir, has_dir)
+                } else {
+                    "missing"
+                };
                 json!({
                     "tool": name,
                     "installed": false,
-                    "dir_state": "missing",
+                    "dir_state": dir_state,
                     "manifest_entry": manifest_entry,
                     "content": {},
                     "config": "ok",
@@ -71,14 +78,54 @@ pub fn states(
         .collect()
 }
 
-/// `missing`, `empty`, `complete` (its rules folder holds rules) or `partial`.
+/// What belongs in each agent's folder, as the reference counts it: the
+/// folders vaultspec fills and the files vaultspec or the agent keeps there
+/// (any `*.lock` and `.gitignore` too). Anything else makes it `mixed`.
+fn belongs(dir: &str, name: &str, is_dir: bool) -> bool {
+    let (folders, files): (&[&str], &[&str]) = match dir {
+        ".claude" => (
+            &["rules", "skills", "agents"],
+            &["settings.json", "settings.local.json"],
+        ),
+        ".gemini" => (&["rules", "agents"], &["SYSTEM.md"]),
+        ".agents" => (
+            &["rules", "skills", "agents", "workflows"],
+            &["mcp_config.json"],
+        ),
+        ".codex" => (&["rules"], &["config.toml"]),
+        _ => (&[], &[]),
+    };
+    if is_dir {
+        folders.contains(&name)
+    } else {
+        files.contains(&name) || name == ".gitignore" || name.ends_with(".lock")
+    }
+}
+
+/// `missing`, `empty`, `mixed` (it holds what vaultspec and the agent do
+/// not put there), `complete` (its rules folder holds rules) or `partial`.
 fn dir_state(root: &Path, dir: &str, rules_dir: &str, has_dir: bool) -> &'static str {
     if !has_dir {
         return "missing";
     }
-    let empty = std::fs::read_dir(root.join(dir)).map_or(true, |mut d| d.next().is_none());
-    if empty {
+    let children: Vec<(String, bool)> = std::fs::read_dir(root.join(dir))
+        .map(|d| {
+            d.flatten()
+                .map(|e| {
+                    let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+                    (e.file_name().to_string_lossy().into_owned(), is_dir)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if children.is_empty() {
         return "empty";
+    }
+    if children
+        .iter()
+        .any(|(name, is_dir)| !belongs(dir, name, *is_dir))
+    {
+        return "mixed";
     }
     let has_rules = std::fs::read_dir(root.join(rules_dir)).is_ok_and(|entries| {
         entries
@@ -131,6 +178,29 @@ pub fn findings(states: &Map<String, Value>) -> Vec<(&'static str, String)> {
                 format!(
                     "{name}'s folder is {}: `vaultspec sync {name}` fills it",
                     word("dir_state")
+                ),
+            ));
+        }
+        let content = state["content"].as_object();
+        let off: Vec<&String> = content
+            .into_iter()
+            .flatten()
+            .filter(|(_, w)| *w != "clean")
+            .map(|(file, _)| file)
+            .collect();
+        if !off.is_empty() {
+            out.push((
+                "warning",
+                format!(
+                    "{name}'s rule files are out of line with `.vaultspec/rules/` ({}): \
+                     `vaultspec sync {name}` brings them in line",
+                    off.iter()
+                        .map(|f| format!(
+                            "{f} {}",
+                            content.map_or("", |c| c[*f].as_str().unwrap_or_default())
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         }

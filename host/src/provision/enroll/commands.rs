@@ -22,7 +22,13 @@ use crate::workspace::resolve_root;
 /// Run one `spec` command; returns the exit code.
 pub fn run(command: &SpecCommand, target: Option<&Path>) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("reading the current folder")?;
-    let root = resolve_root(target, &cwd)?;
+    let root = match (command, target, resolve_root(target, &cwd)) {
+        (_, _, Ok(root)) => root,
+        // The doctor diagnoses a folder that is not (or no longer) a
+        // workspace too: that is its first finding.
+        (SpecCommand::Doctor(_), Some(target), Err(_)) if target.is_dir() => target.to_path_buf(),
+        (_, _, Err(err)) => return Err(err),
+    };
     let root = root
         .canonicalize()
         .with_context(|| format!("resolving `{}`", root.display()))?;

@@ -21,6 +21,9 @@ pub struct Drift {
     pub rules: std::collections::BTreeMap<String, &'static str>,
 }
 
+/// The rule file the system prompt is rendered into.
+const SYSTEM_RULE: &str = "vaultspec-system.builtin.md";
+
 /// Per installed agent, its framework files against the sources, and the
 /// sources that cannot be used.
 pub fn drift(root: &Path) -> anyhow::Result<(Vec<Drift>, Vec<String>)> {
@@ -55,6 +58,20 @@ pub fn drift(root: &Path) -> anyhow::Result<(Vec<Drift>, Vec<String>)> {
                 && name.ends_with(".md")
             {
                 rules.insert(name.to_owned(), word);
+            }
+        }
+        // As the reference reads them: its system prompt rule is made, not
+        // a source; any other rule file without a source is stale, whoever
+        // wrote it.
+        rules.remove(SYSTEM_RULE);
+        let listed = vaultspec_vault::Storage::list(&storage, provider.rules_dir());
+        for entry in listed.unwrap_or_default() {
+            if let Some(name) = entry.path.strip_prefix(&rules_dir)
+                && !name.contains('/')
+                && name.ends_with(".md")
+                && name != SYSTEM_RULE
+            {
+                rules.entry(name.to_owned()).or_insert("stale");
             }
         }
         by_provider.push(Drift {

@@ -1,8 +1,10 @@
 //! How the workspace's git files stand against its policy, for `spec
 //! doctor`: vaultspec's blocks in `.gitignore` and `.gitattributes`, and
 //! the commit gate in `.pre-commit-config.yaml`, each in the reference's
-//! words (`complete`, `partial`, `unmanaged`, `declined`, `no_file`,
-//! `no_hooks`, `not_installed`) with the command that settles it.
+//! words (`complete`, `partial`, `unmanaged`, `corrupted`, `no_entries`,
+//! `no_file`; `no_hooks`, `incomplete`, `non_canonical`, `duplicated`,
+//! `not_installed`, `declined`, `unreadable`) with the command that
+//! settles it.
 //!
 //! Files are read through the workspace's storage (no link followed, a
 //! size cap); only the existence of git's own hook is looked at in `.git/`.
@@ -42,8 +44,31 @@ pub fn read(root: &Path) -> GitState {
     let policy = match policy::read(&storage) {
         Ok(policy) => policy,
         Err(message) => {
-            state.findings.push(("error", message));
-            Policy::default()
+            // The reference cannot weigh the commit gate then either.
+            state.findings.push((
+                "warning",
+                format!("{message}: the commit gate cannot be weighed until it reads"),
+            ));
+            let (gitignore, gitattributes) = (
+                block_state(
+                    &storage,
+                    ".gitignore",
+                    "gitignore",
+                    scaffold::block_lines(".gitignore", &Policy::default()),
+                ),
+                block_state(
+                    &storage,
+                    ".gitattributes",
+                    "gitattributes",
+                    scaffold::block_lines(".gitattributes", &Policy::default()),
+                ),
+            );
+            state.gitignore = gitignore.0;
+            state.gitattributes = gitattributes.0;
+            state.findings.extend(gitignore.1);
+            state.findings.extend(gitattributes.1);
+            state.precommit = "unreadable";
+            return state;
         }
     };
     for (path, setting) in [
@@ -74,28 +99,68 @@ fn block_state(
     setting: &str,
     want: Option<Vec<String>>,
 ) -> (&'static str, Option<(Level, String)>) {
-    let Some(want) = want else {
-        return ("declined", None);
-    };
     let settle =
         format!("`vaultspec install` puts it back, `vaultspec spec {setting} disable` declines it");
-    let text = match storage.read(path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(_) => {
-            return (
-                "no_file",
+    let text = storage
+        .read(path)
+        .ok()
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    let Some(text) = text else {
+        return match want {
+            None => ("no_file", None),
+            Some(_) => (
+                "unmanaged",
                 Some(("warning", format!("there is no `{path}`: {settle}"))),
-            );
-        }
+            ),
+        };
     };
-    let Some(inside) = managed_block::lines(&text) else {
-        return (
-            "unmanaged",
+    let marker = |m: &str| text.lines().filter(|l| l.trim() == m).count();
+    let (starts, ends) = (marker(managed_block::START), marker(managed_block::END));
+    if starts == 0 && ends == 0 {
+        return match want {
+            None => ("no_entries", None),
+            Some(_) => (
+                "unmanaged",
+                Some((
+                    "warning",
+                    format!("`{path}` has no vaultspec block: {settle}"),
+                )),
+            ),
+        };
+    }
+    let corrupted = |why: String| {
+        (
+            "corrupted",
             Some((
-                "warning",
-                format!("`{path}` has no vaultspec block: {settle}"),
+                "error",
+                format!(
+                    "{why}: remove vaultspec's lines, then `vaultspec install --force` writes one block"
+                ),
             )),
-        );
+        )
+    };
+    let Some(inside) = managed_block::lines(&text).filter(|_| starts == 1 && ends == 1) else {
+        return corrupted(format!(
+            "`{path}` holds a broken or repeated vaultspec block"
+        ));
+    };
+    if path == ".gitignore" {
+        // A line elsewhere that un-ignores what the block ignores undoes it.
+        let negated = inside.iter().map(|l| l.trim()).find(|entry| {
+            text.lines().any(|l| {
+                l.trim()
+                    .strip_prefix('!')
+                    .is_some_and(|x| x == *entry || x == entry.trim_end_matches('/'))
+            })
+        });
+        if let Some(entry) = negated {
+            return corrupted(format!(
+                "`{path}` un-ignores `{entry}`, which vaultspec's block ignores"
+            ));
+        }
+    }
+    let Some(want) = want else {
+        return ("complete", None);
     };
     // Complete when it holds every line vaultspec needs: the reference's
     // block adds lines of its own (lock files of each agent's MCP file).
@@ -115,57 +180,188 @@ fn block_state(
     }
 }
 
+/// Hook ids older releases ran on each commit, which the gate replaced.
+const RETIRED_HOOKS: [&str; 4] = [
+    "vault-sanitize-annotations",
+    "vault-fix",
+    "spec-check",
+    "check-provider-artifacts",
+];
+
+/// The ids and entries of the hooks of each `repo: local` entry of a
+/// pre-commit file; `None` when it does not read as one.
+fn local_hooks(text: &str) -> Option<Vec<(String, String)>> {
+    use vaultspec_vault::frontmatter::yaml::{Value, parse_strict};
+    let Ok(Value::Map(top)) = parse_strict(text) else {
+        return None;
+    };
+    let mut hooks = Vec::new();
+    for (key, repos) in &top {
+        let (true, Value::List(repos)) = (key == "repos", repos) else {
+            continue;
+        };
+        for repo in repos {
+            let Value::Map(repo) = repo else { continue };
+            if !repo
+                .iter()
+                .any(|(k, v)| k == "repo" && v.as_str() == Some("local"))
+            {
+                continue;
+            }
+            for (key, list) in repo {
+                let (true, Value::List(list)) = (key == "hooks", list) else {
+                    continue;
+                };
+                for hook in list {
+                    let Value::Map(hook) = hook else { continue };
+                    let field = |k: &str| {
+                        hook.iter()
+                            .find(|(n, _)| n == k)
+                            .and_then(|(_, v)| v.as_str())
+                            .unwrap_or_default()
+                            .to_owned()
+                    };
+                    hooks.push((field("id"), field("entry")));
+                }
+            }
+        }
+    }
+    Some(hooks)
+}
+
+/// Whether a gate entry the reference wrote was written for the other
+/// install mode than the one declared (vaultspec's own entry is neither).
+fn other_mode(storage: &dyn Storage, entry: &str) -> bool {
+    let declared = storage
+        .read(policy::FILE)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .and_then(|d| {
+            d.pointer("/packages/vaultspec-core/install_mode")
+                .and_then(|m| m.as_str())
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| "dependency".to_owned());
+    let tool = entry.starts_with("uvx --from vaultspec-core vaultspec-core");
+    let dependency = entry.starts_with("uv run --no-sync vaultspec-core");
+    (tool && declared != "tool") || (dependency && declared == "tool")
+}
+
 /// The state of the commit gate: declined, its file missing or without
-/// the gate, or in place (and whether git runs it).
+/// the gate, out of date, or in place (and whether git runs it).
 fn hook_state(
     storage: &dyn Storage,
     root: &Path,
     wanted: bool,
 ) -> (&'static str, Option<(Level, String)>) {
-    let text = storage
-        .read(PRE_COMMIT_PATH)
-        .ok()
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
-    match (wanted, text) {
-        (false, Some(_)) => ("declined_leftover", None),
-        (false, None) => ("declined", None),
-        (true, None) => (
-            "no_file",
+    let path = [PRE_COMMIT_PATH, ".pre-commit-config.yml"]
+        .into_iter()
+        .find(|p| storage.exists(p).unwrap_or(false));
+    let text = path
+        .and_then(|p| storage.read(p).ok())
+        .map(String::from_utf8);
+    let path = path.unwrap_or(PRE_COMMIT_PATH);
+    let text = match (wanted, text) {
+        (false, Some(_)) => return ("declined_leftover", None),
+        (false, None) => return ("declined", None),
+        (true, None) => {
+            return (
+                "no_file",
+                Some((
+                    "info",
+                    format!(
+                        "there is no `{PRE_COMMIT_PATH}`, so commits are not gated: `vaultspec \
+                         install` makes it, `vaultspec spec precommit disable` declines it"
+                    ),
+                )),
+            );
+        }
+        (true, Some(Ok(text))) => text,
+        (true, Some(Err(_))) => {
+            return (
+                "unreadable",
+                Some(("warning", format!("`{path}` is not UTF-8 text"))),
+            );
+        }
+    };
+    let Some(hooks) = local_hooks(&text) else {
+        return (
+            "unreadable",
             Some((
-                "info",
-                format!(
-                    "there is no `{PRE_COMMIT_PATH}`, so commits are not gated: `vaultspec install` \
-                     makes it, `vaultspec spec precommit disable` declines it"
-                ),
+                "warning",
+                format!("`{path}` does not read as a pre-commit file: fix it, then run this again"),
             )),
-        ),
-        (true, Some(text)) if !text.contains("id: vaultspec-commit-gate") => (
+        );
+    };
+    let gates: Vec<&String> = hooks
+        .iter()
+        .filter(|(id, _)| id == "vaultspec-commit-gate")
+        .map(|(_, entry)| entry)
+        .collect();
+    let retired = hooks
+        .iter()
+        .any(|(id, _)| RETIRED_HOOKS.contains(&id.as_str()));
+    if gates.is_empty() && !retired {
+        return (
             "no_hooks",
             Some((
                 "warning",
                 format!(
-                    "`{PRE_COMMIT_PATH}` has no vaultspec commit gate (hook id \
-                     `vaultspec-commit-gate`): add it, or decline it with \
-                     `vaultspec spec precommit disable`"
+                    "`{path}` has no vaultspec commit gate (hook id `vaultspec-commit-gate`): add \
+                     it, or decline it with `vaultspec spec precommit disable`"
                 ),
             )),
-        ),
-        (true, Some(_)) => {
-            let hook = root.join(".git/hooks/pre-commit");
-            if std::fs::symlink_metadata(hook).is_ok() {
-                ("complete", None)
-            } else {
-                (
-                    "not_installed",
-                    Some((
-                        "info",
-                        "the commit gate is configured, but git has no pre-commit hook, so \
-                         nothing runs it: `pre-commit install` (or `prek install`) installs one"
-                            .to_owned(),
-                    )),
-                )
-            }
-        }
+        );
+    }
+    if gates.len() > 1 {
+        return (
+            "duplicated",
+            Some((
+                "error",
+                format!(
+                    "`{path}` runs the commit gate {} times: keep one",
+                    gates.len()
+                ),
+            )),
+        );
+    }
+    if retired || gates.is_empty() {
+        return (
+            "incomplete",
+            Some((
+                "warning",
+                format!(
+                    "`{path}` still runs hooks vaultspec retired: `vaultspec migrations run` (or \
+                     `vaultspec install --upgrade`) replaces them with the commit gate"
+                ),
+            )),
+        );
+    }
+    if other_mode(storage, gates[0]) {
+        return (
+            "non_canonical",
+            Some((
+                "warning",
+                format!(
+                    "the commit gate in `{path}` was written for the other install mode than \
+                     `.vaultspec/workspace.json` declares: `vaultspec install --upgrade` rewrites it"
+                ),
+            )),
+        );
+    }
+    let hook = root.join(".git/hooks/pre-commit");
+    if std::fs::symlink_metadata(hook).is_ok() {
+        ("complete", None)
+    } else {
+        (
+            "not_installed",
+            Some((
+                "info",
+                "the commit gate is configured, but git has no pre-commit hook, so nothing runs \
+                 it: `pre-commit install` (or `prek install`) installs one"
+                    .to_owned(),
+            )),
+        )
     }
 }
 
@@ -235,7 +431,7 @@ mod tests {
         let state = read(ws.path());
         assert_eq!(
             (state.gitignore, state.gitattributes, state.precommit),
-            ("declined", "declined", "declined")
+            ("no_file", "no_file", "declined")
         );
         assert!(state.findings.is_empty(), "{:?}", state.findings);
     }

@@ -1,5 +1,15 @@
 //! `vaultspec spec doctor`: what is wrong with this workspace's setup, read
-//! only. Errors exit 2, warnings 1 (`--gate-errors`: errors only).
+//! only. Errors exit 2, warnings 1 (`--gate-errors`: errors only), weighed
+//! as the reference weighs its signals; notes are never weighed.
+//!
+//! The JSON carries the reference's keys in its order ([`vault`],
+//! [`packages`] and [`home`] compute the ones beyond the framework, git and
+//! MCP), then `mcp_enrollment` (vaultspec's fuller enrollment status) and
+//! `signals` (each finding with the command that settles it).
+
+mod home;
+mod packages;
+mod vault;
 
 use std::path::Path;
 
@@ -33,10 +43,26 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
             "`.vaultspec/` is missing: run `vaultspec install`".to_owned(),
         );
     }
+    let framework_word = framework_word(root);
+    match framework_word {
+        "adoptable" => warn(
+            "warning",
+            "`.vaultspec/` has no `providers.json`: `vaultspec install` adopts this workspace"
+                .to_owned(),
+        ),
+        "corrupted" => warn(
+            "error",
+            "`.vaultspec/providers.json` is missing, unreadable or lists no agents: `vaultspec \
+             install --force` writes it again"
+                .to_owned(),
+        ),
+        _ => {}
+    }
+    let present = framework_word == "present";
     let installed = providers::installed(root);
     if installed.is_empty() {
         warn(
-            "warning",
+            "info",
             "no coding agent is set up here (`.vaultspec/providers.json` lists none): \
              run `vaultspec install` to enroll the MCP server"
                 .to_owned(),
@@ -53,8 +79,10 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
                         continue;
                     }
                     let provider = drift.provider;
+                    // Weighed through each rule file (`providers`), as the
+                    // reference weighs it; this names the rest.
                     warn(
-                        "warning",
+                        "info",
                         format!(
                             "{provider}'s rules, skills and personas are out of line with \
                              `.vaultspec/`: {missing} missing, {changed} differing, {stale} stale \
@@ -126,9 +154,9 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     }
     let (defs, def_warnings) = definitions::collect(root);
     for w in &def_warnings {
-        warn("error", format!("unreadable MCP definition: {w}"));
+        warn("warning", format!("unreadable MCP definition: {w}"));
     }
-    let mcp = match Ownership::read(ownership::place(homes, root, Scope::Project)) {
+    let (mcp, mcp_signal) = match Ownership::read(ownership::place(homes, root, Scope::Project)) {
         Ok(owned) => {
             let targets: Vec<_> = providers::with_mcp(root)
                 .into_iter()
@@ -138,7 +166,7 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
             for s in &statuses {
                 match s.status {
                     "invalid_config" => warn(
-                        "error",
+                        "warning",
                         format!(
                             "{} cannot be parsed: {}",
                             s.target.path.display(),
@@ -146,7 +174,7 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
                         ),
                     ),
                     "partial" if !s.reference.is_empty() => warn(
-                        "warning",
+                        "info",
                         format!(
                             "{} still starts vaultspec-core's Python MCP server from {}; take it over \
                              with `vaultspec spec mcps trust {}`, then `vaultspec spec mcps sync`",
@@ -156,7 +184,7 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
                         ),
                     ),
                     "missing_config" | "partial" => warn(
-                        "warning",
+                        "info",
                         format!(
                             "{}'s MCP file {} is {} (approve with `vaultspec spec mcps trust {}`, then \
                              `vaultspec spec mcps sync`)",
@@ -169,11 +197,20 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
                     _ => {}
                 }
             }
-            status::aggregate(&statuses, &defs, &def_warnings)
+            let claude = statuses
+                .iter()
+                .find(|s| s.target.provider == super::targets::Provider::Claude);
+            (
+                status::aggregate(&statuses, &defs, &def_warnings),
+                mcp_word(root, claude),
+            )
         }
         Err(err) => {
             warn("error", err.clone());
-            json!({"status": "invalid_target", "warnings": [err]})
+            (
+                json!({"status": "invalid_target", "warnings": [err]}),
+                mcp_word(root, None),
+            )
         }
     };
     let seeded = vaultspec_vault::CapStorage::open(root).ok();
@@ -210,14 +247,104 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
         );
     }
     if framework {
-        for (level, message) in agents::findings(&agents::states(root, &installed, &rules)) {
+        for (level, message) in
+            agents::findings(&agents::states(root, &installed, &rules, !present))
+        {
             warn(level, message);
         }
     }
-    // The companion is reported, never weighed: vaultspec does not depend on it.
-    let companion = vaultspec_vault::CapStorage::open(root)
-        .map(|storage| crate::workspace::companion(&storage))
-        .ok();
+    let storage = vaultspec_vault::CapStorage::open(root).ok();
+    let storage = storage.as_ref().map(|s| s as &dyn vaultspec_vault::Storage);
+    let has_vault = root.join(".vault").is_dir();
+    let (vault_content, annotated, unreadable) = match storage {
+        Some(storage) if has_vault => vault::content(storage),
+        _ => ("no_vault", 0, 0),
+    };
+    match vault_content {
+        "annotations" => warn(
+            "warning",
+            format!(
+                "{annotated} document(s) still hold template guidance comments: `vaultspec vault \
+                 check annotations --fix` takes them out"
+            ),
+        ),
+        "unreadable" => warn(
+            "warning",
+            format!(
+                "{unreadable} document(s) are not UTF-8 text: `vaultspec vault check encoding` \
+                 names them"
+            ),
+        ),
+        _ => {}
+    }
+    let (rename_integrity, mismatches) = storage.map_or(("error", 0), vault::names);
+    match rename_integrity {
+        "mismatch" => warn(
+            "warning",
+            format!(
+                "{mismatches} rule, skill or persona name(s) differ from their file: `vaultspec \
+                 vault check rename-integrity --fix` renames them"
+            ),
+        ),
+        "error" => warn(
+            "error",
+            "the names of rules, skills and personas could not be checked".to_owned(),
+        ),
+        _ => {}
+    }
+    let declared = storage.map(packages::keys).unwrap_or_default();
+    for (name, package) in declared["packages"].as_object().into_iter().flatten() {
+        if package["mode_mismatch"] == "mismatch" {
+            warn(
+                "warning",
+                format!(
+                    "{name} is declared for {} mode in `.vaultspec/workspace.json`, but the commit \
+                     hook or the MCP launch was written for the other: `vaultspec install \
+                     --upgrade` rewrites them",
+                    package["declared_mode"].as_str().unwrap_or_default()
+                ),
+            );
+        }
+    }
+    if declared["version_floor"] == "below" {
+        warn(
+            "error",
+            format!(
+                "`.vaultspec/workspace.json` asks for vaultspec-core {} or later; this vaultspec \
+                 follows {}: upgrade vaultspec",
+                declared["version_floor_minimum"]
+                    .as_str()
+                    .unwrap_or_default(),
+                declared["version_floor_running"]
+                    .as_str()
+                    .unwrap_or_default()
+            ),
+        );
+    }
+    let tracked = home::tracked_credentials(root);
+    match tracked.as_array() {
+        Some(files) if !files.is_empty() => {
+            let files: Vec<&str> = files.iter().filter_map(Value::as_str).collect();
+            warn(
+                "warning",
+                format!(
+                    "git tracks secrets: {} (`git rm --cached` each, then change every secret \
+                     it held)",
+                    files.join(", ")
+                ),
+            );
+        }
+        Some(_) => {}
+        None => warn(
+            "warning",
+            "the git index could not be read, so tracked `.env` files were not looked for"
+                .to_owned(),
+        ),
+    }
+    // The companion and the process records are reported, never weighed:
+    // vaultspec depends on neither.
+    let companion = storage.map(crate::workspace::companion);
+    let process_registry = home::process_registry(Some(homes.home.as_path()));
     let errors = signals.iter().any(|s| s.level == "error");
     let warnings = signals.iter().any(|s| s.level == "warning");
     let code = if errors {
@@ -229,27 +356,56 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     };
     // In the reference's order and words (only with a framework to read).
     let provider_states: serde_json::Map<String, Value> = if framework {
-        agents::states(root, &installed, &rules)
+        agents::states(root, &installed, &rules, !present)
     } else {
         serde_json::Map::new()
     };
-    let data = json!({
-        "framework": if framework { "present" } else { "missing" },
+    let mut data = json!({
+        "framework": framework_word,
         "providers": provider_states,
-        "builtin_version": builtin_version,
-        "mcp": mcp,
-        "stale_mcp_seeds": stale_seeds,
-        "migration_status": migration_status,
-        "pending_migrations": pending,
+        "builtin_version": if present { builtin_version } else { "no_snapshots" },
         "gitignore": git.gitignore,
         "gitattributes": git.gitattributes,
+        "mcp": mcp_signal,
         "precommit": git.precommit,
-        "home": {"companion": companion, "provider_hooks": provider_hooks},
-        "signals": signals.iter().map(|s| json!({"level": s.level, "message": s.message})).collect::<Vec<_>>(),
+        "stale_mcp_seeds": stale_seeds,
+        "migration_status": if present { migration_status } else { "up_to_date" },
+        "pending_migrations": if present { pending } else { Vec::new() },
+        "vault_content": vault_content,
+        "vault_annotation_count": annotated,
+        "vault_unreadable_count": unreadable,
+        "rename_integrity": rename_integrity,
+        "rename_mismatch_count": mismatches,
     });
+    if let Value::Object(map) = &mut data {
+        map.extend(declared);
+        map.insert(
+            "home".into(),
+            json!({
+                "process_registry": process_registry,
+                "divergent_projections": [],
+                "companion": companion,
+                "provider_hooks": provider_hooks,
+                "tracked_credentials": tracked,
+            }),
+        );
+        map.insert("mcp_enrollment".into(), mcp);
+        map.insert(
+            "signals".into(),
+            signals
+                .iter()
+                .map(|s| json!({"level": s.level, "message": s.message}))
+                .collect(),
+        );
+    }
     let mut printed = Printed::new(code);
     if json {
-        let status = if errors { "failed" } else { "unchanged" };
+        // As the reference: a report that fails the run says so.
+        let status = if code == exit::OK {
+            "unchanged"
+        } else {
+            "failed"
+        };
         printed.envelope("vaultspec.spec.doctor.v1", status, data);
         return printed;
     }
@@ -261,7 +417,9 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
         } else {
             installed.join(", ")
         },
-        data["mcp"]["status"].as_str().unwrap_or_default()
+        data["mcp_enrollment"]["status"]
+            .as_str()
+            .unwrap_or_default()
     );
     if let Some(companion) = &companion {
         let line = vaultspec_vault::status::companion::line(companion);
@@ -280,6 +438,73 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
     );
     printed.stdout = out;
     printed
+}
+
+/// `present`; `adoptable` (no `providers.json`, but framework folders a
+/// release made); `corrupted` (no `providers.json` and nothing to adopt,
+/// or one that does not read or lists no agents); `missing`.
+fn framework_word(root: &Path) -> &'static str {
+    let dir = root.join(".vaultspec");
+    if !dir.is_dir() {
+        return "missing";
+    }
+    let manifest = crate::checked_file::read(
+        &dir.join("providers.json"),
+        vaultspec_vault::storage::MAX_FILE_BYTES,
+        crate::checked_file::Owner::Anyone,
+    );
+    match manifest {
+        Ok(Some(bytes)) => match serde_json::from_slice::<Value>(&bytes) {
+            Ok(doc) if doc.get("installed").is_some() => "present",
+            _ => "corrupted",
+        },
+        Ok(None) => {
+            let made = [
+                "agents",
+                "mcps",
+                "reference",
+                "rules",
+                "skills",
+                "system",
+                "templates",
+            ];
+            if made.iter().any(|d| dir.join(d).exists()) {
+                "adoptable"
+            } else {
+                "corrupted"
+            }
+        }
+        Err(_) => "corrupted",
+    }
+}
+
+/// The reference's word for Claude's `.mcp.json`: `unreadable` when it is
+/// not a JSON object, `partial_mcp` without servers, `registry_drift` when
+/// a definition's entry is missing or differs, `user_mcp` beside entries of
+/// a person's own, else `ok`. Never weighed, except `unreadable`.
+fn mcp_word(root: &Path, claude: Option<&status::TargetStatus>) -> &'static str {
+    let Some(text) = vaultspec_vault::CapStorage::open(root)
+        .ok()
+        .and_then(|s| vaultspec_vault::Storage::read(&s, ".mcp.json").ok())
+    else {
+        return "partial_mcp";
+    };
+    let Ok(Value::Object(doc)) = serde_json::from_slice::<Value>(&text) else {
+        return "unreadable";
+    };
+    let Some(servers) = doc.get("mcpServers").and_then(Value::as_object) else {
+        return "partial_mcp";
+    };
+    match claude {
+        Some(s) if !s.missing.is_empty() || !s.drifted.is_empty() || !s.reference.is_empty() => {
+            "registry_drift"
+        }
+        Some(s) if !s.external.is_empty() => "user_mcp",
+        Some(_) => "ok",
+        None if !servers.contains_key("vaultspec-core") => "partial_mcp",
+        None if servers.len() > 1 => "user_mcp",
+        None => "ok",
+    }
 }
 
 /// What an undo journal in the workspace means, if there is one: a change
