@@ -204,3 +204,78 @@ fn a_claims_file_that_links_out_stops_the_run_before_anything_changes() {
     assert!(sidecar.symlink_metadata().unwrap().file_type().is_symlink());
     assert!(secret.is_file());
 }
+
+/// The files under `dir`, by path beneath it.
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(
+        root: &std::path::Path,
+        dir: &std::path::Path,
+        out: &mut std::collections::BTreeMap<String, Vec<u8>>,
+    ) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn a_0_1_20_framework_folder_comes_out_as_the_reference_left_it() {
+    // A sample of each folder 0.1.20's install nested in `.vaultspec/rules/`,
+    // the old hooks in the commit hook file, and what 0.3.9 made of them.
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/migrations/0.1.20-framework");
+    let vault = TestVault::new();
+    for (rel, bytes) in tree(&fixture.join("before")) {
+        let path = vault.root().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    let out = vaultspec(&vault, &["migrations", "run", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let ours = tree(vault.root());
+    let theirs = tree(&fixture.join("after"));
+    let mut differences = Vec::new();
+    for (rel, bytes) in &theirs {
+        // Two files are ours by design: the commit hook names our binary,
+        // and the rules folder's comment-only ignore file keeps its words.
+        if rel == ".pre-commit-config.yaml" || rel == ".vaultspec/rules/.gitignore" {
+            assert!(ours.contains_key(rel), "{rel} is missing");
+            continue;
+        }
+        if ours.get(rel) != Some(bytes) {
+            differences.push(format!("{rel} differs or is missing"));
+        }
+    }
+    for rel in ours
+        .keys()
+        .filter(|r| r.starts_with(".vaultspec/") && !theirs.contains_key(*r))
+    {
+        if !rel.ends_with("providers.json") {
+            differences.push(format!("{rel} is only ours"));
+        }
+    }
+    assert!(differences.is_empty(), "{differences:#?}");
+    let hooks = read(&vault, ".pre-commit-config.yaml");
+    assert!(
+        hooks.contains("id: vaultspec-commit-gate") && !hooks.contains("vault-fix"),
+        "{hooks}"
+    );
+}
