@@ -1,6 +1,7 @@
 //! `spec doctor --json` against the reference's own, on a workspace
 //! `vaultspec-core` 0.3.9 installed and five ways of breaking it: the same
-//! keys with the same values, and the same exit code.
+//! keys with the same values, and the same exit code; the root `doctor`
+//! nests the same report.
 //!
 //! The reference's reports were recorded on the same workspace
 //! (`tests/fixtures/doctor/reference.json`); where vaultspec knowingly
@@ -115,6 +116,21 @@ fn the_doctor_agrees_with_the_reference_on_a_fresh_install_and_five_breakages() 
                 "{case}: status {}, the reference's {}",
                 ours["status"], theirs["status"]
             ));
+        }
+        // The root doctor nests the same report and weighs it the same
+        // (the vault itself is clean here); it fails only on errors.
+        let root = run_in(ws.path(), &["doctor", "--json"]);
+        let root_report: Value = serde_json::from_slice(&root.stdout).unwrap();
+        let root_status = if theirs["exit"] == 2 {
+            "failed"
+        } else {
+            "unchanged"
+        };
+        if root.status.code() != theirs["exit"].as_i64().map(|c| c as i32)
+            || root_report["status"] != root_status
+            || root_report["data"]["spec"]["gitignore"] != theirs["data"]["gitignore"]
+        {
+            differences.push(format!("{case}: the root doctor says {root_report:#}"));
         }
         let (mut want, mut got) = (Map::new(), Map::new());
         flatten(&theirs["data"], "", &mut want);

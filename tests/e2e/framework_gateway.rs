@@ -117,6 +117,15 @@ fn invoke_lists_adds_and_syncs_a_rule_and_runs_the_doctor() -> anyhow::Result<()
     );
     assert_eq!(doctor["read_only"], true);
 
+    // The root doctor nests the host's report there too.
+    let (refused, root) = invoke(&session, json!({"verb": "doctor"}))?;
+    assert!(!refused, "{root}");
+    let nested = printed(&root);
+    assert!(
+        nested.contains("\"provider_hooks\"") && nested.contains("\"gitignore\""),
+        "{root:#}"
+    );
+
     let (refused, status) = invoke(&session, json!({"verb": "spec mcps status"}))?;
     assert!(!refused, "{status}");
     assert!(

@@ -13,6 +13,7 @@
 mod answers;
 mod commands;
 mod docs;
+mod handoff;
 mod inputs;
 mod matches;
 mod spelling;
@@ -201,8 +202,18 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         Ok(args) => args,
         Err(err) => return Ok(reporter.fail(exit::USAGE, &err.to_string())),
     };
+    let builtin_env = if component.origin == catalog::Origin::Builtin {
+        match handoff::prepare(&verb, &invocation, workspace.root()) {
+            Ok(env) => env,
+            Err(err) => return Ok(reporter.fail(exit::FINDINGS, &err)),
+        }
+    } else {
+        Vec::new()
+    };
     let colour = !reporter.json && crate::display::colour_wanted(std::io::stdout().is_terminal());
-    let answers = if matches.get_flag(NO_CACHE) {
+    // A kept answer vouches only for the workspace files the verb read,
+    // never for what the host handed it.
+    let answers = if matches.get_flag(NO_CACHE) || !builtin_env.is_empty() {
         None
     } else {
         Answers::for_call(
@@ -227,19 +238,6 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     if component.capabilities.writes() {
         // What a killed write left behind goes before this one writes.
         workspace.sweep_stale_temps();
-    }
-    // At a terminal, the migrations that change files no verb may write
-    // run here first; the component reports them and the document ones.
-    let mut builtin_env = Vec::new();
-    if verb == "migrations run" && component.origin == catalog::Origin::Builtin {
-        let dry_run = invocation.flags.get("dry-run") == Some(&FlagValue::Switch(true));
-        match crate::provision::migrate::run(workspace.root(), dry_run) {
-            Ok(Some(done)) => builtin_env.push((crate::provision::migrate::DONE_ENV, done)),
-            Ok(None) => {}
-            Err(err) => {
-                return Ok(reporter.fail(exit::FINDINGS, &format!("migration failed: {err:#}")));
-            }
-        }
     }
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.

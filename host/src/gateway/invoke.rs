@@ -303,10 +303,32 @@ pub async fn invoke(
     if checked.entry.spec.supports_json {
         command.push("--json".to_owned());
     }
+    let mut builtin_env = Vec::new();
+    // The root doctor reports the host's `spec doctor` too, run as that
+    // host verb is, under the same deadline.
+    if checked.verb == "doctor"
+        && checked.runnable.origin == Origin::Builtin
+        && let Some(host) = runners.host
+    {
+        let invocation = crate::invocation::Invocation {
+            json: true,
+            ..Default::default()
+        };
+        let deadline = Duration::from_secs_f64(checked.timeout);
+        let report = host
+            .call("spec doctor", &invocation, workspace.root(), deadline)
+            .await;
+        let envelope = serde_json::from_slice::<Value>(&report.stdout).ok();
+        if let (Some(code), Some(envelope)) = (report.exit_code, envelope) {
+            let handoff = serde_json::json!({ "exit": code, "data": envelope["data"] });
+            builtin_env.push((vaultspec_vault::handoff::SPEC_DOCTOR, handoff.to_string()));
+        }
+    }
     let options = CallOptions {
         timeout: Some(Duration::from_secs_f64(checked.timeout)),
         output: Output::Capture,
         gateway: true,
+        builtin_env,
         ..CallOptions::default()
     };
     let outcome = if checked.runnable.origin == Origin::Host {

@@ -40,6 +40,7 @@ pub mod error;
 pub mod framework;
 pub mod frontmatter;
 pub mod graph;
+pub mod handoff;
 pub mod hash;
 pub mod index;
 pub mod ledger;

@@ -47,9 +47,8 @@ pub const HOST_MIGRATIONS: [&str; 7] = [
 ];
 
 /// The variable through which the host tells the builtin `migrations run`
-/// component what its pass did: a JSON object, migration name →
-/// `{ "detail": …, "changes": […] }`.
-pub const HOST_DONE_ENV: &str = "VAULTSPEC_HOST_MIGRATIONS";
+/// component what its pass did ([`crate::handoff`]).
+pub use crate::handoff::MIGRATIONS_DONE as HOST_DONE_ENV;
 
 /// `0.1.17` → `[0, 1, 17]`; anything unreadable sorts first.
 pub fn version_key(v: &str) -> Vec<u64> {

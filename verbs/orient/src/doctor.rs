@@ -1,13 +1,20 @@
-//! `doctor`: one read-only diagnosis of the workspace (framework folder,
-//! migrations, annotations, unreadable files, rule names) and of the vault
-//! (every check). Exits 2 on any error, 1 on warnings only, else 0.
+//! `doctor`: one read-only diagnosis of the workspace's setup and of the
+//! vault (every check). Exits 2 on any error, 1 on warnings only, else 0.
+//!
+//! The setup half is the host's `spec doctor` when the host hands it over
+//! ([`handoff::SPEC_DOCTOR`]: at a terminal and through the gateway), as
+//! the reference nests it; otherwise what this component can read itself
+//! (framework folder, migrations, annotations, unreadable files, rule
+//! names).
 
 use vaultspec_sdk::Workspace;
 use vaultspec_sdk::output;
+use vaultspec_sdk::serde_json::Value;
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::style::{self, Tone};
 use vaultspec_sdk::vault::checks::report::{Page, all_data};
 use vaultspec_sdk::vault::checks::{Check, CheckResult, Options, Severity, run_all};
+use vaultspec_sdk::vault::handoff;
 use vaultspec_sdk::vault::{Date, Storage};
 
 use crate::DoctorOptions;
@@ -63,14 +70,36 @@ pub fn doctor(options: DoctorOptions) -> u8 {
     } else {
         output::EXIT_OK
     };
+    // The host's full report, when it handed one over: its findings weigh
+    // as they do in `spec doctor`.
+    let spec: Option<Value> = std::env::var(handoff::SPEC_DOCTOR)
+        .ok()
+        .and_then(|text| vaultspec_sdk::serde_json::from_str(&text).ok());
+    let code = match spec.as_ref().and_then(|s| s["exit"].as_u64()) {
+        Some(spec_code) => {
+            let vault_code = if errors > 0 {
+                output::EXIT_USAGE
+            } else if results
+                .iter()
+                .map(CheckResult::warning_count)
+                .sum::<usize>()
+                > 0
+            {
+                output::EXIT_FAILURE
+            } else {
+                output::EXIT_OK
+            };
+            vault_code.max(spec_code.min(2) as u8)
+        }
+        None => code,
+    };
     let pending: Vec<&str> = migrations.pending.iter().map(|(n, _)| *n).collect();
     let page = Page {
         limit: None,
         offset: 0,
         info: false,
     };
-    let data = json!({
-        "spec": {
+    let own_spec = json!({
             "framework": framework,
             "builtin_version": vaultspec_verbs_shared::migration_table::CURRENT_VERSION,
             "migration_status": migrations.status_word(),
@@ -81,7 +110,9 @@ pub fn doctor(options: DoctorOptions) -> u8 {
             "vault_unreadable_count": unreadable,
             "rename_integrity": if renames == 0 { "ok" } else { "mismatch" },
             "rename_mismatch_count": renames,
-        },
+    });
+    let data = json!({
+        "spec": spec.as_ref().map_or(own_spec, |s| s["data"].clone()),
         "vault": all_data(&results, page),
     });
     if json {
@@ -92,6 +123,39 @@ pub fn doctor(options: DoctorOptions) -> u8 {
         };
         output::print_json(&output::envelope("vaultspec.doctor.v1", status, data));
         return code;
+    }
+    if let Some(spec) = &spec {
+        let signals = spec["data"]["signals"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let weighed: Vec<&Value> = signals
+            .iter()
+            .filter(|s| matches!(s["level"].as_str(), Some("error" | "warning")))
+            .collect();
+        println!(
+            "setup: {}",
+            if weighed.is_empty() {
+                "in order".to_owned()
+            } else {
+                format!(
+                    "{} finding(s) (`vaultspec spec doctor` says more)",
+                    weighed.len()
+                )
+            }
+        );
+        for s in weighed {
+            let tone = if s["level"] == "error" {
+                Tone::Error
+            } else {
+                Tone::Warning
+            };
+            println!(
+                "  {}: {}",
+                style::paint(tone, s["level"].as_str().unwrap_or_default()),
+                s["message"].as_str().unwrap_or_default()
+            );
+        }
     }
     println!("framework (.vaultspec/): {framework}");
     println!(
@@ -138,12 +202,14 @@ pub fn doctor(options: DoctorOptions) -> u8 {
         _ => ("errors found", Tone::Error),
     };
     println!(
-        "{}: {errors} errors, {warnings} warnings",
+        "{}: {errors} errors, {warnings} warnings in the vault",
         style::paint(tone, verdict)
     );
-    // The other doctor, named so the two never seem to disagree.
-    println!(
-        "(the vault and its framework folder; for what coding agents were given, run `vaultspec spec doctor`)"
-    );
+    if spec.is_none() {
+        // The other doctor, named so the two never seem to disagree.
+        println!(
+            "(the vault and its framework folder; for what coding agents were given, run `vaultspec spec doctor`)"
+        );
+    }
     code
 }

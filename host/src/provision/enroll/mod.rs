@@ -43,6 +43,7 @@ pub(crate) mod targets;
 pub use args::SpecCommand;
 pub use commands::{print_report, print_warnings, run, sync_installed, uninstall_installed};
 pub use definitions::own_command;
+pub use doctor::{diagnose, handoff as doctor_handoff};
 pub use gateway::host_verbs;
 pub use sync::Report;
 pub use targets::Provider;

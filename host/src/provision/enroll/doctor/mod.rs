@@ -31,6 +31,14 @@ struct Signal {
     message: String,
 }
 
+/// What the root `doctor` component is handed of this report
+/// ([`vaultspec_vault::handoff::SPEC_DOCTOR`]): `{exit, data}` from the
+/// `--json` envelope of a run without `--gate-errors`.
+pub fn handoff(printed: &Printed) -> Option<String> {
+    let envelope: Value = serde_json::from_str(printed.stdout.trim()).ok()?;
+    Some(json!({ "exit": printed.code, "data": envelope["data"] }).to_string())
+}
+
 /// The diagnosis, printed into a [`Printed`]: the command line writes it,
 /// the gateway folds it into a tool reply.
 pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Printed {
