@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::binary::run_in;
 
 /// Every file under `dir`, by its path beneath it.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+pub fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();

@@ -9,6 +9,7 @@ use vaultspec_test_support::TestVault;
 
 use crate::binary::vaultspec;
 use crate::mcp::Session;
+use crate::migrations::files;
 
 /// A workspace as releases before 0.1.20 left it.
 fn old_workspace() -> TestVault {
@@ -205,32 +206,6 @@ fn a_claims_file_that_links_out_stops_the_run_before_anything_changes() {
     assert!(secret.is_file());
 }
 
-/// The files under `dir`, by path beneath it.
-fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    fn walk(
-        root: &std::path::Path,
-        dir: &std::path::Path,
-        out: &mut std::collections::BTreeMap<String, Vec<u8>>,
-    ) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(root, &path, out);
-            } else {
-                let rel = path
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                out.insert(rel, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    let mut out = std::collections::BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
-
 #[test]
 fn a_0_1_20_framework_folder_comes_out_as_the_reference_left_it() {
     // A sample of each folder 0.1.20's install nested in `.vaultspec/rules/`,
@@ -238,7 +213,7 @@ fn a_0_1_20_framework_folder_comes_out_as_the_reference_left_it() {
     let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/migrations/0.1.20-framework");
     let vault = TestVault::new();
-    for (rel, bytes) in tree(&fixture.join("before")) {
+    for (rel, bytes) in files(&fixture.join("before")) {
         let path = vault.root().join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, bytes).unwrap();
@@ -250,8 +225,8 @@ fn a_0_1_20_framework_folder_comes_out_as_the_reference_left_it() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    let ours = tree(vault.root());
-    let theirs = tree(&fixture.join("after"));
+    let ours = files(vault.root());
+    let theirs = files(&fixture.join("after"));
     let mut differences = Vec::new();
     for (rel, bytes) in &theirs {
         // Two files are ours by design: the commit hook names our binary,

@@ -133,17 +133,12 @@ pub fn doctor(options: DoctorOptions) -> u8 {
             .iter()
             .filter(|s| matches!(s["level"].as_str(), Some("error" | "warning")))
             .collect();
-        println!(
-            "setup: {}",
-            if weighed.is_empty() {
-                "in order".to_owned()
-            } else {
-                format!(
-                    "{} finding(s) (`vaultspec spec doctor` says more)",
-                    weighed.len()
-                )
-            }
-        );
+        let said = if weighed.is_empty() {
+            "in order".to_owned()
+        } else {
+            format!("{} finding(s)", weighed.len())
+        };
+        println!("setup: {said} (run `vaultspec spec doctor` for the details)");
         for s in weighed {
             let tone = if s["level"] == "error" {
                 Tone::Error

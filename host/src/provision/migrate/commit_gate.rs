@@ -6,10 +6,10 @@
 //! left to the team, with the hooks to replace named.
 
 use vaultspec_vault::Storage;
-use vaultspec_vault::frontmatter::yaml::{self, Value};
 
 use super::{Done, read_text, write};
-use crate::provision::setup::prek::{self, GATE_ID, MigrateArgs, PREK_FILE, YAML_FILES};
+use crate::provision::setup::hook_file::{self, FILES as YAML_FILES};
+use crate::provision::setup::prek::{self, GATE_ID, MigrateArgs, PREK_FILE};
 use crate::provision::setup::{policy, scaffold, shell_word};
 
 /// Every hook id a release of vaultspec put into a hook file.
@@ -20,40 +20,6 @@ const OURS: [&str; 5] = [
     "spec-check",
     "check-provider-artifacts",
 ];
-
-/// The hook ids of each repo of a pre-commit file, and whether the repo is
-/// `local`; `None` when the file is not the usual shape.
-fn repos(text: &str) -> Option<Vec<(bool, Vec<String>)>> {
-    let Ok(Value::Map(top)) = yaml::parse_strict(text) else {
-        return None;
-    };
-    let Some((_, Value::List(repos))) = top.iter().find(|(k, _)| k == "repos") else {
-        return None;
-    };
-    repos
-        .iter()
-        .map(|repo| {
-            let Value::Map(keys) = repo else { return None };
-            let local = keys
-                .iter()
-                .any(|(k, v)| k == "repo" && v.as_str() == Some("local"));
-            let ids = match keys.iter().find(|(k, _)| k == "hooks") {
-                Some((_, Value::List(hooks))) => hooks
-                    .iter()
-                    .filter_map(|h| match h {
-                        Value::Map(h) => h
-                            .iter()
-                            .find(|(k, _)| k == "id")
-                            .and_then(|(_, v)| v.as_str().map(str::to_owned)),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            Some((local, ids))
-        })
-        .collect()
-}
 
 pub fn run(storage: &dyn Storage) -> Result<Done, String> {
     if !policy::read(storage)?.pre_commit {
@@ -90,26 +56,25 @@ pub fn run(storage: &dyn Storage) -> Result<Done, String> {
         return Ok(Done::said("no hook file; nothing to change"));
     };
     let text = read_text(storage, path)?.unwrap_or_default();
-    let Some(repos) = repos(&text) else {
+    let Some(hooks) = hook_file::hooks(&text) else {
         return Ok(Done::said(format!(
             "{path} does not read as a pre-commit file; left as it is (`vaultspec spec doctor` \
              says more)"
         )));
     };
-    let ours: Vec<&String> = repos
+    let ours: Vec<&String> = hooks
         .iter()
-        .filter(|(local, _)| *local)
-        .flat_map(|(_, ids)| ids)
-        .filter(|id| OURS.contains(&id.as_str()))
+        .filter(|h| h.local && OURS.contains(&h.id.as_str()))
+        .map(|h| &h.id)
         .collect();
     if ours.is_empty() {
         return Ok(Done::said(format!(
             "{path} runs no vaultspec hook; left as it is"
         )));
     }
-    let only_ours = repos
+    let only_ours = hooks
         .iter()
-        .all(|(local, ids)| *local && ids.iter().all(|id| OURS.contains(&id.as_str())));
+        .all(|h| h.local && OURS.contains(&h.id.as_str()));
     if !only_ours {
         let names: Vec<String> = ours.iter().map(|id| format!("`{id}`")).collect();
         return Ok(Done::said(format!(

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use vaultspec_vault::{CapStorage, Storage};
 
+use super::hook_file;
 use super::managed_block;
 use super::policy::{self, Policy};
 use super::scaffold::{self, PRE_COMMIT_PATH};
@@ -188,47 +189,6 @@ const RETIRED_HOOKS: [&str; 4] = [
     "check-provider-artifacts",
 ];
 
-/// The ids and entries of the hooks of each `repo: local` entry of a
-/// pre-commit file; `None` when it does not read as one.
-fn local_hooks(text: &str) -> Option<Vec<(String, String)>> {
-    use vaultspec_vault::frontmatter::yaml::{Value, parse_strict};
-    let Ok(Value::Map(top)) = parse_strict(text) else {
-        return None;
-    };
-    let mut hooks = Vec::new();
-    for (key, repos) in &top {
-        let (true, Value::List(repos)) = (key == "repos", repos) else {
-            continue;
-        };
-        for repo in repos {
-            let Value::Map(repo) = repo else { continue };
-            if !repo
-                .iter()
-                .any(|(k, v)| k == "repo" && v.as_str() == Some("local"))
-            {
-                continue;
-            }
-            for (key, list) in repo {
-                let (true, Value::List(list)) = (key == "hooks", list) else {
-                    continue;
-                };
-                for hook in list {
-                    let Value::Map(hook) = hook else { continue };
-                    let field = |k: &str| {
-                        hook.iter()
-                            .find(|(n, _)| n == k)
-                            .and_then(|(_, v)| v.as_str())
-                            .unwrap_or_default()
-                            .to_owned()
-                    };
-                    hooks.push((field("id"), field("entry")));
-                }
-            }
-        }
-    }
-    Some(hooks)
-}
-
 /// Whether a gate entry the reference wrote was written for the other
 /// install mode than the one declared (vaultspec's own entry is neither).
 fn other_mode(storage: &dyn Storage, entry: &str) -> bool {
@@ -254,7 +214,7 @@ fn hook_state(
     root: &Path,
     wanted: bool,
 ) -> (&'static str, Option<(Level, String)>) {
-    let path = [PRE_COMMIT_PATH, ".pre-commit-config.yml"]
+    let path = hook_file::FILES
         .into_iter()
         .find(|p| storage.exists(p).unwrap_or(false));
     let text = path
@@ -284,7 +244,7 @@ fn hook_state(
             );
         }
     };
-    let Some(hooks) = local_hooks(&text) else {
+    let Some(hooks) = hook_file::hooks(&text) else {
         return (
             "unreadable",
             Some((
@@ -293,14 +253,13 @@ fn hook_state(
             )),
         );
     };
+    let hooks: Vec<&hook_file::Hook> = hooks.iter().filter(|h| h.local).collect();
     let gates: Vec<&String> = hooks
         .iter()
-        .filter(|(id, _)| id == "vaultspec-commit-gate")
-        .map(|(_, entry)| entry)
+        .filter(|h| h.id == "vaultspec-commit-gate")
+        .map(|h| &h.entry)
         .collect();
-    let retired = hooks
-        .iter()
-        .any(|(id, _)| RETIRED_HOOKS.contains(&id.as_str()));
+    let retired = hooks.iter().any(|h| RETIRED_HOOKS.contains(&h.id.as_str()));
     if gates.is_empty() && !retired {
         return (
             "no_hooks",

@@ -17,6 +17,7 @@
 //! `--force` also puts back the templates and `workspace.json`.
 
 mod git_state;
+pub(crate) mod hook_file;
 mod install;
 pub(crate) mod managed_block;
 pub(crate) mod policy;

@@ -14,14 +14,12 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 use vaultspec_vault::{CapStorage, Storage, StorageError};
 
+use super::hook_file::FILES as YAML_FILES;
 use super::policy::{self, PolicyArgs, PolicyCommand};
 use crate::report::{Reporter, exit, print_envelope, write_stdout};
 
 /// Where prek reads its hooks.
 pub const PREK_FILE: &str = "prek.toml";
-
-/// The YAML configurations prek stops reading once `prek.toml` exists.
-pub(crate) const YAML_FILES: [&str; 2] = [".pre-commit-config.yaml", ".pre-commit-config.yml"];
 
 /// The reference's markers around its block.
 pub(crate) const BEGIN: &str = "# >>> vaultspec-managed hooks (do not edit this block) >>>";

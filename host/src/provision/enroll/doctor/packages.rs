@@ -10,7 +10,6 @@
 
 use serde_json::{Map, Value, json};
 use vaultspec_vault::Storage;
-use vaultspec_vault::frontmatter::yaml::{self, Value as Yaml};
 use vaultspec_vault::migrations::{CURRENT_VERSION, version_key};
 
 const CORE: &str = "vaultspec-core";
@@ -53,44 +52,22 @@ fn read_json(storage: &dyn Storage, path: &str) -> Option<Value> {
 /// The mode the reference's commit hook entries were written for, when
 /// they all agree.
 fn hook_mode(storage: &dyn Storage) -> Option<&'static str> {
-    let path = [".pre-commit-config.yaml", ".pre-commit-config.yml"]
+    use crate::provision::setup::hook_file;
+    let path = hook_file::FILES
         .into_iter()
         .find(|p| storage.exists(p).unwrap_or(false))?;
     let text = String::from_utf8(storage.read(path).ok()?).ok()?;
-    let Ok(Yaml::Map(top)) = yaml::parse_strict(&text) else {
-        return None;
-    };
     let mut modes = Vec::new();
-    for (key, repos) in &top {
-        let (true, Yaml::List(repos)) = (key == "repos", repos) else {
-            continue;
-        };
-        for repo in repos {
-            let Yaml::Map(repo) = repo else { continue };
-            for (key, hooks) in repo {
-                let (true, Yaml::List(hooks)) = (key == "hooks", hooks) else {
-                    continue;
-                };
-                for hook in hooks {
-                    let Yaml::Map(hook) = hook else { continue };
-                    let field = |k: &str| {
-                        hook.iter()
-                            .find(|(n, _)| n == k)
-                            .and_then(|(_, v)| v.as_str())
-                    };
-                    if field("id") != Some(GATE) {
-                        continue;
-                    }
-                    let entry = field("entry").unwrap_or_default();
-                    if entry.starts_with("uvx --from vaultspec-core vaultspec-core") {
-                        modes.push("tool");
-                    } else if entry.starts_with("uv run --no-sync vaultspec-core") {
-                        modes.push("dependency");
-                    } else {
-                        return None;
-                    }
-                }
-            }
+    for hook in hook_file::hooks(&text)?.iter().filter(|h| h.id == GATE) {
+        if hook
+            .entry
+            .starts_with("uvx --from vaultspec-core vaultspec-core")
+        {
+            modes.push("tool");
+        } else if hook.entry.starts_with("uv run --no-sync vaultspec-core") {
+            modes.push("dependency");
+        } else {
+            return None;
         }
     }
     let first = *modes.first()?;
