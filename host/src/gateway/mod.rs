@@ -27,6 +27,7 @@ pub struct Gateway {
     sandbox: Sandbox,
     host: Option<HostVerbs>,
     index: OnceLock<discover::Index>,
+    prepared: OnceLock<discover::Prepared>,
 }
 
 impl Gateway {
@@ -37,6 +38,7 @@ impl Gateway {
             sandbox,
             host: None,
             index: OnceLock::new(),
+            prepared: OnceLock::new(),
         }
     }
 
@@ -46,6 +48,7 @@ impl Gateway {
         self.catalog.add(VerbComponent::host(host.declaration)?)?;
         self.host = Some(host);
         self.index = OnceLock::new();
+        self.prepared = OnceLock::new();
         Ok(self)
     }
 
@@ -91,6 +94,28 @@ impl Gateway {
             .collect()
     }
 
+    /// The whole `discover` reply for `query` as JSON text
+    /// (`{"query","count","verbs"}`), put together from each verb's schema
+    /// written once ([`discover::Prepared`]), and how many verbs it holds.
+    pub fn discover_reply(&self, query: &str, limit: usize) -> (usize, String) {
+        let ranked = self.index().rank(&self.catalog, query, limit);
+        let prepared = self
+            .prepared
+            .get_or_init(|| discover::Prepared::build(&self.catalog));
+        let mut out = String::with_capacity(256 + ranked.len() * 2048);
+        out.push_str("{\"query\":");
+        out.push_str(&Value::from(query).to_string());
+        out.push_str(&format!(",\"count\":{},\"verbs\":[", ranked.len()));
+        for (i, r) in ranked.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            prepared.write(&self.catalog, r, &mut out);
+        }
+        out.push_str("]}");
+        (ranked.len(), out)
+    }
+
     /// Check `request` against its verb and run it on `workspace`
     /// ([`invoke::invoke`]); `Err` is a refusal, and then nothing ran.
     pub async fn invoke(
@@ -103,5 +128,32 @@ impl Gateway {
             host: self.host.as_ref(),
         };
         invoke::invoke(&self.catalog, runners, workspace, request).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_written_discover_reply_is_the_one_built_from_values() {
+        let catalog = crate::builtins::catalog().unwrap();
+        let gateway = Gateway::new(catalog, Sandbox::new(CompileCache::new(None)).unwrap());
+        for (query, limit) in [
+            ("delete a step", 10),
+            ("which rules do agents follow", 3),
+            ("quote \" and \\ and ünïcode", 5),
+            ("", 10),
+            ("list", 50),
+        ] {
+            let (count, written) = gateway.discover_reply(query, limit);
+            let built = json!({
+                "query": query,
+                "count": count,
+                "verbs": gateway.discover(query, limit),
+            });
+            assert_eq!(written, built.to_string(), "{query}");
+        }
     }
 }

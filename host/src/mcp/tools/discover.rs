@@ -2,11 +2,11 @@
 //! (`spec/gateway.md` §2).
 
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::parse;
 use crate::mcp::context::ServerContext;
-use crate::mcp::reply::{Reply, ToolResult};
+use crate::mcp::reply::{Payload, Reply, ToolResult};
 
 #[derive(Deserialize)]
 struct Args {
@@ -19,13 +19,13 @@ fn ten() -> usize {
     10
 }
 
-/// Rank the verbs for the query.
+/// Rank the verbs for the query: the reply is written from each verb's
+/// schema as the gateway keeps it, never built per call.
 pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let args: Args = parse(args)?;
-    let verbs = context.gateway.discover(&args.query, args.limit);
-    let summary = format!("{} verbs", verbs.len());
+    let (count, json) = context.gateway.discover_reply(&args.query, args.limit);
     Ok(Reply {
-        summary,
-        structured: json!({"query": args.query, "count": verbs.len(), "verbs": verbs}).into(),
+        summary: format!("{count} verbs"),
+        structured: Payload::Written(json.into()),
     })
 }
