@@ -254,3 +254,21 @@ fn a_0_1_20_framework_folder_comes_out_as_the_reference_left_it() {
         "{hooks}"
     );
 }
+
+#[test]
+fn install_on_an_old_workspace_says_which_migrations_are_pending() {
+    let vault = old_workspace();
+    let out = vaultspec(&vault, &["install", "claude", "--skip", "mcp"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("schema migration(s) from an older release are pending (gitignore_reversal,")
+            && said.contains("migrations run --dry-run"),
+        "{said}"
+    );
+    let json = vaultspec(&vault, &["install", "claude", "--skip", "mcp", "--json"]);
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        json["data"]["pending_migrations"][0], "gitignore_reversal",
+        "{json}"
+    );
+}

@@ -192,9 +192,10 @@ pub fn run(options: RunOptions) -> u8 {
         .and_then(|text| vaultspec_sdk::serde_json::from_str(&text).ok())
         .unwrap_or(Value::Null);
     // The manifest moves up to the last migration before the first that
-    // did not run, so that one stays pending.
-    let mut reached: Option<&str> = Some(CURRENT_VERSION);
-    let mut previous: Option<&str> = st.manifest_version.as_deref();
+    // did not run, so that one stays pending; past all of them when every
+    // one ran.
+    let mut reached: Option<&str> = st.manifest_version.as_deref();
+    let mut blocked = false;
     for ((name, target), deletes) in st.pending.iter().zip(&previews) {
         let outcome = if HOST_MIGRATIONS.contains(name) {
             done_by_host(&host, name)
@@ -207,9 +208,7 @@ pub fn run(options: RunOptions) -> u8 {
             }
         };
         let Some(outcome) = outcome else {
-            if reached == Some(CURRENT_VERSION) {
-                reached = previous;
-            }
+            blocked = true;
             let detail = "it changes files outside the vault, which only `vaultspec migrations \
                           run` at a terminal writes; it stays pending";
             migrations.push(json!({
@@ -221,7 +220,9 @@ pub fn run(options: RunOptions) -> u8 {
             }));
             continue;
         };
-        previous = Some(target);
+        if !blocked {
+            reached = Some(target);
+        }
         snapshots.extend(outcome.snapshot.clone());
         migrations.push(json!({
             "name": name, "target_version": target, "applied": !options.dry_run,
@@ -233,6 +234,11 @@ pub fn run(options: RunOptions) -> u8 {
             "detail": format!("{target}  {}", outcome.summary),
         }));
     }
+    let reached = if blocked {
+        reached
+    } else {
+        Some(CURRENT_VERSION)
+    };
     // A manifest whose version would not move is left as it is.
     let reached = reached.filter(|v| Some(*v) != st.manifest_version.as_deref());
     let doomed: usize = previews.iter().map(Vec::len).sum();

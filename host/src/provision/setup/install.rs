@@ -299,6 +299,13 @@ fn report(
     me: &str,
 ) -> anyhow::Result<()> {
     let changed = |c: Change| steps.iter().filter(move |s| s.change == c);
+    // An older release's workspace: install does not migrate it (the
+    // migrations can remove documents, so a person runs them on purpose).
+    let pending: Vec<&str> = vaultspec_vault::CapStorage::open(root)
+        .ok()
+        .and_then(|storage| vaultspec_vault::migrations::state(&storage).ok())
+        .map(|state| state.pending.iter().map(|(name, _)| *name).collect())
+        .unwrap_or_default();
     let sources_did = |what: &str| framework.sources.iter().any(|(_, o)| *o == what);
     let synced = framework.sync.as_ref().map_or("unchanged", |s| s.status());
     let status = if changed(Change::Create).next().is_some() || sources_did("created") {
@@ -328,6 +335,7 @@ fn report(
             "path": root.display().to_string(),
             "warnings": [],
             "environment": {},
+            "pending_migrations": pending,
         });
         let mut warnings: Vec<String> = framework.notes.clone();
         if let Some(sync) = &framework.sync {
@@ -404,6 +412,14 @@ fn report(
             } else {
                 ""
             }
+        ));
+    }
+    if !pending.is_empty() {
+        out.push_str(&format!(
+            "  {} schema migration(s) from an older release are pending ({}): `{me} migrations \
+             run --dry-run` shows what they change, `{me} migrations run` applies them\n",
+            pending.len(),
+            pending.join(", ")
         ));
     }
     if status == "created" && !args.dry_run && !no_hints {
