@@ -202,9 +202,11 @@ fn other_mode(storage: &dyn Storage, entry: &str) -> bool {
                 .map(str::to_owned)
         })
         .unwrap_or_else(|| "dependency".to_owned());
-    let tool = entry.starts_with("uvx --from vaultspec-core vaultspec-core");
-    let dependency = entry.starts_with("uv run --no-sync vaultspec-core");
-    (tool && declared != "tool") || (dependency && declared == "tool")
+    match hook_file::entry_mode(entry) {
+        Some("tool") => declared != "tool",
+        Some(_) => declared == "tool",
+        None => false,
+    }
 }
 
 /// The state of the commit gate: declined, its file missing or without

@@ -16,6 +16,20 @@ pub struct Hook {
     pub entry: String,
 }
 
+/// The install mode the reference wrote a commit-gate `entry` for: `tool`
+/// (`uvx --from vaultspec-core vaultspec-core …`) or `dependency` (`uv run
+/// --no-sync vaultspec-core …`); `None` for any other command, vaultspec's
+/// own included.
+pub fn entry_mode(entry: &str) -> Option<&'static str> {
+    if entry.starts_with("uvx --from vaultspec-core vaultspec-core") {
+        Some("tool")
+    } else if entry.starts_with("uv run --no-sync vaultspec-core") {
+        Some("dependency")
+    } else {
+        None
+    }
+}
+
 /// Every hook of every repo, in order; `None` when the text is not a
 /// mapping with a `repos` list.
 pub fn hooks(text: &str) -> Option<Vec<Hook>> {
@@ -65,5 +79,18 @@ mod tests {
         assert!(!hooks[0].local && hooks[0].id == "black");
         assert!(hooks[1].local && hooks[1].entry == "vaultspec commit-gate");
         assert_eq!(super::hooks("- a\n"), None);
+    }
+
+    #[test]
+    fn a_gate_entry_names_the_install_mode_it_was_written_for() {
+        assert_eq!(
+            entry_mode("uvx --from vaultspec-core vaultspec-core commit-gate"),
+            Some("tool")
+        );
+        assert_eq!(
+            entry_mode("uv run --no-sync vaultspec-core commit-gate"),
+            Some("dependency")
+        );
+        assert_eq!(entry_mode("/usr/bin/vaultspec commit-gate"), None);
     }
 }

@@ -221,8 +221,8 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
             )
         }
     };
-    let seeded = vaultspec_vault::CapStorage::open(root).ok();
-    let builtin_version = seeded
+    let opened = vaultspec_vault::CapStorage::open(root).ok();
+    let builtin_version = opened
         .as_ref()
         .map_or("no_snapshots", seeds::builtin_version);
     match builtin_version {
@@ -240,7 +240,7 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
         ),
         _ => {}
     }
-    let stale_seeds = seeded
+    let stale_seeds = opened
         .as_ref()
         .map(seeds::stale_mcp_seeds)
         .unwrap_or_default();
@@ -254,15 +254,16 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
             ),
         );
     }
-    if framework {
-        for (level, message) in
-            agents::findings(&agents::states(root, &installed, &rules, !present))
-        {
-            warn(level, message);
-        }
+    // In the reference's order and words (only with a framework to read).
+    let provider_states: serde_json::Map<String, Value> = if framework {
+        agents::states(root, &installed, &rules, !present)
+    } else {
+        serde_json::Map::new()
+    };
+    for (level, message) in agents::findings(&provider_states) {
+        warn(level, message);
     }
-    let storage = vaultspec_vault::CapStorage::open(root).ok();
-    let storage = storage.as_ref().map(|s| s as &dyn vaultspec_vault::Storage);
+    let storage = opened.as_ref().map(|s| s as &dyn vaultspec_vault::Storage);
     let has_vault = root.join(".vault").is_dir();
     let (vault_content, annotated, unreadable) = match storage {
         Some(storage) if has_vault => vault::content(storage),
@@ -361,12 +362,6 @@ pub fn diagnose(root: &Path, homes: &Homes, json: bool, gate_errors: bool) -> Pr
         exit::FINDINGS
     } else {
         exit::OK
-    };
-    // In the reference's order and words (only with a framework to read).
-    let provider_states: serde_json::Map<String, Value> = if framework {
-        agents::states(root, &installed, &rules, !present)
-    } else {
-        serde_json::Map::new()
     };
     let mut data = json!({
         "framework": framework_word,

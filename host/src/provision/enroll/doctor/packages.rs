@@ -59,16 +59,7 @@ fn hook_mode(storage: &dyn Storage) -> Option<&'static str> {
     let text = String::from_utf8(storage.read(path).ok()?).ok()?;
     let mut modes = Vec::new();
     for hook in hook_file::hooks(&text)?.iter().filter(|h| h.id == GATE) {
-        if hook
-            .entry
-            .starts_with("uvx --from vaultspec-core vaultspec-core")
-        {
-            modes.push("tool");
-        } else if hook.entry.starts_with("uv run --no-sync vaultspec-core") {
-            modes.push("dependency");
-        } else {
-            return None;
-        }
+        modes.push(hook_file::entry_mode(&hook.entry)?);
     }
     let first = *modes.first()?;
     modes.iter().all(|m| *m == first).then_some(first)
