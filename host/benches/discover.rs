@@ -141,6 +141,7 @@ fn replies(queries: &[String], rounds: usize) -> anyhow::Result<()> {
     let server = VaultServer::new(ServerContext {
         workspace: Workspace::open(root.path())?,
         read_only: false,
+        keep_replies: true,
         vault: VaultCache::default(),
         gateway: Gateway::new(builtins::catalog()?, Sandbox::new(CompileCache::new(None))?),
     });

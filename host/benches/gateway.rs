@@ -152,14 +152,21 @@ struct Compared {
 }
 
 impl Servers {
+    /// Servers that keep no replies (`--no-cache`): every call runs its
+    /// verb, which is what these rows time.
     fn spawn(root: &Path, cache: &Path) -> anyhow::Result<Self> {
-        let (mut current, _) = Server::spawn(root, cache)?;
+        let binary = Path::new(env!("CARGO_BIN_EXE_vaultspec"));
+        let (mut current, _) = Server::spawn_with(binary, &["--no-cache"], root, cache)?;
         current.call("invoke", json!({"verb": "vault stats"}))?; // compile cache warm
         let baseline = match std::env::var_os(BASELINE) {
             Some(binary) => {
                 // A cache of its own: the key covers the host version, not its build.
-                let (mut server, _) =
-                    Server::spawn_binary(Path::new(&binary), root, &cache.join("baseline"))?;
+                let (mut server, _) = Server::spawn_with(
+                    Path::new(&binary),
+                    &["--no-cache"],
+                    root,
+                    &cache.join("baseline"),
+                )?;
                 server.call("invoke", json!({"verb": "vault stats"}))?;
                 Some(server)
             }
@@ -301,6 +308,30 @@ fn invoke_bench(docs: usize, cache: &Path) -> anyhow::Result<()> {
         println!("| vault check all, {docs} documents | {} |", ms(check_all));
     }
     servers.print_comparison();
+    kept_bench(root, cache)
+}
+
+/// `invoke` of a read verb asked again on a server that keeps replies: the
+/// first call runs the verb, the next are answered from the kept reply.
+fn kept_bench(root: &Path, cache: &Path) -> anyhow::Result<()> {
+    let (mut server, _) = Server::spawn(root, cache)?;
+    println!(
+        "\n| kept replies (warm server) | first call | asked again (median of {SAMPLES}) |\n|---|---:|---:|"
+    );
+    for verb in [
+        json!({"verb": "vault list", "arguments": {"limit": 200}}),
+        json!({"verb": "vault list", "arguments": {"limit": 200, "offset": 200}}),
+        json!({"verb": "vault stats"}),
+    ] {
+        let mut call = || -> anyhow::Result<Duration> {
+            let start = Instant::now();
+            server.call_accepting("invoke", verb.clone(), "Response exceeds")?;
+            Ok(start.elapsed())
+        };
+        let first = call()?;
+        let again = timed(|| call().map(drop))?;
+        println!("| {} | {} | {} |", verb, ms(first), ms(again));
+    }
     Ok(())
 }
 

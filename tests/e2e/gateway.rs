@@ -18,6 +18,7 @@ fn request(verb: &str, arguments: Value, positionals: &[&str], timeout: Option<f
         arguments: arguments.as_object().cloned().unwrap_or_else(Map::new),
         positionals: positionals.iter().map(|s| s.to_string()).collect(),
         timeout,
+        began: None,
     }
 }
 
@@ -347,5 +348,69 @@ fn a_spinning_verb_leaves_the_runtime_free_for_other_work() -> anyhow::Result<()
         other_work_done < std::time::Duration::from_millis(1500),
         "a 50 ms timer fired only after {other_work_done:?}, when the verb was stopped"
     );
+    Ok(())
+}
+
+/// How many `invoke` calls the server's log says it answered from a kept
+/// reply.
+fn given_from_kept(log: &std::path::Path) -> usize {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter(|line| line.contains("an invoke reply is kept") && line.contains("holds=true"))
+        .count()
+}
+
+#[test]
+fn a_read_verb_is_answered_again_from_its_kept_reply_until_what_it_read_changes()
+-> anyhow::Result<()> {
+    let vault = TestVault::new();
+    vault.doc("adr", "2026-01-01", "alpha", None);
+    vault.doc("plan", "2026-01-02", "alpha", None);
+    // Nothing the verbs read may have changed within the racy window.
+    std::thread::sleep(std::time::Duration::from_millis(3100));
+    let log = tempfile::NamedTempFile::new()?;
+    let session = Session::start_logging(&vault, &[], "debug", log.reopen()?)?;
+    let ask = |verb: &str| -> anyhow::Result<Value> {
+        let result = session.call("invoke", json!({"verb": verb}))?;
+        Ok(result.structured_content.unwrap_or_default())
+    };
+    // Its findings make it exit 1: that is an answer like any other.
+    let first = ask("vault check all")?;
+    assert_eq!(first["exit_code"], 1, "{first}");
+    assert_eq!(given_from_kept(log.path()), 0);
+    assert_eq!(ask("vault check all")?, first, "asked again");
+    assert_eq!(given_from_kept(log.path()), 1, "the second call was kept");
+
+    // A document changes: the vault is a new state, the verb runs again.
+    let adr = vault.doc("adr", "2026-01-03", "alpha", Some("second"));
+    let after_edit = ask("vault check all")?;
+    assert_ne!(after_edit, first);
+    assert_eq!(given_from_kept(log.path()), 1);
+
+    // A file outside `.vault/` that a verb read is as much a part of its
+    // reply: `check code-boundary` lists the whole workspace for source
+    // files naming documents.
+    std::thread::sleep(std::time::Duration::from_millis(3100));
+    let settled = ask("vault check code-boundary")?;
+    assert_eq!(ask("vault check code-boundary")?, settled);
+    assert_eq!(given_from_kept(log.path()), 2);
+    let stem = adr.rsplit('/').next().unwrap().trim_end_matches(".md");
+    vault.write("src/lib.rs", &format!("// see {stem}\n"));
+    let fresh = Session::start(&vault, &[])?
+        .call("invoke", json!({"verb": "vault check code-boundary"}))?
+        .structured_content;
+    let after = ask("vault check code-boundary")?;
+    assert_ne!(after, settled, "the new source file is reported");
+    assert_eq!(Some(after), fresh, "as a new server answers");
+    assert_eq!(given_from_kept(log.path()), 2, "the listed folder changed");
+
+    // Under `--no-cache` every call runs its verb.
+    let log = tempfile::NamedTempFile::new()?;
+    let session = Session::start_logging(&vault, &["--no-cache"], "debug", log.reopen()?)?;
+    for _ in 0..2 {
+        session.call("invoke", json!({"verb": "vault list"}))?;
+    }
+    assert_eq!(given_from_kept(log.path()), 0);
     Ok(())
 }

@@ -35,6 +35,16 @@ pub struct Session {
 
 impl Session {
     pub fn start(vault: &TestVault, extra: &[&str]) -> anyhow::Result<Self> {
+        Self::start_logging(vault, extra, "error", std::process::Stdio::inherit())
+    }
+
+    /// A session whose server logs at `level` to `stderr`.
+    pub fn start_logging(
+        vault: &TestVault,
+        extra: &[&str],
+        level: &str,
+        stderr: impl Into<std::process::Stdio>,
+    ) -> anyhow::Result<Self> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -50,9 +60,9 @@ impl Session {
             // server keeps the user's journal key under it.
             .env("HOME", cache_dir().parent().unwrap().join("test-home"))
             .env("VAULTSPEC_STDIO_WATCHDOG", "0")
-            .env("VAULTSPEC_LOG_LEVEL", "error");
+            .env("VAULTSPEC_LOG_LEVEL", level);
         let client = runtime.block_on(async {
-            let transport = TokioChildProcess::new(command)?;
+            let (transport, _) = TokioChildProcess::builder(command).stderr(stderr).spawn()?;
             anyhow::Ok(().serve(transport).await?)
         })?;
         Ok(Self { client, runtime })

@@ -1,6 +1,7 @@
 //! A warm server answers as a fresh one would: after each of a random
 //! sequence of edits, renames, deletes and creations made behind its back,
-//! its `check`, `status` and `find` equal a new server's, field for field.
+//! its `check`, `status`, `find` and `invoke` of read verbs (whose replies
+//! it keeps) equal a new server's, field for field.
 
 use serde_json::{Value, json};
 use vaultspec_test_support::TestVault;
@@ -16,6 +17,12 @@ fn answers(session: &Session) -> anyhow::Result<Vec<Value>> {
         ("check", json!({"feature": "alpha"})),
         ("status", json!({})),
         ("find", json!({})),
+        ("invoke", json!({"verb": "vault list"})),
+        (
+            "invoke",
+            json!({"verb": "vault list", "arguments": {"feature": "alpha"}}),
+        ),
+        ("invoke", json!({"verb": "vault check all"})),
     ] {
         let result = session.call(tool, args)?;
         out.push(

@@ -84,8 +84,20 @@ impl Server {
         root: &Path,
         cache: &Path,
     ) -> anyhow::Result<(Self, Duration)> {
+        Self::spawn_with(binary, &[], root, cache)
+    }
+
+    /// [`Server::spawn_binary`] with `flags` before `mcp`
+    /// (`--no-cache`).
+    pub fn spawn_with(
+        binary: &Path,
+        flags: &[&str],
+        root: &Path,
+        cache: &Path,
+    ) -> anyhow::Result<(Self, Duration)> {
         let start = Instant::now();
         let mut child = Command::new(binary)
+            .args(flags)
             .args(["mcp", "--target"])
             .arg(root)
             .env("VAULTSPEC_CACHE_DIR", cache)

@@ -21,8 +21,9 @@
 //!   way after the call, none of its files changed since `RACY` before the
 //!   call began;
 //! - every other path the call read or asked about (the call's
-//!   [`Journal`]): the type and inode of each folder on the way and the
-//!   stamp of the path itself, taken after the call under the same rule.
+//!   [`Journal`](crate::sandbox::Journal), kept as an [`Outside`]): the
+//!   type and inode of each folder on the way and the stamp of the path
+//!   itself, taken after the call under the same rule.
 //!
 //! Only builtins are kept: their answers depend on nothing else (a
 //! third-party verb might read the clock to the second). A call that
@@ -48,12 +49,10 @@ use vaultspec_vault::Date;
 use crate::catalog::{Origin, VerbComponent, VerbSpec};
 use crate::invocation::Invocation;
 use crate::sandbox::{
-    Chunk, HostOutput, Journal, OUTPUT_LIMIT, Outcome, own_folder, read_own_file,
+    Chunk, HostOutput, OUTPUT_LIMIT, Outcome, Outside, own_folder, read_own_file,
 };
 use crate::workspace::Workspace;
-use crate::workspace::survey::{
-    Stamp, changed_at, is_real_folder, racy_after, settled_print, stamp,
-};
+use crate::workspace::survey::{is_real_folder, racy_after, settled_print, stamp};
 
 /// Entries kept in the answers folder; past it the oldest go.
 pub const MAX_ENTRIES: usize = 256;
@@ -70,26 +69,14 @@ struct Header {
     day: String,
     /// The fingerprint of `.vault/` before the call.
     vault: String,
-    /// Each folder outside `.vault/` the call listed, with its marks and
-    /// fingerprint.
-    listed: Vec<(String, Vec<Mark>, String)>,
-    /// Each other path outside `.vault/` the call looked at, with its marks.
-    files: Vec<(String, Vec<Mark>)>,
+    /// The paths outside `.vault/` the call listed or looked at, stamped.
+    #[serde(flatten)]
+    outside: Outside,
     /// The verb's exit code.
     exit: u8,
     /// The output, as (stderr?, length) runs of the bytes after the header.
     chunks: Vec<(bool, usize)>,
 }
-
-/// What one component of a path was: missing, or its type (one of
-/// [`FILE`], [`FOLDER`], [`LINK`], [`OTHER`]), inode and (for the last
-/// component) its stamp.
-type Mark = Option<(u8, u64, Option<Stamp>)>;
-
-const FILE: u8 = 0;
-const FOLDER: u8 = 1;
-const LINK: u8 = 2;
-const OTHER: u8 = 3;
 
 /// The cache as one call sees it.
 pub struct Answers {
@@ -140,7 +127,7 @@ impl Answers {
     /// colour, part of the key), or `None` when its answer may not be kept:
     /// not a builtin, files given at the command line, no usable cache
     /// folder, or one inside the workspace. (A call that tries to write is
-    /// not kept either: see [`Journal`].)
+    /// not kept either: see [`Journal`](crate::sandbox::Journal).)
     pub fn for_call(
         component: &VerbComponent,
         verb: &VerbSpec,
@@ -205,15 +192,7 @@ impl Answers {
         let holds = header.key == self.key
             && header.day == day
             && before.vault.as_deref() == Some(header.vault.as_str())
-            && header.listed.iter().all(|(dir, marks, print)| {
-                marks_of(&self.root, dir) == *marks
-                    && settled_print(&self.root.join(dir), racy_after(started))
-                        .is_some_and(|now| hex::encode(now) == *print)
-            })
-            && header
-                .files
-                .iter()
-                .all(|(path, marks)| marks_of(&self.root, path) == *marks);
+            && header.outside.holds(&self.root, started);
         if !holds {
             tracing::debug!("the kept answer no longer holds");
             return Err(before);
@@ -264,27 +243,18 @@ impl Answers {
             return Err("the verb did not finish by itself");
         };
         let journal = outcome.journal.as_ref().ok_or("the verb did not finish")?;
-        if !journal.bounded() {
-            return Err("the verb looked at more than can be named");
-        }
         let vault = before
             .vault
             .ok_or("`.vault/` was changing, holds a symlink, or is not a folder")?;
         if Date::today_utc().to_string() != before.day {
             return Err("the day changed during the call");
         }
-        let listed = self
-            .listed(journal, before.started)
-            .ok_or("a folder the verb listed was changing or holds a symlink")?;
-        let files = self
-            .files(journal, before.started)
-            .ok_or("a file the verb read was changing")?;
+        let outside = Outside::taken(&self.root, journal, before.started)?;
         Ok(Header {
             key: self.key.clone(),
             day: before.day,
             vault,
-            listed,
-            files,
+            outside,
             exit,
             chunks: outcome
                 .recorded
@@ -292,44 +262,6 @@ impl Answers {
                 .map(|c| (c.stderr, c.bytes.len()))
                 .collect(),
         })
-    }
-
-    /// The marks and fingerprint of every folder `journal` listed, or `None`
-    /// when one is not a real folder (nor missing), or one of its files is a
-    /// symlink or changed within `RACY` of the call's start or after it.
-    fn listed(
-        &self,
-        journal: &Journal,
-        started: SystemTime,
-    ) -> Option<Vec<(String, Vec<Mark>, String)>> {
-        let racy = racy_after(started);
-        journal
-            .listed()
-            .map(|dir| {
-                let marks = marks_of(&self.root, dir);
-                let folders = marks.iter().enumerate().all(|(n, mark)| match mark {
-                    Some((kind, _, _)) => *kind == FOLDER,
-                    None => n + 1 == marks.len(),
-                });
-                let print = settled_print(&self.root.join(dir), racy).filter(|_| folders)?;
-                Some((dir.to_owned(), marks, hex::encode(print)))
-            })
-            .collect()
-    }
-
-    /// The marks of every path `journal` names, or `None` when one of them
-    /// changed within [`RACY`](crate::workspace::survey::RACY) of the call's start or after it.
-    fn files(&self, journal: &Journal, started: SystemTime) -> Option<Vec<(String, Vec<Mark>)>> {
-        let racy = racy_after(started);
-        journal
-            .outside()
-            .map(|path| {
-                let marks = marks_of(&self.root, path);
-                let settled = std::fs::symlink_metadata(self.root.join(path))
-                    .map_or(true, |meta| changed_at(&meta) < racy);
-                settled.then(|| (path.to_owned(), marks))
-            })
-            .collect()
     }
 
     /// The entry's header and the bytes after it, when it is this user's,
@@ -363,38 +295,6 @@ fn inside(dir: &Path, root: &Path) -> bool {
     dir.ancestors()
         .find_map(|at| at.canonicalize().ok())
         .is_some_and(|at| at.starts_with(root))
-}
-
-/// The marks of `path` beneath `root`, component by component, without
-/// following a link at the last one.
-fn marks_of(root: &Path, path: &str) -> Vec<Mark> {
-    use std::os::unix::fs::MetadataExt;
-    let parts: Vec<&str> = path.split('/').collect();
-    let mut at = root.to_path_buf();
-    let mut marks = Vec::with_capacity(parts.len());
-    for (n, part) in parts.iter().enumerate() {
-        at.push(part);
-        let Ok(meta) = std::fs::symlink_metadata(&at) else {
-            marks.push(None);
-            break;
-        };
-        let kind = meta.file_type();
-        let code = if kind.is_symlink() {
-            LINK
-        } else if kind.is_dir() {
-            FOLDER
-        } else if kind.is_file() {
-            FILE
-        } else {
-            OTHER
-        };
-        let last = n + 1 == parts.len();
-        marks.push(Some((code, meta.ino(), last.then(|| stamp(&meta)))));
-        if code != FOLDER {
-            break;
-        }
-    }
-    marks
 }
 
 /// An entry: [`MAGIC`], the SHA-256 of the rest, then the header's length
@@ -456,8 +356,11 @@ mod tests {
             key: "k".into(),
             day: "2026-12-04".into(),
             vault: "v".into(),
-            listed: vec![],
-            files: vec![(".vaultspec/workspace.json".into(), vec![None])],
+            outside: serde_json::from_value(serde_json::json!({
+                "listed": [],
+                "files": [[".vaultspec/workspace.json", [null]]],
+            }))
+            .unwrap(),
             exit: 1,
             chunks: vec![(false, 3), (true, 2)],
         }

@@ -167,7 +167,8 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     report(&loaded);
     if let Some(("mcp", sub)) = matches.subcommand() {
         logging::init(logging::SERVER_DEFAULT)?;
-        let args = McpArgs::from_arg_matches(sub)?;
+        let mut args = McpArgs::from_arg_matches(sub)?;
+        args.no_cache = matches.get_flag(NO_CACHE);
         let workspace = match Workspace::resolve(target.as_deref()) {
             Ok(workspace) => workspace,
             Err(err) => return Ok(reporter.fail(exit::FINDINGS, &format!("{err:#}"))),

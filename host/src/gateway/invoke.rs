@@ -7,15 +7,17 @@
 //! undeclared flag; a value of the wrong shape or type, or not among the
 //! choices; operands that do not fit. Each is a refusal naming the culprit.
 
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Map, Value, json};
+use vaultspec_vault::Date;
 
 use super::HostVerbs;
 use super::discover::{BLOCKED, RESERVED};
+use super::kept::{Given, KeptReplies};
 use crate::catalog::{Catalog, Origin, is_denied};
 use crate::invocation::{ArgError, Arguments, FlagValue, Invocation, arguments};
-use crate::sandbox::{CallOptions, FailureKind, OUTPUT_LIMIT, Outcome, Output, Sandbox};
+use crate::sandbox::{CallOptions, FailureKind, OUTPUT_LIMIT, Outcome, Output, Outside, Sandbox};
 use crate::workspace::Workspace;
 
 /// The timeout when the call names none, in seconds.
@@ -35,6 +37,9 @@ pub struct Request {
     pub positionals: Vec<String>,
     /// Seconds before the verb is stopped.
     pub timeout: Option<f64>,
+    /// When the call began, if its front end worked on it before: the
+    /// timeout counts from then.
+    pub began: Option<Instant>,
 }
 
 /// A request checked against its verb, ready to run.
@@ -83,12 +88,19 @@ fn truthy(value: &Value) -> bool {
     }
 }
 
-fn check<'c>(catalog: &'c Catalog, request: &Request) -> Result<Checked<'c>, String> {
-    let timeout = request.timeout.unwrap_or(DEFAULT_TIMEOUT);
+/// The seconds a call asking for `timeout` may run: the default when it
+/// names none, clamped to [`MAX_TIMEOUT`]; `Err` when it is not a positive
+/// number.
+pub fn timeout_seconds(timeout: Option<f64>) -> Result<f64, String> {
+    let timeout = timeout.unwrap_or(DEFAULT_TIMEOUT);
     if !timeout.is_finite() || timeout <= 0.0 {
         return Err("timeout must be finite and greater than zero".into());
     }
-    let timeout = timeout.min(MAX_TIMEOUT);
+    Ok(timeout.min(MAX_TIMEOUT))
+}
+
+fn check<'c>(catalog: &'c Catalog, request: &Request) -> Result<Checked<'c>, String> {
+    let timeout = timeout_seconds(request.timeout)?;
     let verb = request
         .verb
         .split_whitespace()
@@ -284,6 +296,26 @@ impl<'g> Runners<'g> {
     }
 }
 
+/// An `invoke` reply.
+pub enum Replied {
+    /// Made by this call and not kept.
+    Made(Value),
+    /// Kept: given again from an earlier call, or made by this one and
+    /// kept for the next.
+    Kept(Given),
+}
+
+impl Replied {
+    /// The reply as a JSON value (a kept one is read back).
+    pub fn into_value(self) -> Value {
+        match self {
+            Replied::Made(value) => value,
+            Replied::Kept(given) => serde_json::from_str(&given.json)
+                .expect("a kept reply is the JSON it was written as"),
+        }
+    }
+}
+
 /// Check and run one request; `Err` is a refusal (nothing ran).
 pub async fn invoke(
     catalog: &Catalog,
@@ -291,7 +323,25 @@ pub async fn invoke(
     workspace: &Workspace,
     request: &Request,
 ) -> Result<Value, String> {
+    invoke_keeping(catalog, runners, workspace, request, None)
+        .await
+        .map(Replied::into_value)
+}
+
+/// [`invoke`], with `kept` (the replies kept for the vault as it is now):
+/// a read-only builtin's reply is given from there while it holds, and
+/// kept there when it can be.
+pub async fn invoke_keeping(
+    catalog: &Catalog,
+    runners: Runners<'_>,
+    workspace: &Workspace,
+    request: &Request,
+    kept: Option<&KeptReplies>,
+) -> Result<Replied, String> {
     let checked = check(catalog, request)?;
+    let began = request.began.unwrap_or_else(Instant::now);
+    let deadline = Duration::from_secs_f64(checked.timeout);
+    let builtin = checked.runnable.origin == Origin::Builtin;
     let mut command = vec![
         "vaultspec".to_owned(),
         "--target".to_owned(),
@@ -303,18 +353,24 @@ pub async fn invoke(
     if checked.entry.spec.supports_json {
         command.push("--json".to_owned());
     }
-    let mut builtin_env = Vec::new();
     // The root doctor reports the host's `spec doctor` too, run as that
-    // host verb is, under the same deadline.
-    if checked.verb == "doctor"
-        && checked.runnable.origin == Origin::Builtin
-        && let Some(host) = runners.host
-    {
+    // host verb is, within the same deadline. What the host hands over was
+    // read where no journal looks: such a reply is never kept.
+    let handed = (checked.verb == "doctor" && builtin)
+        .then_some(runners.host)
+        .flatten();
+    let kept = kept.filter(|_| builtin && handed.is_none());
+    let started = SystemTime::now();
+    if let Some(given) = kept.and_then(|kept| kept.get(&command, workspace.root(), started)) {
+        return Ok(Replied::Kept(given));
+    }
+    let day = Date::today_utc();
+    let mut builtin_env = Vec::new();
+    if let Some(host) = handed {
         let invocation = crate::invocation::Invocation {
             json: true,
             ..Default::default()
         };
-        let deadline = Duration::from_secs_f64(checked.timeout);
         let report = host
             .call("spec doctor", &invocation, workspace.root(), deadline)
             .await;
@@ -325,7 +381,7 @@ pub async fn invoke(
         }
     }
     let options = CallOptions {
-        timeout: Some(Duration::from_secs_f64(checked.timeout)),
+        timeout: Some(deadline.saturating_sub(began.elapsed())),
         output: Output::Capture,
         gateway: true,
         builtin_env,
@@ -335,7 +391,6 @@ pub async fn invoke(
         let host = runners
             .host
             .ok_or_else(|| format!("verb '{}' has no runner here", checked.verb))?;
-        let deadline = Duration::from_secs_f64(checked.timeout);
         host.call(
             &checked.verb,
             &checked.invocation,
@@ -353,7 +408,32 @@ pub async fn invoke(
             Err(err) => return Err(err.to_string()),
         }
     };
-    Ok(fold(&checked, outcome, command))
+    let outside = match (kept, &outcome) {
+        (
+            Some(_),
+            Outcome {
+                exit_code: Some(_),
+                failure: None,
+                journal: Some(journal),
+                ..
+            },
+        ) => Outside::taken(workspace.root(), journal, started)
+            .inspect_err(|why| tracing::debug!("invoke reply not kept: {why}"))
+            .ok(),
+        _ => None,
+    };
+    let reply = fold(&checked, outcome, command.clone());
+    match (kept, outside) {
+        (Some(kept), Some(outside)) if Date::today_utc() == day => {
+            let given = Given {
+                summary: summary(&reply),
+                json: reply.to_string().into(),
+            };
+            kept.keep(command, day, outside, &given);
+            Ok(Replied::Kept(given))
+        }
+        _ => Ok(Replied::Made(reply)),
+    }
 }
 
 /// The summary line of an invoke reply.

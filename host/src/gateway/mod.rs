@@ -9,6 +9,7 @@
 pub mod discover;
 mod host_verbs;
 pub mod invoke;
+pub mod kept;
 
 use std::sync::OnceLock;
 
@@ -116,18 +117,20 @@ impl Gateway {
         (ranked.len(), out)
     }
 
-    /// Check `request` against its verb and run it on `workspace`
-    /// ([`invoke::invoke`]); `Err` is a refusal, and then nothing ran.
+    /// Check `request` against its verb and run it on `workspace`, or give
+    /// the reply `kept` holds for it ([`invoke::invoke`]); `Err` is a
+    /// refusal, and then nothing ran.
     pub async fn invoke(
         &self,
         workspace: &Workspace,
         request: &invoke::Request,
-    ) -> Result<Value, String> {
+        kept: Option<&kept::KeptReplies>,
+    ) -> Result<invoke::Replied, String> {
         let runners = invoke::Runners {
             sandbox: &self.sandbox,
             host: self.host.as_ref(),
         };
-        invoke::invoke(&self.catalog, runners, workspace, request).await
+        invoke::invoke_keeping(&self.catalog, runners, workspace, request, kept).await
     }
 }
 

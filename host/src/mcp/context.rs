@@ -15,6 +15,8 @@ pub struct ServerContext {
     pub workspace: Workspace,
     /// Whether the server was started with `--read-only`.
     pub read_only: bool,
+    /// Whether `invoke` replies may be kept (not under `--no-cache`).
+    pub keep_replies: bool,
     /// The loaded vault, reused while no file under `.vault/` changes.
     pub vault: VaultCache,
     /// The verbs `discover` finds and `invoke` runs, and where they run.

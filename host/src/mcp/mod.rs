@@ -63,6 +63,10 @@ pub struct McpArgs {
     /// reach it and holds the token can read and change this vault.
     #[arg(long, requires = "http")]
     pub allow_remote: bool,
+    /// Keep no `invoke` replies: every call runs its verb (the global
+    /// `--no-cache`).
+    #[arg(skip)]
+    pub no_cache: bool,
 }
 
 /// Serve MCP on stdin/stdout until stdin closes (or the watchdog fires), or
@@ -107,6 +111,7 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     let server = VaultServer::new(ServerContext {
         workspace,
         read_only: args.read_only,
+        keep_replies: !args.no_cache,
         vault: vault_cache::VaultCache::default(),
         gateway: Gateway::pooled(loaded.catalog, SANDBOX_SLOTS)?
             .with_host_verbs(crate::provision::enroll::host_verbs())?,

@@ -307,6 +307,7 @@ mod tests {
         let context = ServerContext {
             workspace: crate::workspace::Workspace::open(dir.path()).unwrap(),
             read_only: true,
+            keep_replies: true,
             vault: crate::mcp::vault_cache::VaultCache::default(),
             gateway: Gateway::new(
                 Catalog::new(),

@@ -19,6 +19,7 @@ use serde_json::Value;
 use vaultspec_vault::Date;
 
 use super::fingerprint;
+use crate::gateway::kept::KeptReplies;
 use crate::mcp::reply::{Payload, Reply, ToolError, ToolResult};
 
 /// The most replies kept for one loaded vault; past it the oldest are
@@ -35,6 +36,8 @@ type Slot = Arc<Mutex<Option<Reply>>>;
 #[derive(Default)]
 pub struct Replies {
     kept: Mutex<HashMap<String, Slot>>,
+    /// The `invoke` replies kept for the same files.
+    pub invoke: Arc<KeptReplies>,
 }
 
 impl Replies {
