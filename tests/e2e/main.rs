@@ -52,6 +52,7 @@ mod mcp_concurrency; // two servers on one vault, many calls at once
 mod mcp_http; // the server over HTTP: token, Host and Origin, both revisions
 mod mcp_incremental; // a warm server answers as a fresh one after edits behind its back
 mod mcp_protocol; // parse errors, unknown arguments, resource URIs, logging
+mod mcp_resources; // documents as resources, skills as prompts, completion, change notifications
 mod mcp_tools; // every hot tool's happy path and documented refusals
 
 // Agreement with vaultspec-core 0.3.9 and between our own entry points.

@@ -528,6 +528,58 @@ fn the_python_sdk_calls_every_tool_in_both_revisions() {
     }
 }
 
+#[test]
+fn the_python_sdk_reads_resources_gets_prompts_and_hears_changes_in_both_revisions() {
+    let Some(python) = sdk_python() else {
+        eprintln!(
+            "skipped: no Python with the MCP SDK (make one with `python3 -m venv target/mcp-sdk && target/mcp-sdk/bin/pip install mcp==2.3.0`, as .ci/run does)"
+        );
+        return;
+    };
+    let vault = TestVault::new();
+    let note = vault.doc("research", "2026-03-02", "interop", Some("python"));
+    vault.write(
+        ".vaultspec/skills/vaultspec-adr/SKILL.md",
+        "---\nname: vaultspec-adr\ndescription: Record a decision.\n---\n# Record a decision\n",
+    );
+    let home = tempfile::tempdir().unwrap();
+    let server = Http::with_token(&vault, home.path());
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/interop/python_sdk_resources.py");
+    let url = format!("http://{}/mcp", server.addr);
+    let stem = note.rsplit('/').next().unwrap().trim_end_matches(".md");
+    for (mode, version) in [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")] {
+        let out = Command::new(&python)
+            .arg(&script)
+            .args([url.as_str(), TOKEN, mode])
+            .arg(vault.root())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{mode}: {stderr}");
+        let said: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{mode}: not JSON ({e}): {stderr}"));
+        assert_eq!(said["protocol"], version, "{said}");
+        assert_eq!(said["listed"], 1, "{said}");
+        for exact in [
+            "read_exact",
+            "by_stem_exact",
+            "prompt_has_task",
+            "prompt_attaches",
+        ] {
+            assert_eq!(said[exact], true, "{mode}: {exact}: {said}");
+        }
+        assert_eq!(said["prompts"], json!(["vaultspec-adr"]), "{said}");
+        assert_eq!(said["completed"], json!([stem]), "{said}");
+        assert_eq!(said["features"], json!(["interop"]), "{said}");
+        let heard = said["heard"].as_str().unwrap_or("");
+        assert!(
+            heard.starts_with("file:///") && heard.ends_with(&note),
+            "{mode}: heard {heard}"
+        );
+    }
+}
+
 // ---- bounds -------------------------------------------------------------
 
 /// The CPU time the process `pid` has used so far.

@@ -149,24 +149,45 @@ fn unknown_arguments_are_refused_naming_each_one() -> anyhow::Result<()> {
 }
 
 #[test]
-fn find_hands_out_no_resource_uris_while_no_resources_are_served() -> anyhow::Result<()> {
+fn find_hands_out_resource_uris_the_server_reads_back_byte_for_byte() -> anyhow::Result<()> {
     let vault = TestVault::new();
-    vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+    let path = vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+    // Bytes a reader could normalise: a carriage return and a non-ASCII letter.
+    let text = vault.read(&path).unwrap().replace("\n\n", "\r\n\n") + "Größe\n";
+    vault.write(&path, &text);
     let session = Session::start(&vault, &[])?;
     let info = session
         .client
         .peer_info()
         .expect("the server introduced itself");
-    assert!(info.capabilities.resources.is_none());
+    let resources = info
+        .capabilities
+        .resources
+        .clone()
+        .expect("resources served");
+    assert_eq!(resources.subscribe, Some(true));
     let found = session.call("find", json!({"feature": "cache-layer", "type": ["adr"]}))?;
     let rows = found.structured_content.clone().unwrap_or_default();
     let row = &rows["result"][0];
+    let uri = row["resource_uri"].as_str().expect("a resource URI");
+    assert!(uri.starts_with("file:///") && uri.ends_with(&path), "{row}");
+    let read = session.runtime.block_on(
+        session
+            .client
+            .read_resource(rmcp::model::ReadResourceRequestParams::new(uri)),
+    )?;
+    let rmcp::model::ResourceContents::TextResourceContents {
+        text: served, meta, ..
+    } = &read.contents[0]
+    else {
+        panic!("not text: {read:?}");
+    };
+    assert_eq!(*served, text, "the exact text");
     assert_eq!(
-        row["path"], ".vault/adr/2026-03-02-cache-layer-use-lru-adr.md",
-        "{rows}"
+        meta.as_ref().unwrap().0["blob_hash"],
+        row["blob_hash"],
+        "the same blob hash find gave"
     );
-    assert!(row.get("resource_uri").is_none(), "{row}");
-    assert!(!rows.to_string().contains("file://"), "{rows}");
     Ok(())
 }
 

@@ -141,7 +141,7 @@ impl Server {
     /// writing the one to reading the last byte of the other. The time
     /// ends there: reading the reply into values is the client's work
     /// (some 10 ms for the megabyte-sized rollup of 100,000 documents).
-    fn exchange(&mut self, method: &str, params: Value) -> anyhow::Result<(String, Duration)> {
+    pub fn exchange(&mut self, method: &str, params: Value) -> anyhow::Result<(String, Duration)> {
         let id = self.next;
         self.next += 1;
         let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
@@ -150,6 +150,13 @@ impl Server {
         let mut line = String::new();
         self.stdout.read_line(&mut line)?;
         Ok((line, start.elapsed()))
+    }
+
+    /// The next line the server writes (a reply or a notification).
+    pub fn next_line(&mut self) -> anyhow::Result<String> {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line)?;
+        Ok(line)
     }
 
     /// One successful tool call, timed.

@@ -215,3 +215,114 @@ pub async fn call(
         _ => return None,
     })
 }
+
+/// The text the fixture resources and prompts carry.
+const FIXTURE_TEXT: &str = "This is the conformance suite's fixture content.";
+
+/// A fixture resource's contents, for the URIs the suite reads.
+pub fn read_resource(uri: &str) -> Option<rmcp::model::ReadResourceResult> {
+    use rmcp::model::{ReadResourceResult, ResourceContents};
+    let contents = match uri {
+        "test://static-text" => ResourceContents::text(FIXTURE_TEXT, uri),
+        "test://static-binary" => ResourceContents::blob(PNG, uri).with_mime_type("image/png"),
+        "test://watched-resource" => ResourceContents::text(FIXTURE_TEXT, uri),
+        _ => {
+            let id = uri
+                .strip_prefix("test://template/")?
+                .strip_suffix("/data")?;
+            ResourceContents::text(format!("{{\"id\":\"{id}\",\"data\":\"fixture\"}}"), uri)
+                .with_mime_type("application/json")
+        }
+    };
+    Some(ReadResourceResult::new(vec![contents]))
+}
+
+/// Whether `uri` is the fixture resource the suite subscribes to.
+pub fn subscribable(uri: &str) -> bool {
+    uri == "test://watched-resource"
+}
+
+/// The fixture prompts, with their arguments.
+pub fn prompts() -> Vec<rmcp::model::Prompt> {
+    use rmcp::model::{Prompt, PromptArgument};
+    let argument = |name: &str| {
+        PromptArgument::new(name)
+            .with_description(format!("The fixture's {name}."))
+            .with_required(true)
+    };
+    vec![
+        Prompt::new("test_simple_prompt", Some("A prompt of one message."), None),
+        Prompt::new(
+            "test_prompt_with_arguments",
+            Some("A prompt that repeats its two arguments."),
+            Some(vec![argument("arg1"), argument("arg2")]),
+        ),
+        Prompt::new(
+            "test_prompt_with_embedded_resource",
+            Some("A prompt that embeds the resource it names."),
+            Some(vec![argument("resourceUri")]),
+        ),
+        Prompt::new(
+            "test_prompt_with_image",
+            Some("A prompt with an image."),
+            None,
+        ),
+    ]
+}
+
+/// A fixture prompt rendered for `args`.
+pub fn get_prompt(
+    name: &str,
+    args: &serde_json::Map<String, serde_json::Value>,
+) -> Option<rmcp::model::GetPromptResult> {
+    use rmcp::model::{GetPromptResult, PromptMessage, Role};
+    let arg = |key: &str| {
+        args.get(key)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_owned()
+    };
+    let messages = match name {
+        "test_simple_prompt" => vec![PromptMessage::new_text(Role::User, FIXTURE_TEXT)],
+        "test_prompt_with_arguments" => vec![PromptMessage::new_text(
+            Role::User,
+            format!("First: {}; second: {}.", arg("arg1"), arg("arg2")),
+        )],
+        "test_prompt_with_embedded_resource" => vec![
+            PromptMessage::new_resource(
+                Role::User,
+                arg("resourceUri"),
+                Some("text/plain".into()),
+                Some(FIXTURE_TEXT.into()),
+                None,
+                None,
+                None,
+            ),
+            PromptMessage::new_text(Role::User, "Read the resource above."),
+        ],
+        "test_prompt_with_image" => vec![
+            PromptMessage::new(Role::User, ContentBlock::image(PNG, "image/png")),
+            PromptMessage::new_text(Role::User, "Describe the image above."),
+        ],
+        _ => return None,
+    };
+    Some(GetPromptResult::new(messages))
+}
+
+/// Completion of the fixture prompt's arguments.
+pub fn complete(
+    request: &rmcp::model::CompleteRequestParams,
+) -> Option<rmcp::model::CompleteResult> {
+    use rmcp::model::{CompleteResult, CompletionInfo};
+    if request.r#ref.as_prompt_name() != Some("test_prompt_with_arguments") {
+        return None;
+    }
+    let values = ["testValue1", "testValue2", "test"]
+        .into_iter()
+        .filter(|v| v.starts_with(&request.argument.value))
+        .map(str::to_owned)
+        .collect();
+    Some(CompleteResult::new(
+        CompletionInfo::with_all_values(values).ok()?,
+    ))
+}

@@ -16,8 +16,9 @@
 //!   minutes, 10 s for a request's headers and 15 s for its body, 8 MiB per
 //!   body, and an accept loop that waits out a lack of file descriptors.
 //!
-//! Every client shares one [`VaultServer`]: one vault cache, one gateway and
-//! the workspace's write lock, as two calls of one stdio client do. Both
+//! Every client shares one [`VaultServer`]: one vault cache, one gateway,
+//! one watcher and the workspace's write lock, as two calls of one stdio
+//! client do; each session keeps its own resource subscriptions. Both
 //! protocol revisions are served: 2025-11-25 with sessions, 2026-07-28
 //! statelessly (rmcp picks by the negotiated version).
 
@@ -103,7 +104,11 @@ pub async fn serve(server: VaultServer, options: &HttpOptions) -> anyhow::Result
     sessions.session_config.keep_alive = Some(SESSION_IDLE);
     let sessions = Arc::new(sessions);
     let endpoint = Arc::new(Endpoint {
-        service: StreamableHttpService::new(move || Ok(server.clone()), sessions.clone(), config),
+        service: StreamableHttpService::new(
+            move || Ok(server.for_session()),
+            sessions.clone(),
+            config,
+        ),
         sessions,
         token: token.into(),
     });

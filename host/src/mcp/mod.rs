@@ -1,5 +1,5 @@
 //! `vaultspec mcp`: the MCP server over stdio (or streamable HTTP, [`http`]),
-//! with the ten hot tools.
+//! with the ten hot tools, the vault as resources and the skills as prompts.
 //!
 //! [`server::VaultServer`] answers `tools/list` from [`tools::definitions`]
 //! and runs `tools/call` through the argument checks of [`schema`] to the
@@ -8,16 +8,22 @@
 //! reports a long call's progress to a client that asks; [`watchdog`] ends
 //! the server when its client dies without closing stdin; [`stdio`] carries
 //! the messages, answering a line that is not JSON with a parse error.
+//! [`resources`], [`prompts`] and [`completion`] serve the rest of the
+//! protocol, and [`notify`] tells clients when documents or skills change.
 
 pub mod batch;
+pub mod completion;
 pub mod context;
 #[cfg(feature = "conformance-fixtures")]
 pub mod fixtures;
 pub mod http;
 pub mod http_bounds;
 pub mod instructions;
+pub mod notify;
 pub mod progress;
+pub mod prompts;
 pub mod reply;
+pub mod resources;
 pub mod schema;
 pub mod server;
 pub mod splice;
@@ -108,6 +114,7 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     let recover_in = (!args.read_only)
         .then(|| Workspace::open(workspace.root()).ok())
         .flatten();
+    let notifier = notify::Notifier::start(workspace.root());
     let server = VaultServer::new(ServerContext {
         workspace,
         read_only: args.read_only,
@@ -115,7 +122,8 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         vault: vault_cache::VaultCache::default(),
         gateway: Gateway::pooled(loaded.catalog, SANDBOX_SLOTS)?
             .with_host_verbs(crate::provision::enroll::host_verbs())?,
-    });
+    })
+    .with_notifier(notifier);
     server.preload(move || {
         // A read-only server changes nothing: no recovery, no sweep. The
         // roll-back of an interrupted change runs here, after `initialize`

@@ -1,5 +1,9 @@
 //! The MCP server: `tools/list` from the definitions, `tools/call` through the
-//! argument checks to the tool, and the result packaged as the spec says.
+//! argument checks to the tool, and the result packaged as the spec says;
+//! beside the tools, the vault's documents as resources ([`super::resources`]),
+//! the skills as prompts ([`super::prompts`]), completion of their
+//! arguments ([`super::completion`]) and notifications of changes
+//! ([`super::notify`]). Every mode serves all of them: none writes.
 //!
 //! Order of a call: unknown tool (bare error) → read-only argument guard
 //! (bare error) → schema validation (tool error) → the tool: a native one on
@@ -11,20 +15,25 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, Tool, ToolAnnotations, UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 
 use super::context::ServerContext;
 use super::instructions::{SERVER_NAME, instructions};
+use super::notify::{Change, Notifier, Session, uris_of};
 use super::progress::Progress;
 use super::reply::{ToolError, ToolResult, cap_response, package};
 use super::schema::validate;
 use super::splice::Splice;
 use super::tools::{self, ToolDef, definitions};
+use super::{completion, prompts, resources};
 
 /// The longest a native tool may take. Past it the client gets a tool error
 /// naming the tool and the deadline, and the server goes on serving; the
@@ -39,6 +48,10 @@ pub struct VaultServer {
     tools: Arc<Vec<ToolDef>>,
     /// Where kept payloads go as stand-ins, when the transport splices.
     splice: Option<Arc<Splice>>,
+    /// The watcher that tells clients of changes, when the system has one.
+    notifier: Option<Arc<Notifier>>,
+    /// This client's subscriptions (one per HTTP session).
+    session: Arc<Session>,
 }
 
 impl VaultServer {
@@ -49,7 +62,35 @@ impl VaultServer {
             context: Arc::new(context),
             tools,
             splice: None,
+            notifier: None,
+            session: Arc::default(),
         }
+    }
+
+    /// This server, telling its clients of changes `notifier` sees.
+    pub fn with_notifier(mut self, notifier: Option<Arc<Notifier>>) -> Self {
+        self.notifier = notifier;
+        self
+    }
+
+    /// The same server for another client: shared vault, gateway and
+    /// watcher, subscriptions of its own.
+    pub fn for_session(&self) -> Self {
+        Self {
+            session: Arc::default(),
+            ..self.clone()
+        }
+    }
+
+    /// Run `work` on the context on a blocking thread (it reads files).
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&ServerContext) -> Result<T, ErrorData> + Send + 'static,
+    ) -> Result<T, ErrorData> {
+        let context = self.context.clone();
+        tokio::task::spawn_blocking(move || work(&context))
+            .await
+            .map_err(|err| ErrorData::internal_error(format!("the request stopped: {err}"), None))?
     }
 
     /// This server, packaging kept payloads as stand-ins of `splice` (for
@@ -177,16 +218,27 @@ fn to_tool(def: &ToolDef) -> Tool {
 
 impl ServerHandler for VaultServer {
     fn get_info(&self) -> ServerConfig {
-        #[cfg(not(feature = "conformance-fixtures"))]
-        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        let builder = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_prompts()
+            .enable_completions();
         // The logging fixture sends log messages, which a client may only
         // receive from a server that says it logs.
         #[cfg(feature = "conformance-fixtures")]
         #[allow(deprecated)] // as `set_level` below
-        let capabilities = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_logging()
-            .build();
+        let builder = builder.enable_logging();
+        let mut capabilities = builder.build();
+        // Subscriptions and list changes only where a watcher tells them.
+        if self.notifier.is_some() {
+            if let Some(resources) = &mut capabilities.resources {
+                resources.subscribe = Some(true);
+                resources.list_changed = Some(true);
+            }
+            if let Some(prompts) = &mut capabilities.prompts {
+                prompts.list_changed = Some(true);
+            }
+        }
         let mut config = ServerConfig::new(capabilities);
         config.server_info = Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"));
         config.instructions = Some(instructions(self.context.read_only));
@@ -210,6 +262,183 @@ impl ServerHandler for VaultServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         Ok(())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        if let Some(notifier) = &self.notifier {
+            self.session
+                .forward(self.context.clone(), notifier, context.peer);
+        }
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let cursor = request.and_then(|r| r.cursor);
+        self.blocking(move |context| {
+            let (loaded, _) = resources::loaded(context)?;
+            resources::list(context, &loaded, cursor.as_deref())
+        })
+        .await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        #[cfg(feature = "conformance-fixtures")]
+        if let Some(result) = super::fixtures::read_resource(&request.uri) {
+            return Ok(result.into());
+        }
+        let uri = request.uri;
+        self.blocking(move |context| {
+            let (loaded, storage) = resources::loaded(context)?;
+            resources::read(context, &loaded, &storage, &uri)
+        })
+        .await
+        .map(Into::into)
+    }
+
+    #[allow(deprecated)] // the 2025-11-25 way; 2026-07-28 clients `listen`
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let known = resources::subscribable(&self.context, &request.uri);
+        #[cfg(feature = "conformance-fixtures")]
+        let known = known || super::fixtures::subscribable(&request.uri);
+        if !known {
+            return Err(ErrorData::resource_not_found(
+                format!("'{}' is not a resource of this server", request.uri),
+                None,
+            ));
+        }
+        self.session.subscribe(request.uri);
+        Ok(())
+    }
+
+    #[allow(deprecated)] // as `subscribe`
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.unsubscribe(&request.uri);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.notifier.as_ref()?;
+        let mut accepted = SubscriptionFilter::new();
+        accepted.resources_list_changed = requested.resources_list_changed;
+        accepted.prompts_list_changed = requested.prompts_list_changed;
+        accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
+            uris.iter()
+                .filter(|uri| resources::subscribable(&self.context, uri))
+                .cloned()
+                .collect()
+        });
+        Some(accepted)
+    }
+
+    /// A 2026-07-28 subscription: every change it accepted, until the
+    /// client cancels it.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let Some(notifier) = &self.notifier else {
+            context.cancelled().await;
+            return Ok(());
+        };
+        let mut changes = notifier.listen();
+        let sink = context.sink();
+        loop {
+            let change = tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                change = changes.recv() => change,
+            };
+            // A change the filter did not accept is not sent: not an error.
+            match change {
+                Ok(Change::Documents)
+                | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    let _ = sink.notify_resource_list_changed().await;
+                }
+                Ok(Change::Skills) => {
+                    let _ = sink.notify_prompt_list_changed().await;
+                }
+                Ok(Change::Document(path)) => {
+                    for uri in uris_of(&self.context, &path) {
+                        let _ = sink.notify_resource_updated(uri).await;
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return Ok(()),
+            }
+        }
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        #[allow(unused_mut)] // the fixtures join only in a conformance build
+        let mut listed = self
+            .blocking(|context| {
+                let storage = resources::loaded(context)?.1;
+                Ok(prompts::list(&storage))
+            })
+            .await?;
+        #[cfg(feature = "conformance-fixtures")]
+        listed.prompts.extend(super::fixtures::prompts());
+        Ok(listed)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        #[cfg(feature = "conformance-fixtures")]
+        if let Some(result) = super::fixtures::get_prompt(&request.name, &arguments) {
+            return Ok(result.into());
+        }
+        let name = request.name;
+        self.blocking(move |context| {
+            let (loaded, storage) = resources::loaded(context)?;
+            prompts::get(context, &loaded, &storage, &name, &arguments)
+        })
+        .await
+        .map(Into::into)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        #[cfg(feature = "conformance-fixtures")]
+        if let Some(result) = super::fixtures::complete(&request) {
+            return Ok(result);
+        }
+        self.blocking(move |context| {
+            let (loaded, _) = resources::loaded(context)?;
+            completion::complete(&loaded, &request)
+        })
+        .await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

@@ -135,8 +135,8 @@ fn find() -> ToolDef {
                 "name":{"type":"string"},"doc_count":{"type":"integer"},"weight":{"type":"integer"},"note":{"type":"string"},
                 "status":{"type":"string"},"types":{"type":"array","items":{"type":"string"}},"earliest_date":{"type":"string"},
                 "has_plan":{"type":"boolean"},"type":{"type":"string"},"feature":{"type":"string"},"date":{"type":"string"},
-                "path":{"type":"string"},"blob_hash":{"type":"string"},"body":{"type":"string"},
-                "body_bytes":{"type":"integer"},"body_truncated":{"type":"boolean"}}}}}}),
+                "path":{"type":"string"},"blob_hash":{"type":"string"},"resource_uri":{"type":"string"},
+                "body":{"type":"string"},"body_bytes":{"type":"integer"},"body_truncated":{"type":"boolean"}}}}}}),
         hints: READS,
     }
 }

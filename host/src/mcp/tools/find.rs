@@ -15,6 +15,7 @@ use vaultspec_vault::{Storage, StorageError};
 use super::parse;
 use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolError, ToolResult, plural};
+use crate::mcp::resources::file_uri;
 use crate::mcp::vault_cache::LoadedVault;
 use vaultspec_vault::CapStorage;
 
@@ -70,12 +71,17 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     loaded
         .replies
         .get_or(root, context.today(), "find", &raw, || {
-            answer(&storage, &loaded, &args)
+            answer(context, &storage, &loaded, &args)
         })
 }
 
 /// The answer to `args` from the loaded vault.
-fn answer(storage: &CapStorage, loaded: &LoadedVault, args: &Args) -> ToolResult {
+fn answer(
+    context: &ServerContext,
+    storage: &CapStorage,
+    loaded: &LoadedVault,
+    args: &Args,
+) -> ToolResult {
     let graph = &loaded.graph;
     let listing = !present(&args.feature)
         && args.types.is_empty()
@@ -90,7 +96,7 @@ fn answer(storage: &CapStorage, loaded: &LoadedVault, args: &Args) -> ToolResult
         };
         feature_rows(&progress, graph, args)
     } else {
-        document_rows(storage, graph, args)
+        document_rows(context, storage, graph, args)
     };
     // Documents the vault cannot read or parse are named beside the answer
     // (the reference fails the whole call on a file over its budget).
@@ -144,7 +150,12 @@ fn feature_rows(
         .collect()
 }
 
-fn document_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value> {
+fn document_rows(
+    context: &ServerContext,
+    storage: &dyn Storage,
+    graph: &Graph,
+    args: &Args,
+) -> Vec<Value> {
     let feature = args
         .feature
         .as_deref()
@@ -193,9 +204,9 @@ fn document_rows(storage: &dyn Storage, graph: &Graph, args: &Args) -> Vec<Value
             if let Some(blob) = blob {
                 value.insert("blob_hash".into(), json!(blob));
             }
-            // No `resource_uri`: the reference hands out `file://` locators,
-            // but this server serves no MCP resources, so a client that
-            // tried to read one would get nothing.
+            // The reference's `file://` locator, which is also the
+            // document's URI among this server's resources.
+            value.insert("resource_uri".into(), json!(file_uri(context, &row.path)));
             if let (Some(text), "excerpt" | "full") = (text.as_deref(), args.body.as_str()) {
                 let (body, truncated) = if args.body == "full" {
                     (text, false)

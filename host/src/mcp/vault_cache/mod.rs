@@ -22,7 +22,7 @@ mod loaded;
 mod refresh;
 mod replies;
 #[cfg(target_os = "linux")]
-mod watch;
+pub(super) mod watch;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -41,7 +41,7 @@ use vaultspec_vault::checks::DocFindings;
 use vaultspec_vault::graph::{self, LoadError, default_threads};
 
 #[cfg(not(target_os = "linux"))]
-mod watch {
+pub(super) mod watch {
     //! Without inotify every use of the cache takes the survey.
     pub struct Watch;
     pub enum Seen {
@@ -55,6 +55,12 @@ mod watch {
         }
         pub fn watch_dir(&mut self, _: &std::path::Path, _: Option<&str>) -> std::io::Result<()> {
             Ok(())
+        }
+        pub fn arm(&mut self, _: &std::path::Path, _: &str) -> std::io::Result<()> {
+            Ok(())
+        }
+        pub fn wait(&self, _: std::time::Duration) -> bool {
+            false
         }
         pub fn seen(&mut self) -> Seen {
             Seen::Unknown

@@ -80,14 +80,23 @@ impl Watch {
     /// are named from (`.vault`). Symlinks are not followed: `dir` itself
     /// must be a real folder (`DONT_FOLLOW | ONLYDIR` refuses a link), and a
     /// link inside is not descended (`file_type` of an entry is the link's).
-    #[cfg(test)]
     pub fn arm(&mut self, dir: &Path, name: &str) -> std::io::Result<()> {
         self.arm_named(dir, Some(name))
     }
 
+    /// Wait at most `timeout` for an event; whether one is there to read.
+    pub fn wait(&self, timeout: std::time::Duration) -> bool {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let timeout = Timespec::try_from(timeout).unwrap_or(Timespec {
+            tv_sec: 1,
+            tv_nsec: 0,
+        });
+        let mut fds = [PollFd::new(&self.fd, PollFlags::IN)];
+        poll(&mut fds, Some(&timeout)).is_ok_and(|ready| ready > 0)
+    }
+
     /// [`Watch::arm`]; a folder without a name (it, or one above it, is not
     /// UTF-8) is watched all the same, and its events count as unnamed.
-    #[cfg(test)]
     fn arm_named(&mut self, dir: &Path, name: Option<&str>) -> std::io::Result<()> {
         self.watch_dir(dir, name)?;
         for entry in std::fs::read_dir(dir)?.flatten() {
