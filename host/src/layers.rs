@@ -8,10 +8,11 @@
 use std::path::Path;
 
 /// Each part of the host and its layer, lowest first.
-const LAYERS: [(&str, u8); 20] = [
+const LAYERS: [(&str, u8); 22] = [
     ("env", 0),
     ("checked_file", 0),
     ("git_index", 0),
+    ("git_history", 0),
     ("journal_key", 0),
     ("display", 0),
     ("logging", 0),
@@ -21,6 +22,7 @@ const LAYERS: [(&str, u8); 20] = [
     ("sdk", 0),
     ("report", 0),
     ("catalog", 1),
+    ("coherence", 1),
     ("trust", 1),
     ("builtins", 1),
     ("invocation", 1),

@@ -11,8 +11,8 @@
 //!
 //! | layer | parts | what they hold |
 //! |---|---|---|
-//! | platform | [`env`], [`checked_file`], [`journal_key`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`], [`report`] | the environment, the checked reader of files opened by path, the user's key for the undo journal, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK, exit codes and failure reports |
-//! | catalog | [`catalog`], [`trust`], [`builtins`], [`invocation`] | what verbs exist, as declared in WIT; who trusts which component; a verb's arguments |
+//! | platform | [`env`], [`checked_file`], [`git_index`], [`git_history`], [`journal_key`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`], [`report`] | the environment, the checked reader of files opened by path, the repository's index and history read in process, the user's key for the undo journal, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK, exit codes and failure reports |
+//! | catalog | [`catalog`], [`trust`], [`builtins`], [`invocation`], [`coherence`] | what verbs exist, as declared in WIT; who trusts which component; a verb's arguments; the host's own read of stale `related:` links |
 //! | sandbox | [`sandbox`] | running one verb call in wasmtime under every limit |
 //! | gateway | [`gateway`] | `discover` and `invoke`: the catalog and the sandbox offered to a client |
 //! | provisioning | [`provision`] | install, MCP enrollment, the agents' framework files |
@@ -41,10 +41,12 @@ pub mod builtins;
 pub mod catalog;
 pub mod checked_file;
 pub mod cli;
+pub mod coherence;
 pub mod display;
 pub mod env;
 pub mod file_lock;
 pub mod gateway;
+pub mod git_history;
 pub mod git_index;
 pub mod invocation;
 pub mod journal_key;

@@ -27,6 +27,7 @@ mod sentinels; // the reference's lock sentinels, shared with vaultspec-core
 mod answers; // read verbs answered from the cache, never stale
 mod cli; // help and usage errors at a terminal
 mod cli_conventions; // help texts, exit codes, JSON errors, completions, man
+mod coherence; // stale related: links, dated from git history or modified: dates
 mod discovery; // finding the workspace from any folder inside it
 mod doctor_parity; // spec doctor against the reference on a workspace it installed
 mod enroll; // MCP enrollment: approve at a terminal, sync, hand edits, uninstall

@@ -34,6 +34,7 @@
 pub mod adr;
 pub mod body;
 pub mod checks;
+pub mod coherence;
 pub mod date;
 pub mod doc;
 pub mod error;

@@ -47,6 +47,9 @@ fn run(verb: &str, invocation: &Invocation, root: &Path) -> Printed {
     use crate::provision::hooks::commands as hooks;
     use crate::provision::hooks::scripts::Folder;
     match verb {
+        "vault check coherence" => {
+            return crate::coherence::run(&root, value(invocation, "feature"), json);
+        }
         "spec mcps list" => return commands::list(&root, json),
         "spec hooks show" => return hooks::show(&root, Folder::Hooks, &name(), json),
         "spec triggers show" => return hooks::show(&root, Folder::Triggers, &name(), json),

@@ -25,6 +25,7 @@ pub(crate) mod prek;
 pub(crate) use install::shell_word;
 pub(crate) mod scaffold;
 mod uninstall;
+mod vault;
 
 use anyhow::Context;
 use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
@@ -48,6 +49,9 @@ pub enum SetupCommand {
     /// The workspace's setup: the framework sources agents follow, MCP servers and their enrollment, and a diagnosis.
     #[command(subcommand)]
     Spec(SpecCommand),
+    /// The vault's documents: research, ADRs, plans, ledgers and indexes.
+    #[command(subcommand)]
+    Vault(vault::VaultCommand),
 }
 
 /// The `spec` commands the host runs itself; the `spec` verbs of the
@@ -110,6 +114,7 @@ pub fn run(
         workspace.sweep_stale_temps();
     }
     match SetupCommand::from_arg_matches(matches)? {
+        SetupCommand::Vault(command) => vault::run(&command, target),
         SetupCommand::Install(args) => install::run(&args, target, no_hints, catalog),
         SetupCommand::Uninstall(args) => uninstall::run(&args, target),
         SetupCommand::Sync(args) => crate::provision::framework::run_sync(&args, target),
