@@ -27,6 +27,24 @@ pub const TOOL_NAMES: [&str; 12] = [
     "invoke",
 ];
 
+/// `vaultspec mcp EXTRA --target VAULT`, with the tests' cache and home,
+/// logging at `level`.
+pub fn session_command(vault: &TestVault, extra: &[&str], level: &str) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"));
+    command
+        .arg("mcp")
+        .args(extra)
+        .arg("--target")
+        .arg(vault.root())
+        .env("VAULTSPEC_CACHE_DIR", cache_dir())
+        // The tests' own home, as at the CLI (`crate::binary`): the
+        // server keeps the user's journal key under it.
+        .env("HOME", cache_dir().parent().unwrap().join("test-home"))
+        .env("VAULTSPEC_STDIO_WATCHDOG", "0")
+        .env("VAULTSPEC_LOG_LEVEL", level);
+    command
+}
+
 /// A client connected to `vaultspec mcp` on `vault`.
 pub struct Session {
     pub client: RunningService<RoleClient, ()>,
@@ -49,18 +67,7 @@ impl Session {
             .worker_threads(2)
             .enable_all()
             .build()?;
-        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"));
-        command
-            .arg("mcp")
-            .args(extra)
-            .arg("--target")
-            .arg(vault.root())
-            .env("VAULTSPEC_CACHE_DIR", cache_dir())
-            // The tests' own home, as at the CLI (`crate::binary`): the
-            // server keeps the user's journal key under it.
-            .env("HOME", cache_dir().parent().unwrap().join("test-home"))
-            .env("VAULTSPEC_STDIO_WATCHDOG", "0")
-            .env("VAULTSPEC_LOG_LEVEL", level);
+        let command = session_command(vault, extra, level);
         let client = runtime.block_on(async {
             let (transport, _) = TokioChildProcess::builder(command).stderr(stderr).spawn()?;
             anyhow::Ok(().serve(transport).await?)

@@ -472,12 +472,37 @@ fn sdk_python() -> Option<std::path::PathBuf> {
         })
 }
 
-#[test]
-fn the_python_sdk_calls_every_tool_in_both_revisions() {
-    let Some(python) = sdk_python() else {
+/// [`sdk_python`], or `None` after saying the test is skipped.
+fn sdk_python_or_skip() -> Option<std::path::PathBuf> {
+    let python = sdk_python();
+    if python.is_none() {
         eprintln!(
             "skipped: no Python with the MCP SDK (make one with `python3 -m venv target/mcp-sdk && target/mcp-sdk/bin/pip install mcp==2.3.0`, as .ci/run does)"
         );
+    }
+    python
+}
+
+/// Run `script` of `tests/interop/` with `args` and read the JSON line it
+/// prints (the test fails when it fails or prints no JSON).
+fn sdk_script(python: &Path, script: &str, args: &[&std::ffi::OsStr], mode: &str) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/interop")
+        .join(script);
+    let out = Command::new(python)
+        .arg(&script)
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{mode}: {stderr}");
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{mode}: not JSON ({e}): {stderr}"))
+}
+
+#[test]
+fn the_python_sdk_calls_every_tool_in_both_revisions() {
+    let Some(python) = sdk_python_or_skip() else {
         return;
     };
     let vault = TestVault::new();
@@ -498,18 +523,10 @@ fn the_python_sdk_calls_every_tool_in_both_revisions() {
     drop(setup);
     let home = tempfile::tempdir().unwrap();
     let server = Http::with_token(&vault, home.path());
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/interop/python_sdk_http.py");
     let url = format!("http://{}/mcp", server.addr);
     for (mode, version) in [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")] {
-        let out = Command::new(&python)
-            .arg(&script)
-            .args([url.as_str(), TOKEN, mode])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{mode}: {stderr}");
-        let said: Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{mode}: not JSON ({e}): {stderr}"));
+        let args = [url.as_str(), TOKEN, mode].map(std::ffi::OsStr::new);
+        let said = sdk_script(&python, "python_sdk_http.py", &args, mode);
         assert_eq!(said["protocol"], version, "{said}");
         assert_eq!(
             said["tools"].as_array().unwrap().len(),
@@ -530,10 +547,7 @@ fn the_python_sdk_calls_every_tool_in_both_revisions() {
 
 #[test]
 fn the_python_sdk_reads_resources_gets_prompts_and_hears_changes_in_both_revisions() {
-    let Some(python) = sdk_python() else {
-        eprintln!(
-            "skipped: no Python with the MCP SDK (make one with `python3 -m venv target/mcp-sdk && target/mcp-sdk/bin/pip install mcp==2.3.0`, as .ci/run does)"
-        );
+    let Some(python) = sdk_python_or_skip() else {
         return;
     };
     let vault = TestVault::new();
@@ -544,21 +558,14 @@ fn the_python_sdk_reads_resources_gets_prompts_and_hears_changes_in_both_revisio
     );
     let home = tempfile::tempdir().unwrap();
     let server = Http::with_token(&vault, home.path());
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/interop/python_sdk_resources.py");
     let url = format!("http://{}/mcp", server.addr);
     let stem = note.rsplit('/').next().unwrap().trim_end_matches(".md");
     for (mode, version) in [("legacy", "2025-11-25"), ("2026-07-28", "2026-07-28")] {
-        let out = Command::new(&python)
-            .arg(&script)
-            .args([url.as_str(), TOKEN, mode])
-            .arg(vault.root())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{mode}: {stderr}");
-        let said: Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{mode}: not JSON ({e}): {stderr}"));
+        let mut args = [url.as_str(), TOKEN, mode]
+            .map(std::ffi::OsStr::new)
+            .to_vec();
+        args.push(vault.root().as_os_str());
+        let said = sdk_script(&python, "python_sdk_resources.py", &args, mode);
         assert_eq!(said["protocol"], version, "{said}");
         assert_eq!(said["listed"], 1, "{said}");
         for exact in [

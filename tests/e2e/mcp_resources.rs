@@ -13,9 +13,9 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use vaultspec_test_support::{TestVault, cache_dir};
+use vaultspec_test_support::TestVault;
 
-use crate::mcp::Session;
+use crate::mcp::{Session, session_command};
 
 /// The text of a read resource, and its `_meta`.
 fn text_of(contents: &ResourceContents) -> (&str, Value) {
@@ -195,15 +195,7 @@ fn listening(
     mpsc::UnboundedReceiver<String>,
 )> {
     let (tx, rx) = mpsc::unbounded_channel();
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_vaultspec"));
-    command
-        .arg("mcp")
-        .arg("--target")
-        .arg(vault.root())
-        .env("VAULTSPEC_CACHE_DIR", cache_dir())
-        .env("HOME", cache_dir().parent().unwrap().join("test-home"))
-        .env("VAULTSPEC_STDIO_WATCHDOG", "0")
-        .env("VAULTSPEC_LOG_LEVEL", "error");
+    let command = session_command(vault, &[], "error");
     let client = runtime.block_on(async {
         let transport = TokioChildProcess::new(command)?;
         anyhow::Ok(Listener(tx).serve(transport).await?)
