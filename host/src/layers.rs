@@ -8,7 +8,7 @@
 use std::path::Path;
 
 /// Each part of the host and its layer, lowest first.
-const LAYERS: [(&str, u8); 22] = [
+const LAYERS: [(&str, u8); 23] = [
     ("env", 0),
     ("checked_file", 0),
     ("git_index", 0),
@@ -23,6 +23,7 @@ const LAYERS: [(&str, u8); 22] = [
     ("report", 0),
     ("catalog", 1),
     ("coherence", 1),
+    ("review", 1),
     ("trust", 1),
     ("builtins", 1),
     ("invocation", 1),

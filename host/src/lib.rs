@@ -12,7 +12,7 @@
 //! | layer | parts | what they hold |
 //! |---|---|---|
 //! | platform | [`env`], [`checked_file`], [`git_index`], [`git_history`], [`journal_key`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`], [`report`] | the environment, the checked reader of files opened by path, the repository's index and history read in process, the user's key for the undo journal, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK, exit codes and failure reports |
-//! | catalog | [`catalog`], [`trust`], [`builtins`], [`invocation`], [`coherence`] | what verbs exist, as declared in WIT; who trusts which component; a verb's arguments; the host's own read of stale `related:` links |
+//! | catalog | [`catalog`], [`trust`], [`builtins`], [`invocation`], [`coherence`], [`review`] | what verbs exist, as declared in WIT; who trusts which component; a verb's arguments; the host's own reads of git (stale `related:` links, a review's passages) |
 //! | sandbox | [`sandbox`] | running one verb call in wasmtime under every limit |
 //! | gateway | [`gateway`] | `discover` and `invoke`: the catalog and the sandbox offered to a client |
 //! | provisioning | [`provision`] | install, MCP enrollment, the agents' framework files |
@@ -54,6 +54,7 @@ pub mod logging;
 pub mod mcp;
 pub mod provision;
 pub mod report;
+pub mod review;
 pub mod sandbox;
 pub mod sdk;
 pub mod sentinel;

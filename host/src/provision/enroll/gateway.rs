@@ -25,6 +25,13 @@ fn switch(invocation: &Invocation, name: &str) -> bool {
     matches!(invocation.flags.get(name), Some(FlagValue::Switch(true)))
 }
 
+fn values(invocation: &Invocation, name: &str) -> Vec<String> {
+    match invocation.flags.get(name) {
+        Some(FlagValue::Values(values)) => values.clone(),
+        _ => Vec::new(),
+    }
+}
+
 fn value<'i>(invocation: &'i Invocation, name: &str) -> Option<&'i str> {
     match invocation.flags.get(name) {
         Some(FlagValue::Values(values)) => values.first().map(String::as_str),
@@ -49,6 +56,22 @@ fn run(verb: &str, invocation: &Invocation, root: &Path) -> Printed {
     match verb {
         "vault check coherence" => {
             return crate::coherence::run(&root, value(invocation, "feature"), json);
+        }
+        "review context" => {
+            let Some(base) = value(invocation, "base") else {
+                let mut printed = Printed::new(exit::USAGE);
+                printed.stderr = "error: `review context` needs --base REV\n".into();
+                return printed;
+            };
+            let request = crate::review::Request {
+                objective: name(),
+                base: base.to_owned(),
+                head: value(invocation, "head").map(str::to_owned),
+                candidates: values(invocation, "candidate"),
+                limit: value(invocation, "limit").and_then(|l| l.parse().ok()),
+                no_hosted: switch(invocation, "no-hosted"),
+            };
+            return crate::review::run(&root, &request, json);
         }
         "spec mcps list" => return commands::list(&root, json),
         "spec hooks show" => return hooks::show(&root, Folder::Hooks, &name(), json),

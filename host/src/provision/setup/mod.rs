@@ -52,6 +52,9 @@ pub enum SetupCommand {
     /// The vault's documents: research, ADRs, plans, ledgers and indexes.
     #[command(subcommand)]
     Vault(vault::VaultCommand),
+    /// What a code review should look at.
+    #[command(subcommand)]
+    Review(vault::ReviewCommand),
 }
 
 /// The `spec` commands the host runs itself; the `spec` verbs of the
@@ -115,6 +118,7 @@ pub fn run(
     }
     match SetupCommand::from_arg_matches(matches)? {
         SetupCommand::Vault(command) => vault::run(&command, target),
+        SetupCommand::Review(command) => vault::run_review(&command, target),
         SetupCommand::Install(args) => install::run(&args, target, no_hints, catalog),
         SetupCommand::Uninstall(args) => uninstall::run(&args, target),
         SetupCommand::Sync(args) => crate::provision::framework::run_sync(&args, target),

@@ -31,6 +31,58 @@ pub struct CoherenceArgs {
     pub json: bool,
 }
 
+/// The host's `review` commands.
+#[derive(Debug, Subcommand)]
+pub enum ReviewCommand {
+    /// Read the passages a review should look at, exactly and bounded:
+    /// each `--candidate PATH[:START[-END]]` from the commit `--head` names
+    /// (from the tracked working tree without it). No verdict, no writes.
+    Context(ReviewArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// What the change under review is meant to do (1 to 1,000 bytes).
+    pub objective: String,
+    /// The commit the change starts from.
+    #[arg(long, value_name = "REV")]
+    pub base: String,
+    /// The commit the change ends at (the tracked working tree when absent).
+    #[arg(long, value_name = "REV")]
+    pub head: Option<String>,
+    /// A passage to read: a tracked file, whole or `PATH:START-END` (up to 12).
+    #[arg(long, value_name = "PATH[:START[-END]]", required = true)]
+    pub candidate: Vec<String>,
+    /// How many passages to show whole (1 to 6; 3 unless given).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u32>,
+    /// Ask no hosted ranker (vaultspec never does; kept for the reference's scripts).
+    #[arg(long)]
+    pub no_hosted: bool,
+    /// Print one JSON document (schema, status, data) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `review context` on the repository `target` names (or the
+/// current folder).
+pub fn run_review(command: &ReviewCommand, target: Option<&std::path::Path>) -> anyhow::Result<u8> {
+    let root = match target {
+        Some(target) => target.to_path_buf(),
+        None => std::env::current_dir()?,
+    };
+    let ReviewCommand::Context(args) = command;
+    let request = crate::review::Request {
+        objective: args.objective.clone(),
+        base: args.base.clone(),
+        head: args.head.clone(),
+        candidates: args.candidate.clone(),
+        limit: args.limit,
+        no_hosted: args.no_hosted,
+    };
+    Ok(crate::review::run(&root, &request, args.json).emit()?)
+}
+
 /// Run one of them on the workspace `target` names (or the current
 /// folder's).
 pub fn run(command: &VaultCommand, target: Option<&std::path::Path>) -> anyhow::Result<u8> {
