@@ -197,7 +197,7 @@ pub fn read(root: &Path, folder: &str) -> Result<History, HistoryError> {
 
 /// The repository folder of the workspace at `root`, when it is inside it
 /// and reached through no link.
-fn contained_git_dir(root: &Path) -> Result<std::path::PathBuf, HistoryError> {
+pub fn contained_git_dir(root: &Path) -> Result<std::path::PathBuf, HistoryError> {
     let dot_git = root.join(".git");
     let meta = std::fs::symlink_metadata(&dot_git).map_err(|_| HistoryError::NoRepository)?;
     if meta.file_type().is_symlink() {

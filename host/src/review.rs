@@ -89,8 +89,12 @@ fn collect(root: &Path, request: &Request) -> Result<Value, String> {
     if request.candidates.is_empty() || request.candidates.len() > MAX_CANDIDATES {
         return Err(format!("supply 1..{MAX_CANDIDATES} candidate locators"));
     }
-    if std::fs::symlink_metadata(root.join(".git")).is_err() {
-        return Err("target must be the Git repository root".into());
+    match crate::git_history::contained_git_dir(root) {
+        Ok(_) => {}
+        Err(crate::git_history::HistoryError::NoRepository) => {
+            return Err("target must be the Git repository root".into());
+        }
+        Err(refused) => return Err(refused.to_string()),
     }
     let repo = gix::open_opts(root, gix::open::Options::isolated())
         .map_err(|_| "git_read_failed".to_owned())?;
@@ -317,10 +321,14 @@ fn at_commit(
     if !mode.is_blob() || mode.is_link() {
         return Err("not_regular_file");
     }
-    let object = entry.object().map_err(|_| "git_read_failed")?;
-    if object.data.len() > MAX_FILE_BYTES {
+    // The size from the object's header, before anything is inflated.
+    let header = repo
+        .find_header(entry.object_id())
+        .map_err(|_| "git_read_failed")?;
+    if header.size() > MAX_FILE_BYTES as u64 {
         return Err("byte_limit");
     }
+    let object = entry.object().map_err(|_| "git_read_failed")?;
     Ok(object.data.clone())
 }
 

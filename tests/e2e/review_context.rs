@@ -226,6 +226,16 @@ fn bad_requests_are_refused_naming_what_is_wrong() {
         stderr.contains("target must be the Git repository root"),
         "{stderr}"
     );
+
+    // A `.git` that links to a repository elsewhere is not read through.
+    let elsewhere = TestVault::new();
+    std::os::unix::fs::symlink(repo.root().join(".git"), elsewhere.root().join(".git")).unwrap();
+    let (code, _, stderr) = review(
+        elsewhere.root(),
+        &["x", "--base", "576588d", "--candidate", "README.md"],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("symbolic link"), "{stderr}");
 }
 
 #[test]

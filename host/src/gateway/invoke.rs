@@ -372,7 +372,12 @@ pub async fn invoke_keeping(
             ..Default::default()
         };
         let report = host
-            .call("spec doctor", &invocation, workspace.root(), deadline)
+            .call(
+                "spec doctor",
+                &invocation,
+                workspace.root(),
+                deadline.saturating_sub(began.elapsed()),
+            )
             .await;
         let envelope = serde_json::from_slice::<Value>(&report.stdout).ok();
         if let (Some(code), Some(envelope)) = (report.exit_code, envelope) {
@@ -395,7 +400,7 @@ pub async fn invoke_keeping(
             &checked.verb,
             &checked.invocation,
             workspace.root(),
-            deadline,
+            deadline.saturating_sub(began.elapsed()),
         )
         .await
     } else {

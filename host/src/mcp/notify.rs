@@ -136,7 +136,7 @@ impl Watcher {
         self.skills = Some(watch);
     }
 
-    /// Watch until every receiver and the sender are gone.
+    /// Watch for the life of the process (the server's).
     fn run(mut self, changes: &broadcast::Sender<Change>) {
         loop {
             let documents = self.documents.as_ref().is_some_and(|w| w.wait(TICK));
