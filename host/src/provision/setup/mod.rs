@@ -49,8 +49,9 @@ pub enum SetupCommand {
     /// The workspace's setup: the framework sources agents follow, MCP servers and their enrollment, and a diagnosis.
     #[command(subcommand)]
     Spec(SpecCommand),
-    /// The vault's documents: research, ADRs, plans, ledgers and indexes.
-    #[command(subcommand)]
+    // `vault` commands of the host's own (`vault check coherence`), with
+    // no about text: the catalog's `vault` group keeps its own.
+    #[command(subcommand, about = None, long_about = None)]
     Vault(vault::VaultCommand),
     /// What a code review should look at.
     #[command(subcommand)]

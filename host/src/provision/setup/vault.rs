@@ -6,8 +6,8 @@ use clap::{Args, Subcommand};
 /// The host's `vault` commands.
 #[derive(Debug, Subcommand)]
 pub enum VaultCommand {
-    /// Check the vault.
-    #[command(subcommand)]
+    // No about text: the catalog's `vault check` group keeps its own.
+    #[command(subcommand, about = None, long_about = None)]
     Check(CheckCommand),
 }
 
