@@ -14,10 +14,14 @@ use serde_json::{Value, json};
 use vaultspec_vault::CapStorage;
 use vaultspec_vault::coherence::{self, Stale, When};
 use vaultspec_vault::date::Date;
-use vaultspec_vault::graph::{self, GraphDoc};
+use vaultspec_vault::graph::{self, Graph, GraphDoc};
 
+use crate::checked_file::Owner;
 use crate::git_history::{self, History, HistoryError};
 use crate::report::{Printed, exit};
+
+/// The largest document hashed again to compare it with `HEAD`.
+const MAX_DOC_BYTES: u64 = 16 << 20;
 
 /// The envelope's schema.
 pub const SCHEMA: &str = "vaultspec.vault.check.coherence.v1";
@@ -28,6 +32,40 @@ enum Dating {
     History(History),
     /// From `modified:` dates, and why not from history.
     Dates(String),
+}
+
+/// The stale links of a vault and how its documents were dated.
+pub struct Findings {
+    /// Every stale `related:` link, by document then upstream.
+    pub stale: Vec<Stale>,
+    dating: Dating,
+}
+
+impl Findings {
+    /// Where the dates came from, for a report: `{"source": "git",
+    /// "complete": …}` or `{"source": "dates", "reason": …}`.
+    pub fn dated_by(&self) -> Value {
+        match &self.dating {
+            Dating::History(history) => json!({"source": "git", "complete": history.complete}),
+            Dating::Dates(why) => json!({"source": "dates", "reason": why}),
+        }
+    }
+}
+
+/// The stale links of the vault `graph` was read from (of `feature`'s
+/// documents alone, when given), dated from the history of the repository
+/// at `root` where there is one.
+pub fn find(root: &Path, graph: &Graph, feature: Option<&str>) -> Findings {
+    let dating = match git_history::read(root, ".vault") {
+        Ok(history) => Dating::History(history),
+        Err(HistoryError::NoRepository) => {
+            Dating::Dates("the workspace is not a git repository".into())
+        }
+        Err(err) => Dating::Dates(err.to_string()),
+    };
+    let feature = feature.map(vaultspec_vault::doc::feature_arg);
+    let stale = coherence::stale(graph, feature, &|doc| when(root, &dating, doc));
+    Findings { stale, dating }
 }
 
 /// Run the check on the workspace at `root`.
@@ -45,30 +83,24 @@ pub fn run(root: &Path, feature: Option<&str>, json: bool) -> Printed {
         Ok(graph) => graph,
         Err(err) => return failed(format!("reading the vault: {err}")),
     };
-    let dating = match git_history::read(root, ".vault") {
-        Ok(history) => Dating::History(history),
-        Err(HistoryError::NoRepository) => {
-            Dating::Dates("the workspace is not a git repository".into())
-        }
-        Err(err) => Dating::Dates(err.to_string()),
-    };
-    let feature = feature.map(vaultspec_vault::doc::feature_arg);
-    let found = coherence::stale(&graph, feature, &|doc| when(root, &storage, &dating, doc));
-    report(&found, &dating, json)
+    report(&find(root, &graph, feature), json)
 }
 
 /// When `doc` last changed: its working copy when that differs from
 /// `HEAD` (the file's modification time), else its last commit; by its
 /// dates where there is no history, or history does not know it.
-fn when(root: &Path, storage: &CapStorage, dating: &Dating, doc: &GraphDoc) -> Option<When> {
+fn when(root: &Path, dating: &Dating, doc: &GraphDoc) -> Option<When> {
     let Dating::History(history) = dating else {
         return When::of_dates(doc);
     };
-    let bytes_blob = vaultspec_vault::Storage::read(storage, &doc.path)
-        .ok()
-        .map(|bytes| vaultspec_vault::hash::blob_oid(&bytes));
+    // The loaded text's blob id, unless reading it normalised the bytes.
+    let blob = doc.blob_oid().or_else(|| {
+        let path = root.join(&doc.path);
+        let bytes = crate::checked_file::read(&path, MAX_DOC_BYTES, Owner::Anyone).ok()??;
+        Some(vaultspec_vault::hash::blob_oid(&bytes))
+    });
     let committed = history.at_head.get(&doc.path);
-    if bytes_blob.is_some() && bytes_blob.as_ref() != committed {
+    if blob.is_some() && blob.as_ref() != committed {
         let modified = std::fs::symlink_metadata(root.join(&doc.path))
             .and_then(|m| m.modified())
             .ok()?;
@@ -117,12 +149,10 @@ fn side(when: &When) -> Value {
     json!({"by": when.by, "date": day(when), "time": when.time})
 }
 
-fn report(found: &[Stale], dating: &Dating, json: bool) -> Printed {
+fn report(findings: &Findings, json: bool) -> Printed {
     let mut printed = Printed::new(exit::OK);
-    let source = match dating {
-        Dating::History(history) => json!({"source": "git", "complete": history.complete}),
-        Dating::Dates(why) => json!({"source": "dates", "reason": why}),
-    };
+    let found = &findings.stale;
+    let source = findings.dated_by();
     if json {
         let items: Vec<Value> = found
             .iter()
@@ -149,7 +179,7 @@ fn report(found: &[Stale], dating: &Dating, json: bool) -> Printed {
         printed.envelope(SCHEMA, "unchanged", data);
         return printed;
     }
-    if let Dating::Dates(why) = dating {
+    if let Dating::Dates(why) = &findings.dating {
         printed
             .stdout
             .push_str(&format!("Dated by `modified:` ({why}).\n"));

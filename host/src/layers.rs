@@ -8,7 +8,7 @@
 use std::path::Path;
 
 /// Each part of the host and its layer, lowest first.
-const LAYERS: [(&str, u8); 23] = [
+const LAYERS: [(&str, u8); 25] = [
     ("env", 0),
     ("checked_file", 0),
     ("git_index", 0),
@@ -21,9 +21,11 @@ const LAYERS: [(&str, u8); 23] = [
     ("sentinel", 0),
     ("sdk", 0),
     ("report", 0),
+    ("bounded_command", 0),
     ("catalog", 1),
     ("coherence", 1),
     ("review", 1),
+    ("project", 1),
     ("trust", 1),
     ("builtins", 1),
     ("invocation", 1),

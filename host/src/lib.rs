@@ -11,8 +11,8 @@
 //!
 //! | layer | parts | what they hold |
 //! |---|---|---|
-//! | platform | [`env`], [`checked_file`], [`git_index`], [`git_history`], [`journal_key`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`], [`report`] | the environment, the checked reader of files opened by path, the repository's index and history read in process, the user's key for the undo journal, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK, exit codes and failure reports |
-//! | catalog | [`catalog`], [`trust`], [`builtins`], [`invocation`], [`coherence`], [`review`] | what verbs exist, as declared in WIT; who trusts which component; a verb's arguments; the host's own reads of git (stale `related:` links, a review's passages) |
+//! | platform | [`env`], [`checked_file`], [`git_index`], [`git_history`], [`journal_key`], [`display`], [`logging`], [`file_lock`], [`workspace`], [`sentinel`], [`sdk`], [`report`], [`bounded_command`] | the environment, the checked reader of files opened by path, the repository's index and history read in process, the user's key for the undo journal, escaping for terminals, logs, locks, the workspace root and its survey, the reference's lock sentinels, the embedded SDK, exit codes and failure reports, outside programs run under a deadline |
+//! | catalog | [`catalog`], [`trust`], [`builtins`], [`invocation`], [`coherence`], [`review`], [`project`] | what verbs exist, as declared in WIT; who trusts which component; a verb's arguments; the host's own reads of git (stale `related:` links, a review's passages, the work in hand) |
 //! | sandbox | [`sandbox`] | running one verb call in wasmtime under every limit |
 //! | gateway | [`gateway`] | `discover` and `invoke`: the catalog and the sandbox offered to a client |
 //! | provisioning | [`provision`] | install, MCP enrollment, the agents' framework files |
@@ -37,6 +37,7 @@
 //! files, follows no link and replaces its file atomically, and the
 //! gateway's denylist keeps every such command out of reach of tool calls.
 
+pub mod bounded_command;
 pub mod builtins;
 pub mod catalog;
 pub mod checked_file;
@@ -52,6 +53,7 @@ pub mod invocation;
 pub mod journal_key;
 pub mod logging;
 pub mod mcp;
+pub mod project;
 pub mod provision;
 pub mod report;
 pub mod review;

@@ -42,6 +42,7 @@ mod migrations; // migrations run on workspaces older releases made, byte for by
 mod migrations_host; // the migrations outside the vault: at a terminal, never through the gateway
 mod paged_listings; // listings page their JSON like the reference
 mod plan_verbs; // every plan, exec and check verb on plans of every tier
+mod project_context; // the work in hand: git items equal to the reference's, the vault's plans and stale links
 mod review_context; // a review's passages, equal to the reference's on the same repository
 mod setup; // vaultspec install and uninstall in a fresh repository
 mod verbs; // every builtin vault verb through the real binary

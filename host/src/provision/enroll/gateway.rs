@@ -73,6 +73,16 @@ fn run(verb: &str, invocation: &Invocation, root: &Path) -> Printed {
             };
             return crate::review::run(&root, &request, json);
         }
+        "project context" => {
+            let request = crate::project::Request {
+                objective: name(),
+                repo: value(invocation, "repo").map(str::to_owned),
+                previous: value(invocation, "previous").map(Into::into),
+                limit: value(invocation, "limit").and_then(|l| l.parse().ok()),
+                no_hosted: switch(invocation, "no-hosted"),
+            };
+            return crate::project::run(&root, &request, Some(&root), json);
+        }
         "spec mcps list" => return commands::list(&root, json),
         "spec hooks show" => return hooks::show(&root, Folder::Hooks, &name(), json),
         "spec triggers show" => return hooks::show(&root, Folder::Triggers, &name(), json),

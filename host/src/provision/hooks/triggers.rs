@@ -16,9 +16,8 @@
 //! every process it started are killed; its output is kept up to 64 KiB a
 //! stream. Only approved triggers run (see [`super::ledger`]).
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -30,9 +29,6 @@ pub const EVENTS: [&str; 1] = ["config.synced"];
 
 /// How long one action may run.
 pub const ACTION_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// How long the output of a finished command is waited for.
-const PIPE_GRACE: Duration = Duration::from_secs(2);
 
 /// The most output kept of one stream of one action.
 const OUTPUT_CAP: u64 = 64 * 1024;
@@ -142,79 +138,18 @@ fn run_action(root: &Path, command: &str) -> Result<(bool, String, String), Stri
     child
         .args(args)
         .current_dir(root)
-        .env("VAULTSPEC_TARGET_DIR", root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut child, 0);
-    let mut child = child
-        .spawn()
+        .env("VAULTSPEC_TARGET_DIR", root);
+    let ran = crate::bounded_command::run(child, Instant::now() + ACTION_TIMEOUT, OUTPUT_CAP)
         .map_err(|e| format!("starting `{program}`: {e}"))?;
-    let drain = |stream: Option<Box<dyn Read + Send>>| {
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut kept = Vec::new();
-            if let Some(mut stream) = stream {
-                let _ = (&mut stream).take(OUTPUT_CAP).read_to_end(&mut kept);
-                // Past the cap, the rest is read and dropped, so the
-                // command never blocks on a full pipe.
-                let _ = std::io::copy(&mut stream, &mut std::io::sink());
-            }
-            let _ = sender.send(String::from_utf8_lossy(&kept).trim().to_owned());
-        });
-        receiver
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() >= ACTION_TIMEOUT => break None,
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(err) => return Err(format!("waiting for `{program}`: {err}")),
-        }
-    };
-    let Some(status) = status else {
-        kill_group(&mut child);
-        return Ok((
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).trim().to_owned();
+    match ran.status {
+        Some(status) => Ok((status.success(), text(&ran.stdout), text(&ran.stderr))),
+        None => Ok((
             false,
             String::new(),
             format!("Trigger timed out ({}s)", ACTION_TIMEOUT.as_secs()),
-        ));
-    };
-    // A process the command left running in the background would hold the
-    // pipes open: it goes with the command.
-    kill_group(&mut child);
-    // A process that left the group still holds the pipes: its output is
-    // given up on rather than waited for.
-    let output = stdout.recv_timeout(PIPE_GRACE).unwrap_or_default();
-    let error = stderr.recv_timeout(PIPE_GRACE).unwrap_or_default();
-    Ok((status.success(), output, error))
-}
-
-/// Kill the command's process group (on Unix), then the command.
-fn kill_group(child: &mut std::process::Child) {
-    #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: `kill` takes a plain process-group id and a signal.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+        )),
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 #[cfg(test)]

@@ -56,6 +56,9 @@ pub enum SetupCommand {
     /// What a code review should look at.
     #[command(subcommand)]
     Review(vault::ReviewCommand),
+    /// What work is in hand across the repository and the vault.
+    #[command(subcommand)]
+    Project(vault::ProjectCommand),
 }
 
 /// The `spec` commands the host runs itself; the `spec` verbs of the
@@ -120,6 +123,7 @@ pub fn run(
     match SetupCommand::from_arg_matches(matches)? {
         SetupCommand::Vault(command) => vault::run(&command, target),
         SetupCommand::Review(command) => vault::run_review(&command, target),
+        SetupCommand::Project(command) => vault::run_project(&command, target),
         SetupCommand::Install(args) => install::run(&args, target, no_hints, catalog),
         SetupCommand::Uninstall(args) => uninstall::run(&args, target),
         SetupCommand::Sync(args) => crate::provision::framework::run_sync(&args, target),

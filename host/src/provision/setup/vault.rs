@@ -83,6 +83,58 @@ pub fn run_review(command: &ReviewCommand, target: Option<&std::path::Path>) -> 
     Ok(crate::review::run(&root, &request, args.json).emit()?)
 }
 
+/// The host's `project` commands.
+#[derive(Debug, Subcommand)]
+pub enum ProjectCommand {
+    /// What work is in hand and where to look first before assigning more:
+    /// branches, worktrees, open GitHub issues and pull requests (`--repo`),
+    /// the vault's live plans and stale links, in attention order. Reads only.
+    Context(ProjectArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ProjectArgs {
+    /// The work about to be assigned (1 to 1,000 bytes).
+    pub objective: String,
+    /// Also read the open issues and pull requests of this github.com
+    /// repository (`OWNER/REPO`, through the `gh` tool and its login).
+    #[arg(long, value_name = "OWNER/REPO")]
+    pub repo: Option<String>,
+    /// An earlier `--json` answer of this command, checked before use.
+    #[arg(long, value_name = "FILE")]
+    pub previous: Option<std::path::PathBuf>,
+    /// How many items to return (1 to 10; 5 unless given).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u32>,
+    /// Ask no hosted ranker (vaultspec never does; kept for the reference's scripts).
+    #[arg(long)]
+    pub no_hosted: bool,
+    /// Print one JSON document (schema, status, data) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `project context` on the repository `target` names (or the
+/// current folder).
+pub fn run_project(
+    command: &ProjectCommand,
+    target: Option<&std::path::Path>,
+) -> anyhow::Result<u8> {
+    let root = match target {
+        Some(target) => target.to_path_buf(),
+        None => std::env::current_dir()?,
+    };
+    let ProjectCommand::Context(args) = command;
+    let request = crate::project::Request {
+        objective: args.objective.clone(),
+        repo: args.repo.clone(),
+        previous: args.previous.clone(),
+        limit: args.limit,
+        no_hosted: args.no_hosted,
+    };
+    Ok(crate::project::run(&root, &request, None, args.json).emit()?)
+}
+
 /// Run one of them on the workspace `target` names (or the current
 /// folder's).
 pub fn run(command: &VaultCommand, target: Option<&std::path::Path>) -> anyhow::Result<u8> {
