@@ -9,15 +9,15 @@
 //! them, as `check code-boundary` does.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 use vaultspec_vault::CapStorage;
-use vaultspec_vault::coherence::{self, Stale, When};
-use vaultspec_vault::date::Date;
+use vaultspec_vault::coherence::{self, History, Stale, When, day, side};
 use vaultspec_vault::graph::{self, Graph, GraphDoc};
 
 use crate::checked_file::Owner;
-use crate::git_history::{self, History, HistoryError};
+use crate::git_history;
 use crate::report::{Printed, exit};
 
 /// The largest document hashed again to compare it with `HEAD`.
@@ -26,46 +26,46 @@ const MAX_DOC_BYTES: u64 = 16 << 20;
 /// The envelope's schema.
 pub const SCHEMA: &str = "vaultspec.vault.check.coherence.v1";
 
-/// How the documents were dated.
-enum Dating {
-    /// From the repository's history.
-    History(History),
-    /// From `modified:` dates, and why not from history.
-    Dates(String),
-}
-
 /// The stale links of a vault and how its documents were dated.
 pub struct Findings {
     /// Every stale `related:` link, by document then upstream.
     pub stale: Vec<Stale>,
-    dating: Dating,
+    /// The history the dates came from, or why `modified:` dates did.
+    dating: Arc<Result<History, String>>,
+    /// The repository state the history was read under
+    /// ([`git_history::head_state`]).
+    pub state: String,
 }
 
 impl Findings {
     /// Where the dates came from, for a report: `{"source": "git",
     /// "complete": …}` or `{"source": "dates", "reason": …}`.
     pub fn dated_by(&self) -> Value {
-        match &self.dating {
-            Dating::History(history) => json!({"source": "git", "complete": history.complete}),
-            Dating::Dates(why) => json!({"source": "dates", "reason": why}),
+        match self.dating.as_ref() {
+            Ok(history) => json!({"source": "git", "complete": history.complete}),
+            Err(why) => json!({"source": "dates", "reason": why}),
         }
+    }
+
+    /// `git` or `dates`.
+    pub fn source(&self) -> &'static str {
+        if self.dating.is_ok() { "git" } else { "dates" }
     }
 }
 
 /// The stale links of the vault `graph` was read from (of `feature`'s
 /// documents alone, when given), dated from the history of the repository
-/// at `root` where there is one.
-pub fn find(root: &Path, graph: &Graph, feature: Option<&str>) -> Findings {
-    let dating = match git_history::read(root, ".vault") {
-        Ok(history) => Dating::History(history),
-        Err(HistoryError::NoRepository) => {
-            Dating::Dates("the workspace is not a git repository".into())
-        }
-        Err(err) => Dating::Dates(err.to_string()),
-    };
+/// at `root` where there is one (kept while `HEAD` stays put, see
+/// [`git_history::read_vault_cached`]).
+pub fn find(root: &Path, storage: &CapStorage, graph: &Graph, feature: Option<&str>) -> Findings {
+    let (state, dating) = git_history::read_vault_cached(root);
     let feature = feature.map(vaultspec_vault::doc::feature_arg);
-    let stale = coherence::stale(graph, feature, &|doc| when(root, &dating, doc));
-    Findings { stale, dating }
+    let stale = coherence::stale(graph, feature, &|doc| when(root, storage, &dating, doc));
+    Findings {
+        stale,
+        dating,
+        state,
+    }
 }
 
 /// Run the check on the workspace at `root`.
@@ -83,47 +83,29 @@ pub fn run(root: &Path, feature: Option<&str>, json: bool) -> Printed {
         Ok(graph) => graph,
         Err(err) => return failed(format!("reading the vault: {err}")),
     };
-    report(&find(root, &graph, feature), json)
+    report(&find(root, &storage, &graph, feature), json)
 }
 
-/// When `doc` last changed: its working copy when that differs from
-/// `HEAD` (the file's modification time), else its last commit; by its
-/// dates where there is no history, or history does not know it.
-fn when(root: &Path, dating: &Dating, doc: &GraphDoc) -> Option<When> {
-    let Dating::History(history) = dating else {
+/// When `doc` last changed, by the history where there is one, else by
+/// its dates.
+fn when(
+    root: &Path,
+    storage: &CapStorage,
+    dating: &Result<History, String>,
+    doc: &GraphDoc,
+) -> Option<When> {
+    let Ok(history) = dating else {
         return When::of_dates(doc);
     };
-    // The loaded text's blob id, unless reading it normalised the bytes.
-    let blob = doc.blob_oid().or_else(|| {
-        let path = root.join(&doc.path);
-        let bytes = crate::checked_file::read(&path, MAX_DOC_BYTES, Owner::Anyone).ok()??;
-        Some(vaultspec_vault::hash::blob_oid(&bytes))
-    });
-    let committed = history.at_head.get(&doc.path);
-    if blob.is_some() && blob.as_ref() != committed {
-        let modified = std::fs::symlink_metadata(root.join(&doc.path))
-            .and_then(|m| m.modified())
-            .ok()?;
-        let time = modified
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        return Some(When {
-            time,
-            by: "uncommitted".into(),
-        });
-    }
-    match history.changed.get(&doc.path) {
-        Some(changed) => Some(When {
-            time: changed.time,
-            by: changed.commit[..12.min(changed.commit.len())].to_owned(),
-        }),
-        None => When::of_dates(doc),
-    }
-}
-
-/// The day of `when`, for people.
-fn day(when: &When) -> String {
-    Date::from_days(when.time.div_euclid(86_400)).map_or_else(String::new, |d| d.to_string())
+    history.when(
+        doc,
+        || {
+            let path = root.join(&doc.path);
+            let bytes = crate::checked_file::read(&path, MAX_DOC_BYTES, Owner::Anyone).ok()??;
+            Some(vaultspec_vault::hash::blob_oid(&bytes))
+        },
+        || storage.modified_time(&doc.path).ok(),
+    )
 }
 
 fn stem(path: &str) -> &str {
@@ -143,10 +125,6 @@ fn message(stale: &Stale) -> String {
         day(&stale.document_changed),
         stem(&stale.upstream),
     )
-}
-
-fn side(when: &When) -> Value {
-    json!({"by": when.by, "date": day(when), "time": when.time})
 }
 
 fn report(findings: &Findings, json: bool) -> Printed {
@@ -179,7 +157,7 @@ fn report(findings: &Findings, json: bool) -> Printed {
         printed.envelope(SCHEMA, "unchanged", data);
         return printed;
     }
-    if let Dating::Dates(why) = &findings.dating {
+    if let Err(why) = findings.dating.as_ref() {
         printed
             .stdout
             .push_str(&format!("Dated by `modified:` ({why}).\n"));

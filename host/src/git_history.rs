@@ -29,32 +29,13 @@ pub const MAX_COMMITS: usize = 20_000;
 /// The longest one read walks.
 pub const TIME_BUDGET: Duration = Duration::from_secs(2);
 
-/// The commit that last changed a file's content.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Changed {
-    /// The commit's time, in seconds since the epoch.
-    pub time: i64,
-    /// The commit's id (hex).
-    pub commit: String,
-}
-
-/// The history of one folder.
-#[derive(Debug, Default)]
-pub struct History {
-    /// By workspace path (`.vault/adr/x.md`), the commit that last changed
-    /// the file's content, for the files there at `HEAD`.
-    pub changed: HashMap<String, Changed>,
-    /// By workspace path, the blob id (hex) of each file at `HEAD`.
-    pub at_head: HashMap<String, String>,
-    /// Whether the walk reached the first commit (not stopped by a budget).
-    pub complete: bool,
-}
+pub use vaultspec_vault::coherence::{Changed, History};
 
 /// Why no history was read.
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
     /// The workspace is not a repository.
-    #[error("the workspace has no `.git`")]
+    #[error("the workspace is not a git repository")]
     NoRepository,
     /// `.git` is a link.
     #[error("`.git` is a symbolic link; vaultspec never follows a link inside the workspace")]
@@ -193,6 +174,60 @@ pub fn read(root: &Path, folder: &str) -> Result<History, HistoryError> {
         }
     }
     Ok(history)
+}
+
+/// Where the repository of the workspace at `root` stands: `HEAD`'s
+/// commit, `unborn`, or why it is not read (`refused: …`). Two reads of
+/// the history under the same state give the same history.
+pub fn head_state(root: &Path) -> String {
+    let refused = |err: HistoryError| format!("refused: {err}");
+    if let Err(err) = contained_git_dir(root) {
+        return refused(err);
+    }
+    let repo = match gix::open_opts(root, gix::open::Options::isolated()) {
+        Ok(repo) => repo,
+        Err(err) => return refused(git(err)),
+    };
+    match repo.head_id() {
+        Ok(id) => format!("commit:{}", id.detach()),
+        Err(_) => match repo.head() {
+            Ok(head) if head.is_unborn() => "unborn".into(),
+            Ok(_) => "refused: HEAD does not name a commit".into(),
+            Err(err) => refused(git(err)),
+        },
+    }
+}
+
+/// The last history read, by repository folder and `HEAD` state.
+type Kept = Option<(
+    std::path::PathBuf,
+    String,
+    std::sync::Arc<Result<History, String>>,
+)>;
+static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(None);
+
+/// [`read`] of `.vault`, kept for as long as `HEAD` stays where it is (a
+/// commit's history never changes), with the state it was read under.
+/// The error is why there is none, as a sentence.
+pub fn read_vault_cached(root: &Path) -> (String, std::sync::Arc<Result<History, String>>) {
+    let state = head_state(root);
+    let key = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((at, was, history)) = kept.as_ref()
+        && *at == key
+        && *was == state
+        && !state.starts_with("refused")
+    {
+        return (state, history.clone());
+    }
+    let history = std::sync::Arc::new(read(root, ".vault").map_err(|e| e.to_string()));
+    // `HEAD` moved during the walk: which commit it read is not known, so
+    // it is neither kept nor vouched for (no state matches this one).
+    if head_state(root) != state {
+        return ("moving".into(), history);
+    }
+    *kept = Some((key, state.clone(), history.clone()));
+    (state, history)
 }
 
 /// The repository folder of the workspace at `root`, when it is inside it

@@ -64,6 +64,7 @@ mod bad_input; // bad files lose nothing, at the CLI and over MCP
 mod golden_cli; // the CLI golden vectors 01–39 and 100–112
 mod golden_mcp; // the MCP golden vectors 95–99
 mod reference_install; // a workspace the reference installed checks clean
+mod stale_status; // stale links in status and find, never hidden by a kept answer after a commit
 mod status_interop; // status agrees with the reference field for field
 
 // Third-party verbs.

@@ -162,6 +162,8 @@ const GRANTED: [&str; 17] = [
 ];
 
 const READ: &str = "vaultspec:verb/workspace-read";
+/// Read-only like [`READ`]: the vault's history, read by the host.
+const HISTORY: &str = "vaultspec:verb/vault-history";
 const WRITE: &str = "vaultspec:verb/workspace-write";
 /// The import only builtins are granted; see [`Capabilities::framework`].
 pub const FRAMEWORK: &str = "vaultspec:verb/framework-write";
@@ -179,6 +181,8 @@ pub fn capabilities(imports: &[String]) -> Result<Capabilities, Reason> {
             caps.write = true;
         } else if name == FRAMEWORK && major_ok("0.1.") {
             caps.framework = true;
+        } else if name == HISTORY && major_ok("0.1.") {
+            caps.read = true;
         } else if (GRANTED.contains(&name) || name == "wasi:random/insecure") && major_ok("0.2.") {
         } else {
             return Err(Reason::ImportNotGranted(import.clone()));
@@ -202,6 +206,7 @@ mod tests {
             "wasi:io/streams@0.2.6",
             "vaultspec:verb/workspace-read@0.1.0",
             "vaultspec:verb/workspace-write@0.1.0",
+            "vaultspec:verb/vault-history@0.1.0",
         ]))
         .unwrap();
         assert_eq!(

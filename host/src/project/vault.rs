@@ -39,7 +39,7 @@ pub fn collect(root: &Path) -> (Vec<Item>, Vec<Value>) {
         return (Vec::new(), unavailable("vault_unreadable"));
     };
     let mut plans = plans(&graph, &PlanStatuses::read(&storage));
-    let mut stale = stale_links(root, &graph);
+    let mut stale = stale_links(root, &storage, &graph);
     let sources = vec![
         json!({"name": "vault_plans", "status": "ok", "count": plans.len().min(MAX_PER_SOURCE),
                "truncated": plans.len() > MAX_PER_SOURCE, "reason": null}),
@@ -127,8 +127,8 @@ fn plans(graph: &Graph, statuses: &PlanStatuses) -> Vec<Item> {
 }
 
 /// One item per stale `related:` link.
-fn stale_links(root: &Path, graph: &Graph) -> Vec<Item> {
-    let findings = crate::coherence::find(root, graph, None);
+fn stale_links(root: &Path, storage: &CapStorage, graph: &Graph) -> Vec<Item> {
+    let findings = crate::coherence::find(root, storage, graph, None);
     findings
         .stale
         .iter()

@@ -23,6 +23,7 @@ pub struct Journal {
     outside: BTreeSet<String>,
     listed: BTreeSet<String>,
     unbounded: bool,
+    history: Option<String>,
 }
 
 /// Whether `path` is `.vault` or a plain path beneath it (no empty, `.` or
@@ -73,6 +74,22 @@ impl Journal {
 
     fn is_listed(&self, path: &str) -> bool {
         self.listed.iter().any(|dir| beneath(path, dir))
+    }
+
+    /// The repository's state when the call read the vault's history
+    /// ([`crate::git_history::head_state`]); a second read under another
+    /// state leaves the call unbounded.
+    pub fn note_history(&mut self, state: String) {
+        match &self.history {
+            Some(seen) if *seen != state => self.unbounded = true,
+            _ => self.history = Some(state),
+        }
+    }
+
+    /// The repository state the call's history read depended on, if it
+    /// read any.
+    pub fn history(&self) -> Option<&str> {
+        self.history.as_deref()
     }
 
     /// A write, rename or removal the call tried.

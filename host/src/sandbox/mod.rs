@@ -82,6 +82,7 @@
 
 mod compile_cache;
 mod engine;
+mod history_calls;
 mod host_stdout;
 mod inputs;
 mod journal;
@@ -606,6 +607,7 @@ impl Sandbox {
             changed: changed.clone(),
             inputs: options.inputs.clone(),
             journal: Journal::default(),
+            root: workspace.root().to_path_buf(),
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);

@@ -35,6 +35,9 @@ pub struct Outside {
     listed: Vec<(String, Vec<Mark>, String)>,
     /// Each other path the call looked at, with its marks.
     files: Vec<(String, Vec<Mark>)>,
+    /// The repository state its history read was made under, if any.
+    #[serde(default)]
+    history: Option<String>,
 }
 
 impl Outside {
@@ -72,7 +75,11 @@ impl Outside {
             })
             .collect::<Option<_>>()
             .ok_or("a file the verb read was changing")?;
-        Ok(Self { listed, files })
+        Ok(Self {
+            listed,
+            files,
+            history: journal.history().map(str::to_owned),
+        })
     }
 
     /// Whether every path still is as it was taken, checked by a call that
@@ -87,6 +94,10 @@ impl Outside {
             .files
             .iter()
             .all(|(path, marks)| marks_of(root, path) == *marks)
+            && self
+                .history
+                .as_ref()
+                .is_none_or(|state| crate::git_history::head_state(root) == *state)
     }
 }
 

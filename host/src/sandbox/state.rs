@@ -38,6 +38,8 @@ pub struct CallState {
     pub(super) inputs: super::Inputs,
     /// What the call looked at outside `.vault/`.
     pub(super) journal: super::Journal,
+    /// The workspace's root folder, for the repository `vault-history` reads.
+    pub(super) root: std::path::PathBuf,
 }
 
 impl WasiView for CallState {

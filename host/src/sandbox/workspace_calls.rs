@@ -45,6 +45,7 @@ wasmtime::component::bindgen!({
         "vaultspec:verb/framework-write.write-file": async,
         "vaultspec:verb/framework-write.rename": async,
         "vaultspec:verb/framework-write.remove": async,
+        "vaultspec:verb/vault-history.modified": trappable,
     },
 });
 
@@ -171,7 +172,7 @@ impl CallState {
         Ok(reads)
     }
 
-    fn note_files(&mut self, paths: &[String]) {
+    pub(super) fn note_files(&mut self, paths: &[String]) {
         for path in paths {
             self.journal.note_file(path);
         }
@@ -179,7 +180,7 @@ impl CallState {
 
     /// Charge the paths of one read request against [`HELD_BUDGET`], or
     /// stop the call when they would pass it.
-    fn charge_paths(&mut self, what: &str, paths: &[String]) -> wasmtime::Result<()> {
+    pub(super) fn charge_paths(&mut self, what: &str, paths: &[String]) -> wasmtime::Result<()> {
         let cost = paths
             .iter()
             .map(|p| path_cost(p))

@@ -14,6 +14,8 @@
 //! already say it moved on, and `check` reports documents that still lean
 //! on it.
 
+use std::collections::HashMap;
+
 use crate::adr::{self, AdrStatus};
 use crate::date::Date;
 use crate::graph::{Graph, GraphDoc};
@@ -40,6 +42,101 @@ impl When {
             by: written.to_string(),
         })
     }
+}
+
+/// The files of a vault at `HEAD` and the commits that last changed them,
+/// as the host reads them from the repository (a verb through the
+/// `vault-history` interface).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct History {
+    /// By workspace path (`.vault/adr/x.md`), the commit that last changed
+    /// the file's content, for the files there at `HEAD`.
+    pub changed: HashMap<String, Changed>,
+    /// By workspace path, the blob id (hex) of each file at `HEAD`.
+    pub at_head: HashMap<String, String>,
+    /// Whether the walk reached the first commit (not stopped by a budget).
+    pub complete: bool,
+}
+
+/// The commit that last changed a file's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Changed {
+    /// The commit's time, in seconds since the epoch.
+    pub time: i64,
+    /// The commit's id (hex).
+    pub commit: String,
+}
+
+impl History {
+    /// When `doc` last changed: its modification time (`modified`) when
+    /// its text differs from `HEAD` (an uncommitted edit counts as made
+    /// then), else the commit that last changed it, else its dates.
+    /// `raw_blob` hashes the file's bytes where the loaded text was
+    /// normalised and no longer is them.
+    pub fn when(
+        &self,
+        doc: &GraphDoc,
+        raw_blob: impl FnOnce() -> Option<String>,
+        modified: impl FnOnce() -> Option<i64>,
+    ) -> Option<When> {
+        let blob = doc.blob_oid().or_else(raw_blob);
+        if blob.is_some() && blob.as_ref() != self.at_head.get(&doc.path) {
+            return Some(When {
+                time: modified()?,
+                by: "uncommitted".into(),
+            });
+        }
+        match self.changed.get(&doc.path) {
+            Some(changed) => Some(When {
+                time: changed.time,
+                by: changed.commit[..12.min(changed.commit.len())].to_owned(),
+            }),
+            None => When::of_dates(doc),
+        }
+    }
+}
+
+/// The day of `when` (`YYYY-MM-DD`), for people.
+pub fn day(when: &When) -> String {
+    Date::from_days(when.time.div_euclid(86_400)).map_or_else(String::new, |d| d.to_string())
+}
+
+/// One side of a stale link as reports show it: what dates it and its day.
+pub fn side(when: &When) -> serde_json::Value {
+    serde_json::json!({"by": when.by, "date": day(when), "time": when.time})
+}
+
+/// The `stale` section of a status report: the first `limit` stale links
+/// and how many there are; `None` when there is none, so a report with
+/// nothing stale keeps the reference's shape. `dated_by` says where the
+/// dates came from (`git` or `dates`).
+pub fn status_section(found: &[Stale], limit: usize, dated_by: &str) -> Option<serde_json::Value> {
+    if found.is_empty() {
+        return None;
+    }
+    let links: Vec<serde_json::Value> = found
+        .iter()
+        .take(limit)
+        .map(|s| {
+            serde_json::json!({
+                "document": s.document,
+                "upstream": s.upstream,
+                "document_changed": side(&s.document_changed),
+                "upstream_changed": side(&s.upstream_changed),
+            })
+        })
+        .collect();
+    Some(serde_json::json!({
+        "total": found.len(),
+        "more": found.len() - links.len(),
+        "dated_by": dated_by,
+        "links": links,
+    }))
+}
+
+/// The paths of the documents with at least one stale upstream.
+pub fn stale_documents(found: &[Stale]) -> std::collections::HashSet<&str> {
+    found.iter().map(|s| s.document.as_str()).collect()
 }
 
 /// One stale link.

@@ -11,4 +11,4 @@ wit_bindgen::generate!({
     world: "vaultspec:verb/capabilities",
 });
 
-pub use vaultspec::verb::{framework_write, workspace_read, workspace_write};
+pub use vaultspec::verb::{framework_write, vault_history, workspace_read, workspace_write};

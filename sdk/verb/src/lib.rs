@@ -23,6 +23,7 @@
 
 mod bindings;
 pub mod hints;
+pub mod history;
 pub mod output;
 pub mod style;
 mod workspace_client;

@@ -7,6 +7,7 @@
 use vaultspec_sdk::hints::Hints;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Date;
+use vaultspec_sdk::vault::coherence;
 use vaultspec_sdk::vault::framework::legacy_server;
 use vaultspec_sdk::vault::graph::load_graph;
 use vaultspec_sdk::vault::ops::journal;
@@ -14,7 +15,7 @@ use vaultspec_sdk::vault::status::companion;
 use vaultspec_sdk::vault::status::{
     DEFAULT_FEATURE_LIMIT, PlanStatuses, ReportOptions, Trace, rollup_report, trace, trace_paths,
 };
-use vaultspec_sdk::{Workspace, output};
+use vaultspec_sdk::{Workspace, history, output};
 
 use crate::StatusOptions;
 use crate::report::{self, fail};
@@ -139,6 +140,11 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     // One read of every plan and ledger serves the whole report (ledger
     // evidence gives `exec_missing` of completed plans).
     let mut data = rollup_report(&graph, &PlanStatuses::read(&ws), &report);
+    // Only where something is stale: otherwise the reference's shape.
+    let (stale, dated_by) = history::stale_links(&ws, &graph, None);
+    if let Some(section) = coherence::status_section(&stale, report.limit, dated_by) {
+        data["stale"] = section;
+    }
     if let Some(notice) = journal::notice(&ws) {
         data["journal"] = json!(notice);
     }
@@ -220,6 +226,24 @@ fn print_rollup(data: &Value) {
         ]);
     }
     sections.push(plans);
+
+    let mut stale = Section::new("Behind what they were written from");
+    for link in list(&data["stale"]["links"]) {
+        stale.row(vec![
+            s(&link["document"]),
+            format!(
+                "{} changed {}",
+                s(&link["upstream"]),
+                s(&link["upstream_changed"]["date"])
+            ),
+            format!("this {}", s(&link["document_changed"]["date"])),
+        ]);
+    }
+    let more = n(&data["stale"]["more"]);
+    if more > 0 {
+        stale.more(more, "vaultspec vault check coherence");
+    }
+    sections.push(stale);
 
     let mut features = Section::new("Active features");
     let shown = list(&data["active_features"]);

@@ -13,6 +13,7 @@ use vaultspec_vault::storage::MAX_FILE_BYTES;
 use vaultspec_vault::{Storage, StorageError};
 
 use super::parse;
+use crate::coherence::Findings;
 use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolError, ToolResult, plural};
 use crate::mcp::resources::file_uri;
@@ -66,12 +67,23 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     let storage = context.storage()?;
     let root = context.workspace.root();
     let loaded = context.vault.get(root, &storage).map_err(budget_refusal)?;
+    let listing = !present(&args.feature)
+        && args.types.is_empty()
+        && !present(&args.date)
+        && !present(&args.text);
+    // Document rows say which documents are stale, dated from the
+    // repository: its state is part of the key the answer is kept under.
+    let stale = (!listing).then(|| loaded.stale(root, &storage));
+    let key = match &stale {
+        Some(stale) => json!({ "args": raw, "head": stale.state }),
+        None => raw,
+    };
     // The answer is kept with the load it was made from, until a file
     // under `.vault/` or `.vaultspec/` changes.
     loaded
         .replies
-        .get_or(root, context.today(), "find", &raw, || {
-            answer(context, &storage, &loaded, &args)
+        .get_or(root, context.today(), "find", &key, || {
+            answer(context, &storage, &loaded, &args, stale.as_deref())
         })
 }
 
@@ -81,13 +93,12 @@ fn answer(
     storage: &CapStorage,
     loaded: &LoadedVault,
     args: &Args,
+    stale: Option<&Findings>,
 ) -> ToolResult {
     let graph = &loaded.graph;
-    let listing = !present(&args.feature)
-        && args.types.is_empty()
-        && !present(&args.date)
-        && !present(&args.text);
-    let rows = if listing {
+    let rows = if let Some(stale) = stale {
+        document_rows(context, storage, graph, args, stale)
+    } else {
         // Only the `json` listing shows each feature's lifecycle word.
         let progress = if args.json {
             loaded.plans(storage).progress_by_feature()
@@ -95,8 +106,6 @@ fn answer(
             BTreeMap::new()
         };
         feature_rows(&progress, graph, args)
-    } else {
-        document_rows(context, storage, graph, args)
     };
     // Documents the vault cannot read or parse are named beside the answer
     // (the reference fails the whole call on a file over its budget).
@@ -155,7 +164,9 @@ fn document_rows(
     storage: &dyn Storage,
     graph: &Graph,
     args: &Args,
+    stale: &Findings,
 ) -> Vec<Value> {
+    let stale = vaultspec_vault::coherence::stale_documents(&stale.stale);
     let feature = args
         .feature
         .as_deref()
@@ -184,6 +195,10 @@ fn document_rows(
             value.insert("path".into(), json!(row.path));
             if let Some(problem) = &row.problem {
                 value.insert("problem".into(), json!(problem));
+            }
+            // Only on a stale document: other rows keep the reference's shape.
+            if stale.contains(row.path.as_str()) {
+                value.insert("stale".into(), json!(true));
             }
             // The cached document holds the file's text and hash; only a file
             // whose bytes were normalised when read (a BOM, carriage

@@ -4,9 +4,11 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 use vaultspec_vault::CapStorage;
+use vaultspec_vault::coherence;
 use vaultspec_vault::status::{self, DEFAULT_FEATURE_LIMIT};
 
 use super::parse;
+use crate::coherence::Findings;
 use crate::mcp::context::ServerContext;
 use crate::mcp::instructions::TOOL_SCHEMA_VERSION;
 use crate::mcp::reply::{Reply, ToolError, ToolResult};
@@ -27,11 +29,15 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     // The companion is read from files outside the vault and from `PATH`,
     // which the kept replies do not watch: its answer is part of the key.
     let companion = crate::workspace::companion(&storage);
-    let key = json!({ "args": raw, "companion": companion });
+    // The stale links are dated from the repository, which the kept
+    // replies do not watch either: the state `HEAD` was read in is part of
+    // the key.
+    let stale = loaded.stale(root, &storage);
+    let key = json!({ "args": raw, "companion": companion, "head": stale.state });
     loaded
         .replies
         .get_or(root, context.today(), "status", &key, || {
-            reply(&storage, &loaded, args.target, companion)
+            reply(&storage, &loaded, args.target, companion, &stale)
         })
 }
 
@@ -41,6 +47,7 @@ fn reply(
     loaded: &LoadedVault,
     target: Option<String>,
     companion: Value,
+    stale: &Findings,
 ) -> ToolResult {
     let graph = &loaded.graph;
     match target.filter(|t| !t.trim().is_empty()) {
@@ -66,6 +73,12 @@ fn reply(
             value["plans"] = json!([]);
             value["hosted_search"] = status::hosted_search();
             value["companion"] = companion;
+            // Only where something is stale: otherwise the reference's shape.
+            if let Some(section) =
+                coherence::status_section(&stale.stale, DEFAULT_FEATURE_LIMIT, stale.source())
+            {
+                value["stale"] = section;
+            }
             let problems = graph.problem_rows();
             if !problems.is_empty() {
                 value["problems"] = json!(problems);

@@ -2,16 +2,18 @@
 //! derived from the same files on first use (search index, plan statuses,
 //! the checkers' findings, kept replies).
 
-use std::sync::{Mutex, OnceLock};
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use vaultspec_vault::Storage;
 use vaultspec_vault::checks::{self, DocFindings};
 use vaultspec_vault::graph::{self, Graph, GraphDoc, VaultRead};
 use vaultspec_vault::search::SearchIndex;
 use vaultspec_vault::status::PlanStatuses;
 use vaultspec_vault::storage::FileEntry;
+use vaultspec_vault::{CapStorage, Storage};
 
 use super::Replies;
+use crate::coherence::Findings;
 
 /// A loaded vault: the graph, and what is derived from the same files on
 /// first use.
@@ -27,6 +29,9 @@ pub struct LoadedVault {
     /// The per-document findings of `check`, carried over from the load
     /// before for every document read from the same text.
     pub findings: Mutex<DocFindings>,
+    /// The stale `related:` links, with the repository state they were
+    /// dated under.
+    stale: Mutex<Option<Arc<Findings>>>,
 }
 
 impl LoadedVault {
@@ -38,6 +43,7 @@ impl LoadedVault {
             plans: OnceLock::new(),
             replies: Replies::default(),
             findings: Mutex::new(findings),
+            stale: Mutex::new(None),
         }
     }
 
@@ -51,8 +57,9 @@ impl LoadedVault {
             plans,
             replies,
             findings,
+            stale,
         } = self;
-        discard((index, plans, replies));
+        discard((index, plans, replies, stale));
         let findings = findings.into_inner().expect("findings lock poisoned");
         (graph, listing, findings)
     }
@@ -68,6 +75,7 @@ impl LoadedVault {
             plans: OnceLock::new(),
             replies: Replies::default(),
             findings: Mutex::new(findings),
+            stale: Mutex::new(None),
         }
     }
 
@@ -94,6 +102,24 @@ impl LoadedVault {
                 &self.listing,
             ))
         })
+    }
+}
+
+impl LoadedVault {
+    /// The stale `related:` links of this load, dated under the
+    /// repository's state now ([`crate::git_history::head_state`], which
+    /// the findings carry); worked out once per state.
+    pub fn stale(&self, root: &Path, storage: &CapStorage) -> Arc<Findings> {
+        let head = crate::git_history::head_state(root);
+        let mut kept = self.stale.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(findings) = kept.as_ref()
+            && findings.state == head
+        {
+            return findings.clone();
+        }
+        let findings = Arc::new(crate::coherence::find(root, storage, &self.graph, None));
+        *kept = Some(findings.clone());
+        findings
     }
 }
 

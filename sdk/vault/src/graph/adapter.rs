@@ -15,11 +15,7 @@ impl From<&Document> for GraphDoc {
         if doc.text.starts_with('\u{feff}') || crate::text::contains(&doc.text, "\r") {
             GraphDoc::from_text(&doc.path, &doc.text)
         } else {
-            GraphDoc {
-                doc: doc.clone(),
-                problem: None,
-                normalized: false,
-            }
+            GraphDoc::unchanged(doc.clone())
         }
     }
 }

@@ -8,7 +8,7 @@
 //! text, so loading stays a single pass over each file.
 
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::markdown;
 use crate::doc::{DocProblem, Document, frontmatter_problem, yaml_problem};
@@ -25,7 +25,7 @@ pub fn is_directory_tag(tag: &str) -> bool {
 /// One corpus document as the graph, search and the checkers read it: a
 /// [`Document`] (it derefs to one) over the text with one BOM removed and
 /// `\r\n`/`\r` turned into `\n`, and the file's problem if it has one.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct GraphDoc {
     /// The document: path, stem, type, normalised text, frontmatter split
     /// and modelled keys. Empty text when the file could not be read or is
@@ -37,6 +37,19 @@ pub struct GraphDoc {
     pub problem: Option<DocProblem>,
     /// `text` differs from the file's bytes (a BOM or `\r` was normalised).
     pub normalized: bool,
+    /// The blob id of the text, worked out on first use and kept with the
+    /// document (a reload keeps the documents whose files did not change).
+    blob: OnceLock<String>,
+}
+
+/// Equal documents have the same text and problem; whether the blob id
+/// was worked out yet does not count.
+impl PartialEq for GraphDoc {
+    fn eq(&self, other: &Self) -> bool {
+        self.doc == other.doc
+            && self.problem == other.problem
+            && self.normalized == other.normalized
+    }
 }
 
 impl Deref for GraphDoc {
@@ -93,11 +106,22 @@ impl GraphDoc {
         GraphDoc::parse(path, text, normalized)
     }
 
+    /// A document whose text needs no normalisation, taken as it is.
+    pub(crate) fn unchanged(doc: Document) -> GraphDoc {
+        GraphDoc {
+            doc,
+            problem: None,
+            normalized: false,
+            blob: OnceLock::new(),
+        }
+    }
+
     fn without_text(path: &str, problem: DocProblem) -> GraphDoc {
         GraphDoc {
             doc: Document::from_text(path, ""),
             problem: Some(problem),
             normalized: false,
+            blob: OnceLock::new(),
         }
     }
 
@@ -117,6 +141,7 @@ impl GraphDoc {
             doc,
             problem,
             normalized,
+            blob: OnceLock::new(),
         }
     }
 
@@ -198,7 +223,11 @@ impl GraphDoc {
     /// The git blob id of the file, when the text is still its exact bytes
     /// (no BOM or `\r` was normalised away); `None` means: hash the raw bytes.
     pub fn blob_oid(&self) -> Option<String> {
-        (self.has_text() && !self.normalized).then(|| crate::hash::blob_oid(self.text.as_bytes()))
+        (self.has_text() && !self.normalized).then(|| {
+            self.blob
+                .get_or_init(|| crate::hash::blob_oid(self.text.as_bytes()))
+                .clone()
+        })
     }
 
     /// The text of the first non-empty level-1 heading outside fenced code,

@@ -273,6 +273,27 @@ fn readable(meta: &cap_std::fs::Metadata, path: &str) -> Result<(), StorageError
 }
 
 impl CapStorage {
+    /// When the regular file at `path` was last modified, in seconds since
+    /// the epoch; reached through no link, like every read.
+    pub fn modified_time(&self, path: &str) -> Result<i64, StorageError> {
+        let parts = check_path(path)?;
+        if parts.is_empty() {
+            return Err(StorageError::InvalidPath {
+                path: path.to_owned(),
+                reason: "the workspace root is a folder".to_owned(),
+            });
+        }
+        let fd = nofollow::open_beneath(self.root.as_fd(), &parts, path, OFlags::PATH)
+            .map_err(|e| self.open_error(e, "checking", &parts, path))?;
+        let st = rustix::fs::fstat(&fd).map_err(|e| map_io(e.into(), "checking", path))?;
+        if FileType::from_raw_mode(st.st_mode) != FileType::RegularFile {
+            return Err(StorageError::NotFound {
+                path: path.to_owned(),
+            });
+        }
+        Ok(st.st_mtime)
+    }
+
     /// [`Storage::read`] without the journal's seal check.
     fn read_raw(&self, path: &str) -> Result<Vec<u8>, StorageError> {
         let parts = check_path(path)?;
