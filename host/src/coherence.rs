@@ -58,7 +58,7 @@ impl Findings {
 /// at `root` where there is one (kept while `HEAD` stays put, see
 /// [`git_history::read_vault_cached`]).
 pub fn find(root: &Path, storage: &CapStorage, graph: &Graph, feature: Option<&str>) -> Findings {
-    let (state, dating) = git_history::read_vault_cached(root);
+    let (state, dating) = git_history::read_vault_cached(root, git_history::TIME_BUDGET);
     let feature = feature.map(vaultspec_vault::doc::feature_arg);
     let stale = coherence::stale(graph, feature, &|doc| when(root, storage, &dating, doc));
     Findings {

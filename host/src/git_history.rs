@@ -65,6 +65,12 @@ fn git(err: impl std::fmt::Display) -> HistoryError {
 /// The history of `folder` (a top-level folder, `.vault`) of the workspace
 /// at `root`.
 pub fn read(root: &Path, folder: &str) -> Result<History, HistoryError> {
+    read_within(root, folder, TIME_BUDGET)
+}
+
+/// [`read`], walking for at most `budget` (never past [`TIME_BUDGET`]).
+pub fn read_within(root: &Path, folder: &str, budget: Duration) -> Result<History, HistoryError> {
+    let budget = budget.min(TIME_BUDGET);
     let git_dir = contained_git_dir(root)?;
     let packs = pack_bytes(&git_dir);
     if packs > MAX_PACK_BYTES {
@@ -73,7 +79,9 @@ pub fn read(root: &Path, folder: &str) -> Result<History, HistoryError> {
             budget: MAX_PACK_BYTES,
         });
     }
-    let repo = gix::open_opts(root, gix::open::Options::isolated()).map_err(git)?;
+    let mut repo = gix::open_opts(root, gix::open::Options::isolated()).map_err(git)?;
+    // Each commit's trees are read again as the next commit's parent's.
+    repo.object_cache_size_if_unset(16 << 20);
     let head = match repo.head_id() {
         Ok(id) => id.detach(),
         Err(err) => {
@@ -114,7 +122,7 @@ pub fn read(root: &Path, folder: &str) -> Result<History, HistoryError> {
     for info in walk {
         let info = info.map_err(git)?;
         walked += 1;
-        if walked > MAX_COMMITS || started.elapsed() > TIME_BUDGET {
+        if walked > MAX_COMMITS || started.elapsed() > budget {
             history.complete = false;
             break;
         }
@@ -136,30 +144,22 @@ pub fn read(root: &Path, folder: &str) -> Result<History, HistoryError> {
         if now == before {
             continue;
         }
-        let mut new_files = Vec::new();
-        let mut old_files = Vec::new();
-        if let Some(tree) = now {
-            list(&repo, tree, folder, &mut new_files)?;
-        }
-        if let Some(tree) = before {
-            list(&repo, tree, folder, &mut old_files)?;
-        }
-        let old: HashMap<&str, ObjectId> =
-            old_files.iter().map(|(p, id)| (p.as_str(), *id)).collect();
-        let new: HashMap<&str, ObjectId> =
-            new_files.iter().map(|(p, id)| (p.as_str(), *id)).collect();
+        // Only the subtrees that differ are read: a commit costs what it
+        // changed, not the size of the vault.
+        let mut changes = Vec::new();
+        diff(&repo, now, before, folder, &mut changes)?;
         // Content that only moved: its old name takes on the new one's.
-        let gone: HashMap<ObjectId, &str> = old_files
+        let gone: HashMap<ObjectId, &str> = changes
             .iter()
-            .filter(|(p, _)| !new.contains_key(p.as_str()))
-            .map(|(p, id)| (*id, p.as_str()))
+            .filter_map(|(path, new, old)| match (new, old) {
+                (None, Some(old)) => Some((*old, path.as_str())),
+                _ => None,
+            })
             .collect();
-        for (path, blob) in &new_files {
-            if old.get(path.as_str()) == Some(blob) {
-                continue;
-            }
+        for (path, new, old) in &changes {
+            let Some(blob) = new else { continue };
             let name = renamed.get(path).cloned().unwrap_or_else(|| path.clone());
-            if !old.contains_key(path.as_str())
+            if old.is_none()
                 && let Some(from) = gone.get(blob)
             {
                 renamed.insert((*from).to_owned(), name);
@@ -180,6 +180,9 @@ pub fn read(root: &Path, folder: &str) -> Result<History, HistoryError> {
 /// commit, `unborn`, or why it is not read (`refused: …`). Two reads of
 /// the history under the same state give the same history.
 pub fn head_state(root: &Path) -> String {
+    if let Some(commit) = plain_head(root) {
+        return format!("commit:{commit}");
+    }
     let refused = |err: HistoryError| format!("refused: {err}");
     if let Err(err) = contained_git_dir(root) {
         return refused(err);
@@ -198,6 +201,46 @@ pub fn head_state(root: &Path) -> String {
     }
 }
 
+/// `HEAD`'s commit read from the files of a plain `.git` folder: `HEAD`,
+/// then the loose ref it names or `packed-refs` (a few small reads, no
+/// link followed); `None` for anything else (a linked worktree, a
+/// symbolic ref to a symbolic ref, reftable), which gitoxide resolves.
+fn plain_head(root: &Path) -> Option<String> {
+    use crate::checked_file::{Owner, read_text};
+    let git = root.join(".git");
+    if !std::fs::symlink_metadata(&git).ok()?.is_dir() {
+        return None;
+    }
+    let read = |path: &Path| read_text(path, 64 << 10, Owner::Anyone).ok().flatten();
+    let is_commit = |s: &str| s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit());
+    let head = read(&git.join("HEAD"))?;
+    let head = head.trim();
+    let Some(name) = head.strip_prefix("ref: ") else {
+        return is_commit(head).then(|| head.to_owned());
+    };
+    let name = name.trim();
+    let plain = name.starts_with("refs/")
+        && name
+            .split('/')
+            .all(|p| !p.is_empty() && p != "." && p != "..");
+    if !plain {
+        return None;
+    }
+    let loose = git.join(name);
+    if std::fs::symlink_metadata(&loose).is_ok() {
+        // There, but a link or unreadable: gitoxide decides.
+        let loose = read(&loose)?;
+        let loose = loose.trim();
+        return is_commit(loose).then(|| loose.to_owned());
+    }
+    // Only a small `packed-refs` is searched here; gitoxide reads a big one.
+    let packed = read(&git.join("packed-refs"))?;
+    packed.lines().find_map(|line| {
+        let (id, named) = line.split_once(' ')?;
+        (named == name && is_commit(id)).then(|| id.to_owned())
+    })
+}
+
 /// The last history read, by repository folder and `HEAD` state.
 type Kept = Option<(
     std::path::PathBuf,
@@ -209,7 +252,10 @@ static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(None);
 /// [`read`] of `.vault`, kept for as long as `HEAD` stays where it is (a
 /// commit's history never changes), with the state it was read under.
 /// The error is why there is none, as a sentence.
-pub fn read_vault_cached(root: &Path) -> (String, std::sync::Arc<Result<History, String>>) {
+pub fn read_vault_cached(
+    root: &Path,
+    budget: Duration,
+) -> (String, std::sync::Arc<Result<History, String>>) {
     let state = head_state(root);
     let key = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
@@ -220,11 +266,17 @@ pub fn read_vault_cached(root: &Path) -> (String, std::sync::Arc<Result<History,
     {
         return (state, history.clone());
     }
-    let history = std::sync::Arc::new(read(root, ".vault").map_err(|e| e.to_string()));
+    let history =
+        std::sync::Arc::new(read_within(root, ".vault", budget).map_err(|e| e.to_string()));
     // `HEAD` moved during the walk: which commit it read is not known, so
     // it is neither kept nor vouched for (no state matches this one).
     if head_state(root) != state {
         return ("moving".into(), history);
+    }
+    // A walk cut short by a caller's nearer deadline is not kept for
+    // callers with more time.
+    if budget < TIME_BUDGET && history.as_ref().as_ref().is_ok_and(|h| !h.complete) {
+        return (state, history);
     }
     *kept = Some((key, state.clone(), history.clone()));
     (state, history)
@@ -283,6 +335,106 @@ fn folder_tree(
     Ok(entry.filter(|e| e.mode().is_tree()).map(|e| e.object_id()))
 }
 
+/// A file that differs between two trees: its path, and its blob in the
+/// new tree and in the old one (`None`: not there).
+type Difference = (String, Option<ObjectId>, Option<ObjectId>);
+
+/// The files that differ between the trees `new` and `old` (either absent)
+/// beneath `prefix`, reading only the subtrees whose ids differ.
+fn diff(
+    repo: &gix::Repository,
+    new: Option<ObjectId>,
+    old: Option<ObjectId>,
+    prefix: &str,
+    out: &mut Vec<Difference>,
+) -> Result<(), HistoryError> {
+    if new == old {
+        return Ok(());
+    }
+    let find = |tree: Option<ObjectId>| tree.map(|id| repo.find_tree(id)).transpose().map_err(git);
+    let (new_tree, old_tree) = (find(new)?, find(old)?);
+    let hash = repo.object_hash();
+    let (new, old) = (
+        entries(new_tree.as_ref(), hash)?,
+        entries(old_tree.as_ref(), hash)?,
+    );
+    // Both lists are in git's tree order: walk them side by side.
+    let (mut n, mut o) = (0, 0);
+    while n < new.len() || o < old.len() {
+        let order = match (new.get(n), old.get(o)) {
+            (Some(a), Some(b)) => a.git_order(b),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        let (a, b) = match order {
+            std::cmp::Ordering::Less => (new.get(n), None),
+            std::cmp::Ordering::Greater => (None, old.get(o)),
+            std::cmp::Ordering::Equal => (new.get(n), old.get(o)),
+        };
+        n += usize::from(a.is_some());
+        o += usize::from(b.is_some());
+        if a.map(|e| e.id) == b.map(|e| e.id) {
+            continue;
+        }
+        let Ok(name) = std::str::from_utf8(a.or(b).expect("one side").name) else {
+            continue;
+        };
+        let path = format!("{prefix}/{name}");
+        let tree = |side: Option<&Entry>| side.filter(|e| e.tree).map(|e| e.id);
+        let blob = |side: Option<&Entry>| side.filter(|e| !e.tree).map(|e| e.id);
+        if tree(a).is_some() || tree(b).is_some() {
+            diff(repo, tree(a), tree(b), &path, out)?;
+        } else {
+            out.push((path, blob(a), blob(b)));
+        }
+    }
+    Ok(())
+}
+
+/// The file and folder entries of `tree` (none without one), their names
+/// borrowed from the tree's data: nothing copied.
+fn entries<'t>(
+    tree: Option<&'t gix::Tree<'_>>,
+    hash: gix::hash::Kind,
+) -> Result<Vec<Entry<'t>>, HistoryError> {
+    let Some(tree) = tree else {
+        return Ok(Vec::new());
+    };
+    let decoded = gix::objs::TreeRef::from_bytes(&tree.data, hash).map_err(git)?;
+    Ok(decoded
+        .entries
+        .into_iter()
+        .filter(|e| e.mode.is_tree() || e.mode.is_blob())
+        .map(|e| Entry {
+            name: e.filename,
+            tree: e.mode.is_tree(),
+            id: e.oid.to_owned(),
+        })
+        .collect())
+}
+
+/// One entry of a tree, as [`diff`] compares them.
+struct Entry<'t> {
+    name: &'t [u8],
+    tree: bool,
+    id: ObjectId,
+}
+
+impl Entry<'_> {
+    /// Git's order of tree entries: by name, a tree's name compared as if
+    /// it ended in `/`.
+    fn git_order(&self, other: &Entry<'_>) -> std::cmp::Ordering {
+        let end = |e: &Entry| if e.tree { b'/' } else { 0 };
+        let a = self.name.iter().copied().chain(std::iter::once(end(self)));
+        let b = other
+            .name
+            .iter()
+            .copied()
+            .chain(std::iter::once(end(other)));
+        a.cmp(b)
+    }
+}
+
 /// Every blob beneath `tree`, by its workspace path (`prefix/...`).
 fn list(
     repo: &gix::Repository,
@@ -304,4 +456,43 @@ fn list(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn git(root: &Path, args: &[&str]) -> String {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    }
+
+    #[test]
+    fn the_state_read_from_files_is_the_commit_git_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        git(root, &["init", "-q"]);
+        assert_eq!(head_state(root), "unborn");
+        std::fs::write(root.join("a"), "a").unwrap();
+        git(root, &["add", "a"]);
+        git(root, &["commit", "-q", "-m", "a"]);
+        let first = git(root, &["rev-parse", "HEAD"]);
+        assert_eq!(plain_head(root).as_deref(), Some(first.as_str()));
+        assert_eq!(head_state(root), format!("commit:{first}"));
+        // Packed refs, then a detached HEAD, then a second commit.
+        git(root, &["pack-refs", "--all"]);
+        assert_eq!(plain_head(root).as_deref(), Some(first.as_str()));
+        git(root, &["checkout", "-q", "--detach"]);
+        assert_eq!(plain_head(root).as_deref(), Some(first.as_str()));
+        git(root, &["commit", "-q", "--allow-empty", "-m", "b"]);
+        let second = git(root, &["rev-parse", "HEAD"]);
+        assert_ne!(first, second);
+        assert_eq!(head_state(root), format!("commit:{second}"));
+    }
 }

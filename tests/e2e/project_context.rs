@@ -504,4 +504,30 @@ fn agents_reach_it_through_invoke_and_a_previous_file_must_be_in_the_workspace()
         .unwrap();
     let shown = format!("{reply:?}");
     assert!(shown.contains("inside the workspace"), "{shown}");
+
+    // A tool call may have the person's GitHub login read only this
+    // repository's own remotes.
+    let with_repo = |repo: &str| {
+        let reply = session
+            .call(
+                "invoke",
+                json!({"verb": "project context", "positionals": [OBJECTIVE],
+                       "arguments": {"repo": repo}}),
+            )
+            .unwrap();
+        format!("{reply:?}")
+    };
+    let refused = with_repo("someone/private");
+    assert!(
+        refused.contains("must name a github.com remote"),
+        "{refused}"
+    );
+    git(
+        vault.root(),
+        &["remote", "add", "origin", "git@github.com:acme/app.git"],
+    );
+    let refused = with_repo("someone/private");
+    assert!(refused.contains("(acme/app)"), "{refused}");
+    let allowed = with_repo("acme/app");
+    assert!(allowed.contains("github_issue"), "{allowed}");
 }

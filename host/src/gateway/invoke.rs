@@ -328,6 +328,18 @@ pub async fn invoke(
         .map(Replied::into_value)
 }
 
+/// Whether a reply to `request` could be kept at all: a valid call of a
+/// builtin verb other than the root `doctor` (which hands over what the
+/// host read). A caller asks before it brings the kept replies up to date.
+pub fn may_keep(catalog: &Catalog, runners: Runners<'_>, request: &Request) -> bool {
+    check(catalog, request).is_ok_and(|checked| keepable(&checked, runners))
+}
+
+fn keepable(checked: &Checked, runners: Runners<'_>) -> bool {
+    checked.runnable.origin == Origin::Builtin
+        && !(checked.verb == "doctor" && runners.host.is_some())
+}
+
 /// [`invoke`], with `kept` (the replies kept for the vault as it is now):
 /// a read-only builtin's reply is given from there while it holds, and
 /// kept there when it can be.
@@ -359,7 +371,7 @@ pub async fn invoke_keeping(
     let handed = (checked.verb == "doctor" && builtin)
         .then_some(runners.host)
         .flatten();
-    let kept = kept.filter(|_| builtin && handed.is_none());
+    let kept = kept.filter(|_| keepable(&checked, runners));
     let started = SystemTime::now();
     if let Some(given) = kept.and_then(|kept| kept.get(&command, workspace.root(), started)) {
         return Ok(Replied::Kept(given));

@@ -120,6 +120,16 @@ impl Gateway {
     /// Check `request` against its verb and run it on `workspace`, or give
     /// the reply `kept` holds for it ([`invoke::invoke`]); `Err` is a
     /// refusal, and then nothing ran.
+    /// Whether a reply to `request` could be kept (see
+    /// [`invoke::may_keep`]).
+    pub fn may_keep(&self, request: &invoke::Request) -> bool {
+        let runners = invoke::Runners {
+            sandbox: &self.sandbox,
+            host: self.host.as_ref(),
+        };
+        invoke::may_keep(&self.catalog, runners, request)
+    }
+
     pub async fn invoke(
         &self,
         workspace: &Workspace,

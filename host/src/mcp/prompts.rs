@@ -15,7 +15,7 @@ use vaultspec_vault::Storage;
 use vaultspec_vault::framework::source::{Kind, Source, Sources};
 
 use super::context::ServerContext;
-use super::resources::file_uri;
+use super::resources::{self, file_uri};
 use super::vault_cache::LoadedVault;
 
 /// Each argument every skill prompt takes, with what it means.
@@ -113,19 +113,9 @@ pub fn get(
     }
     let document = match text(args, "document")? {
         None => None,
-        Some(stem) => Some(
-            loaded
-                .graph
-                .docs()
-                .iter()
-                .find(|d| d.stem == stem)
-                .ok_or_else(|| {
-                    ErrorData::invalid_params(
-                        format!("prompt argument 'document': no document has the stem '{stem}'"),
-                        None,
-                    )
-                })?,
-        ),
+        Some(stem) => Some(resources::by_stem(loaded, stem).map_err(|why| {
+            ErrorData::invalid_params(format!("prompt argument 'document': {why}"), None)
+        })?),
     };
     let mut request = Vec::new();
     if let Some(task) = text(args, "task")? {
@@ -177,8 +167,7 @@ pub fn get(
 
 /// The step ids of the plan whose stem is `plan`, beginning with `prefix`.
 pub fn steps(loaded: &LoadedVault, plan: Option<&str>, prefix: &str) -> Vec<String> {
-    let Some(doc) = plan.and_then(|stem| loaded.graph.docs().iter().find(|d| d.stem == stem))
-    else {
+    let Some(doc) = plan.and_then(|stem| resources::by_stem(loaded, stem).ok()) else {
         return Vec::new();
     };
     let prefix = prefix.to_uppercase();

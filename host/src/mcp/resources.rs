@@ -171,24 +171,9 @@ pub fn feature_index(feature: &str) -> String {
 fn resolve(context: &ServerContext, loaded: &LoadedVault, uri: &str) -> Result<String, ErrorData> {
     let not_found = |why: String| ErrorData::resource_not_found(why, Some(json!({ "uri": uri })));
     if let Some(stem) = uri.strip_prefix(DOCUMENT_PREFIX) {
-        let found: Vec<&GraphDoc> = loaded
-            .graph
-            .docs()
-            .iter()
-            .filter(|d| d.stem == stem)
-            .collect();
-        return match found.as_slice() {
-            [doc] => Ok(doc.path.clone()),
-            [] => Err(not_found(format!("no document has the stem '{stem}'"))),
-            several => Err(not_found(format!(
-                "the stem '{stem}' is shared by {}; read one by its file:// URI",
-                several
-                    .iter()
-                    .map(|d| d.path.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
-        };
+        return by_stem(loaded, stem)
+            .map(|doc| doc.path.clone())
+            .map_err(not_found);
     }
     if let Some(feature) = uri.strip_prefix(FEATURE_PREFIX) {
         let feature = vaultspec_vault::doc::feature_arg(feature);
@@ -246,6 +231,23 @@ pub fn read(
         meta: Some(meta),
     };
     Ok(ReadResourceResult::new(vec![contents]))
+}
+
+/// The one document whose stem is `stem`, or why there is not one (none
+/// has it, or several share it, named by path).
+pub fn by_stem<'v>(loaded: &'v LoadedVault, stem: &str) -> Result<&'v GraphDoc, String> {
+    match loaded.graph.docs_with_stem(stem).as_slice() {
+        [doc] => Ok(doc),
+        [] => Err(format!("no document has the stem '{stem}'")),
+        several => Err(format!(
+            "the stem '{stem}' is shared by {}; name one by its file:// URI",
+            several
+                .iter()
+                .map(|d| d.path.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
 }
 
 /// Every document stem beginning with `prefix` (case-insensitive), sorted.

@@ -30,6 +30,39 @@ const MAX_HASHED_BYTES: u64 = 256 << 20;
 
 const UNKNOWNS: [&str; 2] = ["dependencies", "developer_availability"];
 
+/// The `OWNER/REPO` of each github.com remote of the repository at
+/// `root` (none when it is not one read here).
+pub fn github_remotes(root: &Path) -> Vec<String> {
+    if contained_git_dir(root).is_err() {
+        return Vec::new();
+    }
+    let Ok(repo) = gix::open_opts(root, gix::open::Options::isolated()) else {
+        return Vec::new();
+    };
+    let config = repo.config_snapshot();
+    let mut found: Vec<String> = repo
+        .remote_names()
+        .iter()
+        .filter_map(|name| config.string(format!("remote.{name}.url").as_str()))
+        .filter_map(|url| github_repo(&url.to_str_lossy()))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// `OWNER/REPO` of a github.com URL (`https://github.com/o/r.git`,
+/// `git@github.com:o/r`, `ssh://git@github.com/o/r`).
+fn github_repo(url: &str) -> Option<String> {
+    let (_, rest) = url.split_once("github.com")?;
+    let rest = rest.strip_prefix([':', '/'])?;
+    let rest = rest.trim_end_matches('/');
+    let rest = rest.strip_suffix(".git").unwrap_or(rest);
+    let (owner, name) = rest.split_once('/')?;
+    let repo = format!("{owner}/{name}");
+    super::github::valid_repo(&repo).then_some(repo)
+}
+
 /// The items and the two sources (`branches`, `worktrees`) read, or the
 /// reason the repository was not read at all.
 pub fn collect(root: &Path, deadline: Instant) -> Result<(Vec<Item>, Vec<Value>), &'static str> {
@@ -317,7 +350,13 @@ fn tracked_status(
     let mut at_head: HashMap<Vec<u8>, gix::ObjectId> = HashMap::new();
     if let Ok(commit) = repo.head_commit() {
         let tree = commit.tree_id().map_err(|_| "invalid_response")?;
-        flatten(repo, tree.detach(), &mut Vec::new(), &mut at_head)?;
+        flatten(
+            repo,
+            tree.detach(),
+            &mut Vec::new(),
+            &mut at_head,
+            budget.deadline,
+        )?;
     }
     let mut status = Status {
         changed: false,
@@ -419,7 +458,11 @@ fn flatten(
     tree: gix::ObjectId,
     prefix: &mut Vec<u8>,
     out: &mut HashMap<Vec<u8>, gix::ObjectId>,
+    deadline: Instant,
 ) -> Result<(), &'static str> {
+    if Instant::now() > deadline {
+        return Err("collection_deadline");
+    }
     let tree = repo.find_tree(tree).map_err(|_| "invalid_response")?;
     let decoded = tree.decode().map_err(|_| "invalid_response")?;
     for entry in &decoded.entries {
@@ -429,7 +472,7 @@ fn flatten(
         }
         prefix.extend_from_slice(entry.filename);
         if entry.mode.is_tree() {
-            flatten(repo, entry.oid.to_owned(), prefix, out)?;
+            flatten(repo, entry.oid.to_owned(), prefix, out, deadline)?;
         } else {
             out.insert(prefix.clone(), entry.oid.to_owned());
         }
@@ -441,6 +484,19 @@ fn flatten(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn github_remotes_are_read_in_their_three_spellings() {
+        for url in [
+            "https://github.com/acme/app.git",
+            "git@github.com:acme/app",
+            "ssh://git@github.com/acme/app/",
+        ] {
+            assert_eq!(github_repo(url).as_deref(), Some("acme/app"), "{url}");
+        }
+        assert_eq!(github_repo("https://gitlab.com/acme/app"), None);
+        assert_eq!(github_repo("https://github.com/acme"), None);
+    }
 
     #[test]
     fn times_print_in_their_own_offset() {

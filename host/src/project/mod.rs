@@ -51,11 +51,21 @@ pub struct Request {
     pub no_hosted: bool,
 }
 
-/// Run it on the repository and vault at `root`. `previous_within`, when
-/// given, is the folder a `--previous` file must lie in (the gateway's
-/// workspace).
-pub fn run(root: &Path, request: &Request, previous_within: Option<&Path>, json: bool) -> Printed {
-    match answer(root, request, previous_within) {
+/// Who is asking: a person at a terminal, or a tool call, which may name
+/// only a `--previous` file inside the workspace and only a `--repo` the
+/// workspace's repository has as a remote (so no client can have the
+/// person's GitHub login read another repository for it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Caller {
+    /// The command line.
+    Person,
+    /// `invoke` through the gateway.
+    Tool,
+}
+
+/// Run it on the repository and vault at `root`.
+pub fn run(root: &Path, request: &Request, caller: Caller, json: bool) -> Printed {
+    match answer(root, request, caller) {
         Ok(data) => {
             let mut printed = Printed::new(exit::OK);
             if json {
@@ -73,7 +83,7 @@ pub fn run(root: &Path, request: &Request, previous_within: Option<&Path>, json:
     }
 }
 
-fn answer(root: &Path, request: &Request, previous_within: Option<&Path>) -> Result<Value, String> {
+fn answer(root: &Path, request: &Request, caller: Caller) -> Result<Value, String> {
     let objective = request.objective.trim();
     if objective.is_empty() || objective.len() > 1000 {
         return Err("objective must contain 1..1000 UTF-8 bytes".into());
@@ -82,13 +92,27 @@ fn answer(root: &Path, request: &Request, previous_within: Option<&Path>) -> Res
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(format!("limit must be 1..{MAX_LIMIT}"));
     }
-    if let Some(repo) = &request.repo
-        && !github::valid_repo(repo)
-    {
-        return Err("repo must be OWNER/REPO on github.com".into());
+    if let Some(repo) = &request.repo {
+        if !github::valid_repo(repo) {
+            return Err("repo must be OWNER/REPO on github.com".into());
+        }
+        if caller == Caller::Tool {
+            let remotes = git::github_remotes(root);
+            if !remotes.iter().any(|r| r.eq_ignore_ascii_case(repo)) {
+                return Err(format!(
+                    "through a tool call, --repo must name a github.com remote of this repository ({}), not `{repo}`",
+                    if remotes.is_empty() {
+                        "it has none".to_owned()
+                    } else {
+                        remotes.join(", ")
+                    }
+                ));
+            }
+        }
     }
     if let Some(previous) = &request.previous {
-        check_previous(previous, previous_within)?;
+        let within = (caller == Caller::Tool).then_some(root);
+        check_previous(previous, within)?;
     }
     let started = Instant::now();
     let deadline = started + COLLECTION;

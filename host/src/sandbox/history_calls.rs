@@ -13,7 +13,13 @@ use super::workspace_calls::vaultspec;
 
 impl vault_history::Host for CallState {
     fn read(&mut self) -> Result<History, String> {
-        let (state, history) = crate::git_history::read_vault_cached(&self.root);
+        // The walk is a host wait of the call: it ends by the call's deadline.
+        let budget = self
+            .deadline
+            .map_or(crate::git_history::TIME_BUDGET, |deadline| {
+                deadline.saturating_duration_since(std::time::Instant::now())
+            });
+        let (state, history) = crate::git_history::read_vault_cached(&self.root, budget);
         self.journal.note_history(state);
         let history = history.as_ref().as_ref().map_err(Clone::clone)?;
         let mut files: Vec<Committed> = history

@@ -608,6 +608,7 @@ impl Sandbox {
             inputs: options.inputs.clone(),
             journal: Journal::default(),
             root: workspace.root().to_path_buf(),
+            deadline: options.timeout.map(|t| std::time::Instant::now() + t),
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|s| &mut s.limits);

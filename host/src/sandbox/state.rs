@@ -40,6 +40,8 @@ pub struct CallState {
     pub(super) journal: super::Journal,
     /// The workspace's root folder, for the repository `vault-history` reads.
     pub(super) root: std::path::PathBuf,
+    /// When the call's time is up, for host work that is not guest code.
+    pub(super) deadline: Option<std::time::Instant>,
 }
 
 impl WasiView for CallState {

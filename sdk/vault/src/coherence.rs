@@ -162,6 +162,10 @@ pub fn stale(
     changed: &dyn Fn(&GraphDoc) -> Option<When>,
 ) -> Vec<Stale> {
     let mut found = Vec::new();
+    // Each document is dated once, however many link to it.
+    let mut dated: HashMap<usize, Option<When>> = HashMap::new();
+    let mut date =
+        |id: usize, doc: &GraphDoc| dated.entry(id).or_insert_with(|| changed(doc)).clone();
     for (id, doc) in graph.docs().iter().enumerate() {
         if doc.problem.is_some() || feature.is_some_and(|f| !doc.has_feature_tag(f)) {
             continue;
@@ -171,16 +175,18 @@ pub fn stale(
             let Some(upstream) = graph.doc(edge.target) else {
                 continue;
             };
-            if upstream.path == doc.path || upstream.problem.is_some() || superseded(upstream) {
+            if upstream.path == doc.path || upstream.problem.is_some() {
                 continue;
             }
-            let Some(document_changed) = written.get_or_insert_with(|| changed(doc)).clone() else {
+            let Some(document_changed) = written.get_or_insert_with(|| date(id, doc)).clone()
+            else {
                 break;
             };
-            let Some(upstream_changed) = changed(upstream) else {
+            let Some(upstream_changed) = date(edge.target, upstream) else {
                 continue;
             };
-            if upstream_changed.time > document_changed.time {
+            // Whether it was superseded is read last: it scans the body.
+            if upstream_changed.time > document_changed.time && !superseded(upstream) {
                 found.push(Stale {
                     document: doc.path.clone(),
                     upstream: upstream.path.clone(),

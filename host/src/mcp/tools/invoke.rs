@@ -36,16 +36,20 @@ struct Args {
 pub async fn call(context: &Arc<ServerContext>, args: Value) -> ToolResult {
     let began = Instant::now();
     let args: Args = parse(args)?;
-    let kept = match timeout_seconds(args.timeout) {
-        Ok(seconds) => kept_replies(context, Duration::from_secs_f64(seconds)).await,
-        Err(_) => None, // the gateway refuses it
-    };
     let request = Request {
         verb: args.verb,
         arguments: args.arguments,
         positionals: args.positionals,
         timeout: args.timeout,
         began: Some(began),
+    };
+    // The vault is brought up to date only for a call whose reply could
+    // be kept: a third-party verb or a refused call never waits for it.
+    let kept = match timeout_seconds(request.timeout) {
+        Ok(seconds) if context.gateway.may_keep(&request) => {
+            kept_replies(context, Duration::from_secs_f64(seconds)).await
+        }
+        _ => None,
     };
     let replied = context
         .gateway

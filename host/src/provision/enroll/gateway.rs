@@ -81,7 +81,7 @@ fn run(verb: &str, invocation: &Invocation, root: &Path) -> Printed {
                 limit: value(invocation, "limit").and_then(|l| l.parse().ok()),
                 no_hosted: switch(invocation, "no-hosted"),
             };
-            return crate::project::run(&root, &request, Some(&root), json);
+            return crate::project::run(&root, &request, crate::project::Caller::Tool, json);
         }
         "spec mcps list" => return commands::list(&root, json),
         "spec hooks show" => return hooks::show(&root, Folder::Hooks, &name(), json),

@@ -132,7 +132,7 @@ pub fn run_project(
         limit: args.limit,
         no_hosted: args.no_hosted,
     };
-    Ok(crate::project::run(&root, &request, None, args.json).emit()?)
+    Ok(crate::project::run(&root, &request, crate::project::Caller::Person, args.json).emit()?)
 }
 
 /// Run one of them on the workspace `target` names (or the current

@@ -190,6 +190,24 @@ impl Graph {
             .map(|&id| id as NodeId)
     }
 
+    /// The documents whose file stem is `stem`, in path order: one, none,
+    /// or several where folders share the stem.
+    pub fn docs_with_stem(&self, stem: &str) -> Vec<&GraphDoc> {
+        let shared = self.stem_keys(stem);
+        let ids: Vec<NodeId> = if shared.is_empty() {
+            self.node_id(stem).into_iter().collect()
+        } else {
+            shared.iter().filter_map(|key| self.node_id(key)).collect()
+        };
+        let mut docs: Vec<&GraphDoc> = ids
+            .into_iter()
+            .filter_map(|id| self.doc(id))
+            .filter(|doc| doc.stem == stem)
+            .collect();
+        docs.sort_by(|a, b| a.path.cmp(&b.path));
+        docs
+    }
+
     /// The keys a colliding bare stem stands for (sorted); empty otherwise.
     pub fn stem_keys(&self, stem: &str) -> Vec<&str> {
         self.stem_index
