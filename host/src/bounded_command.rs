@@ -31,14 +31,35 @@ pub struct Ran {
 /// Run `command` (stdin closed, both outputs captured) until `deadline`,
 /// keeping at most `cap` bytes of each output. Fails only when it cannot
 /// be started or waited for.
-pub fn run(mut command: Command, deadline: Instant, cap: u64) -> std::io::Result<Ran> {
+pub fn run(command: Command, deadline: Instant, cap: u64) -> std::io::Result<Ran> {
+    run_with_input(command, None, deadline, cap)
+}
+
+/// [`run`], with `input` written to the program's stdin (then closed) on
+/// a thread of its own: a secret handed this way never shows in the
+/// process list, as an argument would.
+pub fn run_with_input(
+    mut command: Command,
+    input: Option<Vec<u8>>,
+    deadline: Instant,
+    cap: u64,
+) -> std::io::Result<Ran> {
     command
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut child = command.spawn()?;
+    if let (Some(input), Some(mut stdin)) = (input, child.stdin.take()) {
+        std::thread::spawn(move || {
+            let _ = std::io::Write::write_all(&mut stdin, &input);
+        });
+    }
     let stdout = drain(child.stdout.take().map(|s| Box::new(s) as _), cap);
     let stderr = drain(child.stderr.take().map(|s| Box::new(s) as _), cap);
     let status = loop {

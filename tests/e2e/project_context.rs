@@ -342,14 +342,22 @@ fn fake_gh(dir: &Path, issues: &str, prs: &str) -> String {
 }
 
 fn with_path(root: &Path, path: &str, args: &[&str]) -> Value {
+    with_env(root, &[("PATH", path)], args)
+}
+
+fn with_env(root: &Path, env: &[(&str, &str)], args: &[&str]) -> Value {
     let mut all = vec!["project", "context"];
     all.extend_from_slice(args);
-    let out = command(&all)
+    let mut command = command(&all);
+    command
         .arg("--target")
         .arg(root)
-        .env("PATH", path)
-        .output()
-        .unwrap();
+        .env_remove("GH_TOKEN")
+        .env_remove("GITHUB_TOKEN");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let out = command.output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -530,4 +538,79 @@ fn agents_reach_it_through_invoke_and_a_previous_file_must_be_in_the_workspace()
     assert!(refused.contains("(acme/app)"), "{refused}");
     let allowed = with_repo("acme/app");
     assert!(allowed.contains("github_issue"), "{allowed}");
+}
+
+/// Without `gh` but with a token, GitHub's REST API is asked through
+/// `curl`, the token on its stdin and never among its arguments.
+#[test]
+fn a_token_without_gh_reads_github_through_curl_keeping_the_token_off_the_command_line() {
+    let vault = TestVault::new();
+    let bin = tempfile::tempdir().unwrap();
+    let dir = bin.path();
+    std::fs::write(
+        dir.join("issues.json"),
+        r#"[{"number":3,"title":"Token expiry","updated_at":"2026-01-02T00:00:00Z",
+             "assignees":[],"labels":[{"name":"blocked"}]},
+            {"number":4,"title":"A pull request","updated_at":"2026-01-03T00:00:00Z",
+             "assignees":[],"labels":[],"pull_request":{}}]"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("pulls.json"),
+        r#"[{"number":4,"title":"A pull request","updated_at":"2026-01-03T00:00:00Z",
+             "assignees":[{"login":"ann"}],"labels":[],"head":{"sha":"abc","ref":"fix"},"draft":true}]"#,
+    )
+    .unwrap();
+    // The fake fails unless the token came on stdin and not as an
+    // argument. Its PATH holds it alone (no `gh` anywhere), so its tools
+    // are named by their paths.
+    let tool = |name: &str| {
+        ["/usr/bin", "/bin"]
+            .iter()
+            .map(|d| format!("{d}/{name}"))
+            .find(|p| Path::new(p).exists())
+            .unwrap()
+    };
+    let script = format!(
+        "#!/bin/sh\ncase \"$*\" in *secret-token*) exit 7;; esac\n\
+         {grep} -q 'Authorization: Bearer secret-token' || exit 8\n\
+         case \"$*\" in *api.github.com/repos/acme/app/issues*) {cat} '{0}/issues.json';; \
+         *api.github.com/repos/acme/app/pulls*) {cat} '{0}/pulls.json';; *) exit 9;; esac\n",
+        dir.display(),
+        grep = tool("grep"),
+        cat = tool("cat"),
+    );
+    std::fs::write(dir.join("curl"), script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.join("curl"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = dir.display().to_string();
+    let json = with_env(
+        vault.root(),
+        &[("PATH", &path), ("GH_TOKEN", "secret-token")],
+        &["token", "--repo", "acme/app", "--json"],
+    );
+    let data = &json["data"];
+    assert_eq!(data["sources"][1]["status"], "ok", "{data}");
+    assert_eq!(
+        data["sources"][1]["count"], 1,
+        "the pull request is not an issue: {data}"
+    );
+    assert_eq!(data["sources"][2]["count"], 1, "{data}");
+    let pr = data["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == "github:acme/app:pr:4")
+        .cloned()
+        .unwrap_or_else(|| panic!("{data}"));
+    assert_eq!(pr["signals"], json!(["draft"]));
+    assert_eq!(pr["facts"]["ci"], "unknown");
+
+    // Neither `gh` nor a token: the reason says so.
+    let json = with_env(
+        vault.root(),
+        &[("PATH", &path)],
+        &["token", "--repo", "acme/app", "--json"],
+    );
+    assert_eq!(json["data"]["sources"][1]["reason"], "command_unavailable");
 }

@@ -1,12 +1,16 @@
 //! The open issues and pull requests of a github.com repository for
 //! `project context --repo OWNER/REPO`, read through the `gh` tool with
-//! its own authentication (`GH_TOKEN`, `GITHUB_TOKEN` or `gh auth login`);
-//! vaultspec never reads a token itself.
+//! its own authentication (`GH_TOKEN`, `GITHUB_TOKEN` or `gh auth login`).
+//! Where there is no `gh` but a token is set (`GH_TOKEN`, else
+//! `GITHUB_TOKEN`), GitHub's REST API is asked through `curl`, the token
+//! handed on its stdin (never in an argument); the REST listing has no
+//! review decision, mergeability or checks, so those facts are `null` and
+//! `ci` is `unknown`.
 //!
-//! `gh` runs without a shell, with prompts off, under the collection's
-//! deadline and an output cap. Whatever fails (no `gh`, a failing call, a
-//! reply that is not the expected listing) makes that one source
-//! `unavailable` with a reason; the rest of the answer stands.
+//! Programs run without a shell, with prompts off, under the collection's
+//! deadline and an output cap. Whatever fails (neither way available, a
+//! failing call, a reply that is not the expected listing) makes that one
+//! source `unavailable` with a reason; the rest of the answer stands.
 
 use std::path::Path;
 use std::process::Command;
@@ -99,16 +103,104 @@ fn listing(
         .current_dir(root)
         .env("GH_PROMPT_DISABLED", "1")
         .env("GH_NO_UPDATE_NOTIFIER", "1");
-    let ran = crate::bounded_command::run(command, deadline, MAX_REPLY_BYTES)
-        .map_err(|_| "command_unavailable")?;
+    let reply = match crate::bounded_command::run(command, deadline, MAX_REPLY_BYTES) {
+        Ok(ran) => checked(ran, spent)?,
+        Err(_) => match token() {
+            Some(token) => rest(root, repo, kind, &token, deadline, spent)?,
+            None => return Err("command_unavailable"),
+        },
+    };
+    items(&reply, repo, kind).ok_or("invalid_response")
+}
+
+/// The output of a finished run, or the reason it is not a reply.
+fn checked(ran: crate::bounded_command::Ran, spent: &mut Spent) -> Result<Vec<u8>, &'static str> {
     spent.bytes_read += ran.stdout.len() as u64;
     match ran.status {
-        None => return Err("collection_deadline"),
-        Some(status) if !status.success() => return Err("command_failed"),
-        Some(_) if ran.stdout_over_cap => return Err("output_limit"),
-        Some(_) => {}
+        None => Err("collection_deadline"),
+        Some(status) if !status.success() => Err("command_failed"),
+        Some(_) if ran.stdout_over_cap => Err("output_limit"),
+        Some(_) => Ok(ran.stdout),
     }
-    items(&ran.stdout, repo, kind).ok_or("invalid_response")
+}
+
+/// The token `gh` itself would use, when one is set.
+fn token() -> Option<String> {
+    ["GH_TOKEN", "GITHUB_TOKEN"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|t| !t.trim().is_empty() && t.bytes().all(|b| b.is_ascii_graphic()))
+}
+
+/// The listing from GitHub's REST API through `curl`, in `gh`'s shape.
+fn rest(
+    root: &Path,
+    repo: &str,
+    kind: &'static str,
+    token: &str,
+    deadline: Instant,
+    spent: &mut Spent,
+) -> Result<Vec<u8>, &'static str> {
+    spent.commands += 1;
+    let what = if kind == "pr" { "pulls" } else { "issues" };
+    let url = format!(
+        "https://api.github.com/repos/{repo}/{what}?state=open&per_page={}",
+        MAX_ITEMS + 1
+    );
+    let seconds = deadline
+        .saturating_duration_since(Instant::now())
+        .as_secs()
+        .max(1);
+    let mut command = Command::new("curl");
+    command
+        .args(["--silent", "--show-error", "--fail", "--proto", "=https"])
+        .args(["--max-time", &seconds.to_string(), "--header", "@-", &url])
+        .current_dir(root);
+    let headers = format!(
+        "Authorization: Bearer {token}\nAccept: application/vnd.github+json\nX-GitHub-Api-Version: 2022-11-28\nUser-Agent: vaultspec\n"
+    );
+    let ran = crate::bounded_command::run_with_input(
+        command,
+        Some(headers.into_bytes()),
+        deadline,
+        MAX_REPLY_BYTES,
+    )
+    .map_err(|_| "command_unavailable")?;
+    let reply = checked(ran, spent)?;
+    let rows: Vec<Value> = serde_json::from_slice(&reply).map_err(|_| "invalid_response")?;
+    let rows: Vec<Value> = rows
+        .into_iter()
+        // The issues listing holds the pull requests too.
+        .filter(|row| kind == "pr" || row.get("pull_request").is_none())
+        .map(|row| gh_shape(&row, kind))
+        .collect();
+    serde_json::to_vec(&rows).map_err(|_| "invalid_response")
+}
+
+/// A REST row in the shape `gh … list --json` prints.
+fn gh_shape(row: &Value, kind: &str) -> Value {
+    let names = |key: &str, field: &str| -> Value {
+        row[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|item| json!({ "name": item[field] }))
+            .collect()
+    };
+    let mut shaped = json!({
+        "number": row["number"],
+        "title": row["title"],
+        "updatedAt": row["updated_at"],
+        "assignees": names("assignees", "login"),
+        "labels": names("labels", "name"),
+    });
+    if kind == "pr" {
+        let text = |v: &Value| json!(v.as_str().unwrap_or_default());
+        shaped["headRefOid"] = text(&row["head"]["sha"]);
+        shaped["headRefName"] = text(&row["head"]["ref"]);
+        shaped["isDraft"] = json!(row["draft"].as_bool().unwrap_or(false));
+    }
+    shaped
 }
 
 #[derive(Deserialize)]
@@ -312,6 +404,20 @@ mod tests {
                 "ci"
             ]
         );
+    }
+
+    #[test]
+    fn a_rest_row_reads_as_gh_would_print_it() {
+        let row = json!({"number": 9, "title": "Fix it", "updated_at": "2026-01-01T00:00:00Z",
+                         "assignees": [{"login": "ann"}], "labels": [{"name": "bug"}],
+                         "head": {"sha": "abc", "ref": "fix"}, "draft": true});
+        let shaped = serde_json::to_vec(&[gh_shape(&row, "pr")]).unwrap();
+        let item = &items(&shaped, "o/r", "pr").unwrap()[0];
+        assert_eq!(item.facts["owners"], json!(["ann"]));
+        assert_eq!(item.facts["branch"], "fix");
+        assert_eq!(item.facts["review"], Value::Null);
+        assert_eq!(item.facts["ci"], "unknown");
+        assert_eq!(item.signals, ["draft"]);
     }
 
     #[test]
