@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use vaultspec_vault::{CapStorage, Storage};
 
-use crate::report::{Printed, exit};
+use crate::report::Printed;
 
 /// The most candidates one call takes.
 pub const MAX_CANDIDATES: usize = 12;
@@ -55,25 +55,11 @@ pub struct Request {
 /// Run it on the repository at `root`.
 pub fn run(root: &Path, request: &Request, json: bool) -> Printed {
     let started = Instant::now();
-    match collect(root, request) {
-        Ok(data) => {
-            let mut data = data;
-            data["elapsed_ms"] =
-                json!((started.elapsed().as_secs_f64() * 100_000.0).round() / 100.0);
-            let mut printed = Printed::new(exit::OK);
-            if json {
-                printed.envelope(SCHEMA, "unchanged", data);
-            } else {
-                printed.stdout = text(&data);
-            }
-            printed
-        }
-        Err(message) => {
-            let mut printed = Printed::new(exit::USAGE);
-            printed.stderr = format!("error: {message}\n");
-            printed
-        }
-    }
+    let result = collect(root, request).map(|mut data| {
+        data["elapsed_ms"] = json!((started.elapsed().as_secs_f64() * 100_000.0).round() / 100.0);
+        data
+    });
+    Printed::answer(result, SCHEMA, json, text)
 }
 
 /// The `data` of the reply, or the message of a refusal.

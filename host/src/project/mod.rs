@@ -24,7 +24,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
-use crate::report::{Printed, exit};
+use crate::report::Printed;
 
 /// The envelope's schema.
 pub const SCHEMA: &str = "vaultspec.project.context.v1";
@@ -65,22 +65,7 @@ pub enum Caller {
 
 /// Run it on the repository and vault at `root`.
 pub fn run(root: &Path, request: &Request, caller: Caller, json: bool) -> Printed {
-    match answer(root, request, caller) {
-        Ok(data) => {
-            let mut printed = Printed::new(exit::OK);
-            if json {
-                printed.envelope(SCHEMA, "unchanged", data);
-            } else {
-                printed.stdout = text(&data);
-            }
-            printed
-        }
-        Err(message) => {
-            let mut printed = Printed::new(exit::USAGE);
-            printed.stderr = format!("error: {message}\n");
-            printed
-        }
-    }
+    Printed::answer(answer(root, request, caller), SCHEMA, json, text)
 }
 
 fn answer(root: &Path, request: &Request, caller: Caller) -> Result<Value, String> {

@@ -34,6 +34,33 @@ impl Printed {
         self.stdout.push_str(&format!("{envelope}\n"));
     }
 
+    /// A read-only answer: `data` as an envelope of `schema` (`json`) or
+    /// as `text` makes it, exit 0; or the refusal `message` as a usage
+    /// error (exit 2), nothing on stdout.
+    pub fn answer(
+        result: Result<Value, String>,
+        schema: &str,
+        json: bool,
+        text: impl FnOnce(&Value) -> String,
+    ) -> Self {
+        match result {
+            Ok(data) => {
+                let mut printed = Self::new(super::exit::OK);
+                if json {
+                    printed.envelope(schema, "unchanged", data);
+                } else {
+                    printed.stdout = text(&data);
+                }
+                printed
+            }
+            Err(message) => {
+                let mut printed = Self::new(super::exit::USAGE);
+                printed.stderr = format!("error: {message}\n");
+                printed
+            }
+        }
+    }
+
     /// Add a `warning: …` line to stderr.
     pub fn warn(&mut self, warning: &str) {
         self.stderr.push_str(&format!("warning: {warning}\n"));

@@ -1,6 +1,7 @@
 //! The `vault` commands the host runs itself at the command line; the
 //! `vault` verbs of the builtin components join them.
 
+use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
 /// The host's `vault` commands.
@@ -64,13 +65,19 @@ pub struct ReviewArgs {
     pub json: bool,
 }
 
+/// The folder `target` names, or the current one: the context verbs
+/// need no workspace, only a repository.
+fn folder(target: Option<&std::path::Path>) -> anyhow::Result<std::path::PathBuf> {
+    match target {
+        Some(target) => Ok(target.to_path_buf()),
+        None => std::env::current_dir().context("reading the current folder"),
+    }
+}
+
 /// Run `review context` on the repository `target` names (or the
 /// current folder).
 pub fn run_review(command: &ReviewCommand, target: Option<&std::path::Path>) -> anyhow::Result<u8> {
-    let root = match target {
-        Some(target) => target.to_path_buf(),
-        None => std::env::current_dir()?,
-    };
+    let root = folder(target)?;
     let ReviewCommand::Context(args) = command;
     let request = crate::review::Request {
         objective: args.objective.clone(),
@@ -120,10 +127,7 @@ pub fn run_project(
     command: &ProjectCommand,
     target: Option<&std::path::Path>,
 ) -> anyhow::Result<u8> {
-    let root = match target {
-        Some(target) => target.to_path_buf(),
-        None => std::env::current_dir()?,
-    };
+    let root = folder(target)?;
     let ProjectCommand::Context(args) = command;
     let request = crate::project::Request {
         objective: args.objective.clone(),
