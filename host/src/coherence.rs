@@ -86,6 +86,18 @@ pub fn run(root: &Path, feature: Option<&str>, json: bool) -> Printed {
     report(&find(root, &storage, &graph, feature), json)
 }
 
+/// The stale links from the documents `ids` of `graph` alone, dated from
+/// `dating` (as [`git_history::read_vault_cached`] gives it).
+pub fn stale_from(
+    root: &Path,
+    storage: &CapStorage,
+    graph: &Graph,
+    ids: impl IntoIterator<Item = usize>,
+    dating: &Result<History, String>,
+) -> Vec<Stale> {
+    coherence::stale_from(graph, ids, &|doc| when(root, storage, dating, doc))
+}
+
 /// When `doc` last changed, by the history where there is one, else by
 /// its dates.
 fn when(

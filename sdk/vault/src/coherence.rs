@@ -161,15 +161,31 @@ pub fn stale(
     feature: Option<&str>,
     changed: &dyn Fn(&GraphDoc) -> Option<When>,
 ) -> Vec<Stale> {
+    let ids = graph
+        .docs()
+        .iter()
+        .enumerate()
+        .filter(|(_, doc)| feature.is_none_or(|f| doc.has_feature_tag(f)))
+        .map(|(id, _)| id);
+    stale_from(graph, ids, changed)
+}
+
+/// The stale `related:` links from the documents `ids` of `graph` alone
+/// (a page of `find` rows), dated as [`stale`] dates them.
+pub fn stale_from(
+    graph: &Graph,
+    ids: impl IntoIterator<Item = usize>,
+    changed: &dyn Fn(&GraphDoc) -> Option<When>,
+) -> Vec<Stale> {
     let mut found = Vec::new();
     // Each document is dated once, however many link to it.
     let mut dated: HashMap<usize, Option<When>> = HashMap::new();
     let mut date =
         |id: usize, doc: &GraphDoc| dated.entry(id).or_insert_with(|| changed(doc)).clone();
-    for (id, doc) in graph.docs().iter().enumerate() {
-        if doc.problem.is_some() || feature.is_some_and(|f| !doc.has_feature_tag(f)) {
+    for id in ids {
+        let Some(doc) = graph.doc(id).filter(|doc| doc.problem.is_none()) else {
             continue;
-        }
+        };
         let mut written = None;
         for edge in graph.out_edges(id).iter().filter(|e| e.related > 0) {
             let Some(upstream) = graph.doc(edge.target) else {

@@ -13,7 +13,7 @@ use vaultspec_vault::storage::MAX_FILE_BYTES;
 use vaultspec_vault::{Storage, StorageError};
 
 use super::parse;
-use crate::coherence::Findings;
+use crate::git_history::{History, TIME_BUDGET};
 use crate::mcp::context::ServerContext;
 use crate::mcp::reply::{Reply, ToolError, ToolResult, plural};
 use crate::mcp::resources::file_uri;
@@ -71,11 +71,12 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
         && args.types.is_empty()
         && !present(&args.date)
         && !present(&args.text);
-    // Document rows say which documents are stale, dated from the
-    // repository: its state is part of the key the answer is kept under.
-    let stale = (!listing).then(|| loaded.stale(root, &storage));
-    let key = match &stale {
-        Some(stale) => json!({ "args": raw, "head": stale.state }),
+    // Document rows say which of them are stale, dated from the history
+    // read under the state that is part of the key the answer is kept
+    // under (the history and its state come from one read).
+    let dating = (!listing).then(|| crate::git_history::read_vault_cached(root, TIME_BUDGET));
+    let key = match &dating {
+        Some((state, _)) => json!({ "args": raw, "head": state }),
         None => raw,
     };
     // The answer is kept with the load it was made from, until a file
@@ -83,7 +84,8 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     loaded
         .replies
         .get_or(root, context.today(), "find", &key, || {
-            answer(context, &storage, &loaded, &args, stale.as_deref())
+            let dating = dating.as_ref().map(|(_, history)| history.as_ref());
+            answer(context, &storage, &loaded, &args, dating)
         })
 }
 
@@ -93,11 +95,11 @@ fn answer(
     storage: &CapStorage,
     loaded: &LoadedVault,
     args: &Args,
-    stale: Option<&Findings>,
+    dating: Option<&Result<History, String>>,
 ) -> ToolResult {
     let graph = &loaded.graph;
-    let rows = if let Some(stale) = stale {
-        document_rows(context, storage, graph, args, stale)
+    let rows = if let Some(dating) = dating {
+        document_rows(context, storage, graph, args, dating)
     } else {
         // Only the `json` listing shows each feature's lifecycle word.
         let progress = if args.json {
@@ -161,12 +163,11 @@ fn feature_rows(
 
 fn document_rows(
     context: &ServerContext,
-    storage: &dyn Storage,
+    storage: &CapStorage,
     graph: &Graph,
     args: &Args,
-    stale: &Findings,
+    dating: &Result<History, String>,
 ) -> Vec<Value> {
-    let stale = vaultspec_vault::coherence::stale_documents(&stale.stale);
     let feature = args
         .feature
         .as_deref()
@@ -179,9 +180,13 @@ fn document_rows(
         text: args.text.as_deref(),
         limit: args.limit,
     };
-    graph
-        .find_documents(&query)
-        .into_iter()
+    let rows = graph.find_documents(&query);
+    // Only the links from the rows found are dated, not the whole vault's.
+    let root = context.workspace.root();
+    let found =
+        crate::coherence::stale_from(root, storage, graph, rows.iter().map(|r| r.node), dating);
+    let stale = vaultspec_vault::coherence::stale_documents(&found);
+    rows.into_iter()
         .map(|row| {
             let mut value = Map::new();
             value.insert("name".into(), json!(row.name));
