@@ -14,6 +14,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use vaultspec_vault::CapStorage;
 use vaultspec_vault::coherence::{self, History, Stale, When, day, side};
+use vaultspec_vault::doc::stem_of;
 use vaultspec_vault::graph::{self, Graph, GraphDoc};
 
 use crate::checked_file::Owner;
@@ -120,22 +121,15 @@ fn when(
     )
 }
 
-fn stem(path: &str) -> &str {
-    path.rsplit('/')
-        .next()
-        .unwrap_or(path)
-        .trim_end_matches(".md")
-}
-
 fn message(stale: &Stale) -> String {
     format!(
         "`{}` changed after this document was written ({} on {}; this document {} on {}): review it against [[{}]]",
-        stem(&stale.upstream),
+        stem_of(&stale.upstream),
         stale.upstream_changed.by,
         day(&stale.upstream_changed),
         stale.document_changed.by,
         day(&stale.document_changed),
-        stem(&stale.upstream),
+        stem_of(&stale.upstream),
     )
 }
 

@@ -8,6 +8,7 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 use vaultspec_vault::CapStorage;
 use vaultspec_vault::adr::{self, AdrStatus};
+use vaultspec_vault::doc::stem_of;
 use vaultspec_vault::graph::{self, Graph};
 use vaultspec_vault::status::{PlanStatuses, recency};
 
@@ -52,13 +53,6 @@ pub fn collect(root: &Path) -> (Vec<Item>, Vec<Value>) {
     (plans, sources)
 }
 
-fn stem(path: &str) -> &str {
-    path.rsplit('/')
-        .next()
-        .unwrap_or(path)
-        .trim_end_matches(".md")
-}
-
 /// One item per plan with open steps, most recently modified first.
 fn plans(graph: &Graph, statuses: &PlanStatuses) -> Vec<Item> {
     let mut items = Vec::new();
@@ -77,14 +71,14 @@ fn plans(graph: &Graph, statuses: &PlanStatuses) -> Vec<Item> {
             .out_links(id)
             .filter_map(|to| graph.doc(to))
             .filter(|d| d.type_name() == "adr" && adr::status(d) == Some(AdrStatus::Proposed))
-            .map(|d| stem(&d.path))
+            .map(|d| stem_of(&d.path))
             .collect();
         let ledgers: Vec<&str> = graph
             .in_links(id)
             .iter()
             .filter_map(|from| graph.doc(*from))
             .filter(|d| d.type_name() == "exec")
-            .map(|d| stem(&d.path))
+            .map(|d| stem_of(&d.path))
             .collect();
         let blocked = if waits_on.is_empty() { 0 } else { open };
         let mut facts = Map::new();
@@ -139,13 +133,13 @@ fn stale_links(root: &Path, storage: &CapStorage, graph: &Graph) -> Vec<Item> {
             facts.insert("document_changed".into(), json!(s.document_changed.by));
             facts.insert("upstream_changed".into(), json!(s.upstream_changed.by));
             Item {
-                id: format!("vault:{}#related:{}", s.document, stem(&s.upstream)),
+                id: format!("vault:{}#related:{}", s.document, stem_of(&s.upstream)),
                 kind: "stale_link",
                 title: compact(
                     &format!(
                         "{} is older than a change to {}",
-                        stem(&s.document),
-                        stem(&s.upstream)
+                        stem_of(&s.document),
+                        stem_of(&s.upstream)
                     ),
                     240,
                 ),

@@ -32,12 +32,15 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     // The stale links are dated from the repository, which the kept
     // replies do not watch either: the state `HEAD` was read in is part of
     // the key.
-    let stale = loaded.stale(root, &storage);
-    let key = json!({ "args": raw, "companion": companion, "head": stale.state });
+    // Only the rollup has a stale section: a trace dates nothing.
+    let rollup = args.target.as_deref().is_none_or(|t| t.trim().is_empty());
+    let stale = rollup.then(|| loaded.stale(root, &storage));
+    let head = stale.as_ref().map(|s| s.state.clone());
+    let key = json!({ "args": raw, "companion": companion, "head": head });
     loaded
         .replies
         .get_or(root, context.today(), "status", &key, || {
-            reply(&storage, &loaded, args.target, companion, &stale)
+            reply(&storage, &loaded, args.target, companion, stale.as_deref())
         })
 }
 
@@ -47,7 +50,7 @@ fn reply(
     loaded: &LoadedVault,
     target: Option<String>,
     companion: Value,
-    stale: &Findings,
+    stale: Option<&Findings>,
 ) -> ToolResult {
     let graph = &loaded.graph;
     match target.filter(|t| !t.trim().is_empty()) {
@@ -74,9 +77,9 @@ fn reply(
             value["hosted_search"] = status::hosted_search();
             value["companion"] = companion;
             // Only where something is stale: otherwise the reference's shape.
-            if let Some(section) =
+            if let Some(section) = stale.and_then(|stale| {
                 coherence::status_section(&stale.stale, DEFAULT_FEATURE_LIMIT, stale.source())
-            {
+            }) {
                 value["stale"] = section;
             }
             let problems = graph.problem_rows();
