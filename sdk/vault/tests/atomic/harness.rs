@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use vaultspec_vault::checks::{Options, run_all};
 use vaultspec_vault::ops::journal::{JOURNAL_DIR, JOURNAL_FILE, recover};
+use vaultspec_vault::trash::{RESTORE_FILE, TRASH_DIR};
 use vaultspec_vault::{Result, Storage};
 
 use crate::common::golden_today;
@@ -35,6 +36,54 @@ fn findings(s: &dyn Storage) -> Vec<String> {
         .iter()
         .flat_map(|r| &r.findings)
         .map(|f| format!("{} {:?} {:?} {}", f.check, f.severity, f.path, f.message))
+        .collect()
+}
+
+/// Every file of `v`, with the clock taken out of trash snapshots: their
+/// folder's `YYYYmmdd-HHMMSS` stamp and `RESTORE.txt`'s `created:` line
+/// come from the wall clock, so two runs a second apart differ there and
+/// nowhere else. Both become those of midnight, 1 January 2000.
+fn files_of(v: &dyn Vault) -> Files {
+    unclocked(v.files())
+}
+
+/// `files` with the snapshot clock taken out (see [`files_of`]).
+fn unclocked(files: Files) -> Files {
+    let stamped = |rest: &str| {
+        rest.len() > 15
+            && rest.bytes().take(15).enumerate().all(|(i, b)| {
+                if i == 8 {
+                    b == b'-'
+                } else {
+                    b.is_ascii_digit()
+                }
+            })
+    };
+    files
+        .into_iter()
+        .map(
+            |(path, bytes)| match path.strip_prefix(&format!("{TRASH_DIR}/")) {
+                Some(rest) if stamped(rest) => {
+                    let bytes = if rest.ends_with(&format!("/{RESTORE_FILE}")) {
+                        let text = String::from_utf8(bytes).expect("RESTORE.txt is UTF-8");
+                        text.split_inclusive('\n')
+                            .map(|l| {
+                                if l.starts_with("created:") {
+                                    "created:   2000-01-01 00:00:00\n"
+                                } else {
+                                    l
+                                }
+                            })
+                            .collect::<String>()
+                            .into_bytes()
+                    } else {
+                        bytes
+                    };
+                    (format!("{TRASH_DIR}/20000101-000000{}", &rest[15..]), bytes)
+                }
+                _ => (path, bytes),
+            },
+        )
         .collect()
 }
 
@@ -72,7 +121,7 @@ impl Ends {
     /// Asserts `v` is exactly the old or the new vault; returns which
     /// (`true`: the new one).
     fn assert_end(&self, v: &dyn Vault, what: &str) -> bool {
-        let now = v.files();
+        let now = files_of(v);
         let new = if now == self.before {
             false
         } else if now == self.after {
@@ -102,13 +151,13 @@ impl Ends {
 /// clean run makes.
 pub fn exercise(name: &str, fixture: &Files, make: Make<'_>, op: Op<'_>) -> usize {
     let clean = make(fixture);
-    let before = clean.files();
+    let before = files_of(clean.as_ref());
     let before_findings = findings(clean.storage());
     let counting = Faulty::counting(clean.storage());
     op(&counting).unwrap_or_else(|e| panic!("{name}: the clean run failed: {e}"));
     let total = counting.changes();
     eprintln!("{name}: {total} changes");
-    let after = clean.files();
+    let after = files_of(clean.as_ref());
     assert_ne!(before, after, "{name}: the operation changed nothing");
     assert!(
         after
@@ -127,7 +176,7 @@ pub fn exercise(name: &str, fixture: &Files, make: Make<'_>, op: Op<'_>) -> usiz
         let v = make(&ends.before);
         let result = op(&Faulty::new(v.storage(), n, Fault::Once));
         let what = format!("{name}: change {n}/{total} fails once");
-        let state = without_journal(v.files());
+        let state = without_journal(files_of(v.as_ref()));
         assert!(
             !v.files().contains_key(JOURNAL_FILE),
             "{what}: the journal stayed"
@@ -156,8 +205,8 @@ pub fn exercise(name: &str, fixture: &Files, make: Make<'_>, op: Op<'_>) -> usiz
             .unwrap_or_else(|e| panic!("{name}: recovery after a kill at {n} failed: {e}"));
         let new = ends.assert_end(v.as_ref(), &format!("{name}: killed at change {n}/{total}"));
         // Rolled back while the journal stood; kept once it was removed.
-        let committed =
-            !killed.contains_key(JOURNAL_FILE) && without_journal(killed.clone()) != ends.before;
+        let committed = !killed.contains_key(JOURNAL_FILE)
+            && without_journal(unclocked(killed.clone())) != ends.before;
         assert_eq!(
             new, committed,
             "{name}: killed at change {n}/{total} ({result:?})"
