@@ -21,6 +21,10 @@ use support::{Server, median, ms};
 /// Names another `vaultspec` binary to time beside this build.
 const BASELINE: &str = "VAULTSPEC_BENCH_BASELINE";
 
+/// How many edits each tool is timed after (9 unless set): more make a
+/// long enough run to profile.
+const EDITS: &str = "VAULTSPEC_BENCH_EDITS";
+
 /// The tools timed after one document was edited behind the server's back.
 const EDITED_TOOLS: [&str; 3] = ["check", "status", "find"];
 
@@ -126,7 +130,11 @@ fn main() -> anyhow::Result<()> {
         // every call (their times cannot vouch for them yet): let the
         // generated vault settle, as a vault an agent works in has.
         std::thread::sleep(Duration::from_millis(3100));
-        let edited = edited_documents(dir.path(), 9)?;
+        let edits = match std::env::var(EDITS) {
+            Ok(n) => n.parse()?,
+            Err(_) => 9,
+        };
+        let edited = edited_documents(dir.path(), edits)?;
         let mut baseline_column = Vec::new();
         for tool in EDITED_TOOLS {
             let (mut samples, mut baseline_samples) = (Vec::new(), Vec::new());

@@ -8,6 +8,7 @@
 //! alike it only reads. The findings are warnings: a run exits 0 with
 //! them, as `check code-boundary` does.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -28,6 +29,7 @@ const MAX_DOC_BYTES: u64 = 16 << 20;
 pub const SCHEMA: &str = "vaultspec.vault.check.coherence.v1";
 
 /// The stale links of a vault and how its documents were dated.
+#[derive(Clone)]
 pub struct Findings {
     /// Every stale `related:` link, by document then upstream.
     pub stale: Vec<Stale>,
@@ -51,6 +53,55 @@ impl Findings {
     /// `git` or `dates`.
     pub fn source(&self) -> &'static str {
         if self.dating.is_ok() { "git" } else { "dates" }
+    }
+
+    /// These findings of the whole vault, found under the repository state
+    /// they carry, brought up to `graph` after the files at `changed` were
+    /// read again with their links as they were (so every document keeps
+    /// its node): the links from each changed document and those into it
+    /// are dated again, the rest kept. Equal to [`find`] of `graph` under
+    /// the same state.
+    pub fn updated(
+        mut self,
+        root: &Path,
+        storage: &CapStorage,
+        graph: &Graph,
+        changed: &BTreeSet<String>,
+    ) -> Findings {
+        let docs = graph.docs();
+        let ids: BTreeSet<usize> = changed
+            .iter()
+            .filter_map(|path| graph::position(docs, path))
+            .collect();
+        let related = |source: usize, target: usize| {
+            graph.edge(source, target).is_some_and(|e| e.related > 0)
+        };
+        let mut links = Vec::new();
+        for &id in &ids {
+            links.extend(
+                graph
+                    .out_links(id)
+                    .filter(|&t| related(id, t))
+                    .map(|t| (id, t)),
+            );
+            links.extend(
+                graph
+                    .in_links(id)
+                    .iter()
+                    .filter(|&&s| !ids.contains(&s) && related(s, id))
+                    .map(|&s| (s, id)),
+            );
+        }
+        self.stale
+            .retain(|s| !changed.contains(&s.document) && !changed.contains(&s.upstream));
+        let dating = self.dating.clone();
+        let when = |doc: &GraphDoc| when(root, storage, &dating, doc);
+        self.stale
+            .extend(coherence::stale_links(graph, links, &when));
+        // As a full run finds them: by document, then upstream.
+        self.stale
+            .sort_by(|a, b| (&a.document, &a.upstream).cmp(&(&b.document, &b.upstream)));
+        self
     }
 }
 

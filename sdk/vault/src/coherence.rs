@@ -177,39 +177,53 @@ pub fn stale_from(
     ids: impl IntoIterator<Item = usize>,
     changed: &dyn Fn(&GraphDoc) -> Option<When>,
 ) -> Vec<Stale> {
+    let links = ids.into_iter().flat_map(|id| {
+        graph
+            .out_edges(id)
+            .iter()
+            .filter(|e| e.related > 0)
+            .map(move |e| (id, e.target))
+    });
+    stale_links(graph, links, changed)
+}
+
+/// The stale ones of `links`, each a `related:` link of `graph` as
+/// (document, upstream) node ids, in the order given, dated as [`stale`]
+/// dates them.
+pub fn stale_links(
+    graph: &Graph,
+    links: impl IntoIterator<Item = (usize, usize)>,
+    changed: &dyn Fn(&GraphDoc) -> Option<When>,
+) -> Vec<Stale> {
     let mut found = Vec::new();
     // Each document is dated once, however many link to it.
     let mut dated: HashMap<usize, Option<When>> = HashMap::new();
     let mut date =
         |id: usize, doc: &GraphDoc| dated.entry(id).or_insert_with(|| changed(doc)).clone();
-    for id in ids {
+    for (id, target) in links {
         let Some(doc) = graph.doc(id).filter(|doc| doc.problem.is_none()) else {
             continue;
         };
-        let mut written = None;
-        for edge in graph.out_edges(id).iter().filter(|e| e.related > 0) {
-            let Some(upstream) = graph.doc(edge.target) else {
-                continue;
-            };
-            if upstream.path == doc.path || upstream.problem.is_some() {
-                continue;
-            }
-            let Some(document_changed) = written.get_or_insert_with(|| date(id, doc)).clone()
-            else {
-                break;
-            };
-            let Some(upstream_changed) = date(edge.target, upstream) else {
-                continue;
-            };
-            // Whether it was superseded is read last: it scans the body.
-            if upstream_changed.time > document_changed.time && !superseded(upstream) {
-                found.push(Stale {
-                    document: doc.path.clone(),
-                    upstream: upstream.path.clone(),
-                    document_changed,
-                    upstream_changed,
-                });
-            }
+        let Some(upstream) = graph.doc(target) else {
+            continue;
+        };
+        if upstream.path == doc.path || upstream.problem.is_some() {
+            continue;
+        }
+        let Some(document_changed) = date(id, doc) else {
+            continue;
+        };
+        let Some(upstream_changed) = date(target, upstream) else {
+            continue;
+        };
+        // Whether it was superseded is read last: it scans the body.
+        if upstream_changed.time > document_changed.time && !superseded(upstream) {
+            found.push(Stale {
+                document: doc.path.clone(),
+                upstream: upstream.path.clone(),
+                document_changed,
+                upstream_changed,
+            });
         }
     }
     found

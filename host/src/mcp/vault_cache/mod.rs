@@ -389,6 +389,105 @@ mod tests {
     }
 
     #[test]
+    fn plan_statuses_and_stale_links_carried_over_equal_fresh_ones() {
+        use vaultspec_vault::CapStorage;
+        use vaultspec_vault::status::PlanStatuses;
+        use vaultspec_vault::testgen::XorShift;
+
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let doc = |kind: &str, stem: &str, day: u32, related: &[&str], body: &str| {
+            let related: String = related.iter().map(|r| format!("  - '[[{r}]]'\n")).collect();
+            let path = match kind {
+                "exec" => format!(".vault/exec/2026-01-01-a/{stem}.md"),
+                _ => format!(".vault/{kind}/{stem}.md"),
+            };
+            write(
+                root,
+                &path,
+                &format!(
+                    "---\ntags:\n  - '#{kind}'\n  - '#a'\ndate: '2026-01-01'\nmodified: '2026-01-{day:02}'\ntier: L2\nrelated:\n{related}---\n\n# t\n\n{body}"
+                ),
+            );
+            path
+        };
+        let steps = "## Steps\n\n### Phase `P01` - one\n\nWork.\n\n- [ ] `P01.S01` - a; `x`.\n- [x] `P01.S02` - b; `y`.\n- [ ] `P01.S03` - c; `z`.\n";
+        let paths = [
+            doc("adr", "2026-01-01-a-adr", 3, &[], "Chosen.\n"),
+            doc("research", "2026-01-01-a-research", 2, &[], "Found.\n"),
+            doc(
+                "plan",
+                "2026-01-01-a-plan",
+                4,
+                &["2026-01-01-a-adr", "2026-01-01-a-research"],
+                steps,
+            ),
+            doc(
+                "plan",
+                "2026-01-01-a-two-plan",
+                5,
+                &["2026-01-01-a-adr"],
+                steps,
+            ),
+            doc(
+                "exec",
+                "2026-01-01-a-ledger",
+                6,
+                &["2026-01-01-a-plan"],
+                "## Changes\n\n- `S02` `A` `src/y.rs`\n",
+            ),
+            doc(
+                "adr",
+                "2026-01-01-a-b-adr",
+                7,
+                &["2026-01-01-a-adr"],
+                "Also.\n",
+            ),
+        ];
+        let storage = CapStorage::open(root).unwrap();
+        let cache = VaultCache::default();
+        let mut numbers = XorShift::new(0x51a1e);
+        let mut stale_seen = 0;
+        for step in 0..80 {
+            let loaded = cache.get(root, &storage).unwrap();
+            // Not every load is asked: what changed piles up between asks.
+            if numbers.below(3) != 0 {
+                let kept = loaded.stale(root, &storage);
+                let fresh = crate::coherence::find(root, &storage, &loaded.graph, None);
+                assert_eq!(kept.stale, fresh.stale, "stale links at step {step}");
+                stale_seen += fresh.stale.len();
+                assert_eq!(
+                    loaded.plans(&storage).entries(),
+                    PlanStatuses::read(&storage).entries(),
+                    "plan statuses at step {step}"
+                );
+            }
+            drop(loaded);
+            settle(&cache);
+            // An edit in place: the links stay, so the load is renewed.
+            let path = &paths[numbers.below(paths.len())];
+            let text = std::fs::read_to_string(root.join(path)).unwrap();
+            let text = match numbers.below(3) {
+                0 => {
+                    let at = text.find("modified: '2026-01-").unwrap() + 19;
+                    let day = format!("{:02}", 1 + numbers.below(28));
+                    format!("{}{day}{}", &text[..at], &text[at + 2..])
+                }
+                1 if text.contains("- [ ]") && numbers.below(2) == 0 => {
+                    text.replacen("- [ ]", "- [x]", 1)
+                }
+                1 => text.replacen("- [x]", "- [ ]", 1),
+                _ => format!("{text}- `S0{}` `M` `src/x.rs`\n", 1 + numbers.below(3)),
+            };
+            write(root, path, &text);
+        }
+        assert!(
+            stale_seen > 0,
+            "no link was ever stale: the test tests nothing"
+        );
+    }
+
+    #[test]
     fn a_kept_listing_follows_the_sizes_and_the_files() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();

@@ -44,6 +44,20 @@ impl Since {
         }
     }
 
+    /// Every file (of the same files `now` has) that may have changed,
+    /// in the corpus or not.
+    fn changed_files(&self, now: &Survey) -> BTreeSet<String> {
+        match self {
+            Since::Named { paths, .. } => paths.clone(),
+            Since::Survey(_) => now
+                .stamps
+                .keys()
+                .filter(|p| !self.unchanged(now, p))
+                .cloned()
+                .collect(),
+        }
+    }
+
     /// The corpus documents of `graph` whose files may have changed.
     fn changed_docs(&self, now: &Survey, graph: &Graph) -> Vec<String> {
         match self {
@@ -91,8 +105,10 @@ pub(super) fn refresh(
     // documents in place, when their links stay as they were.
     let loaded = match Arc::try_unwrap(loaded) {
         Ok(mut owned) => {
-            if since.same_files(now) && replaced_in_place(&mut owned, now, &since, storage)? {
-                return Ok(Arc::new(owned.renewed()));
+            if since.same_files(now)
+                && let Some(changed) = replaced_in_place(&mut owned, now, &since, storage)?
+            {
+                return Ok(Arc::new(owned.renewed(&changed)));
             }
             Arc::new(owned)
         }
@@ -146,38 +162,44 @@ fn resized(mut listing: Vec<FileEntry>, now: &Survey, since: &Since) -> Vec<File
 /// Bring `loaded` (of the same files as `now`, with what may differ
 /// `since`) up to `now` without building its graph again: each document
 /// that may have changed is read again and put in place of the one read
-/// before. False when one's links changed: only a new build holds it then
-/// (the documents put in place so far are among those read again).
+/// before. The paths of every file that may have changed (a file's time
+/// may have moved while its text did not; a file outside the corpus may
+/// be read by what is worked out from the load), or `None` when a
+/// document's links changed: only a new build
+/// holds it then (the documents put in place so far are among those read
+/// again).
 fn replaced_in_place(
     loaded: &mut LoadedVault,
     now: &Survey,
     since: &Since,
     storage: &dyn Storage,
-) -> Result<bool, LoadError> {
+) -> Result<Option<BTreeSet<String>>, LoadError> {
     // A file with a problem is read again whether or not it changed.
     let mut changed = since.changed_docs(now, &loaded.graph);
     changed.extend(loaded.graph.problems().map(|d| d.path.clone()));
     changed.sort_unstable();
     changed.dedup();
     let mut moved = Vec::with_capacity(changed.len());
-    for path in changed {
-        let doc = graph::read_doc(storage, &path)?;
+    for path in &changed {
+        let doc = graph::read_doc(storage, path)?;
         // A file read again because it was racy may read as it did: what
         // was found about it holds.
-        if loaded.doc(&path) == Some(&doc) {
+        if loaded.doc(path) == Some(&doc) {
             continue;
         }
         if !loaded.graph.replace(doc) {
-            return Ok(false);
+            return Ok(None);
         }
         moved.push(path);
     }
     let findings = loaded.findings.get_mut().expect("findings lock poisoned");
-    for path in &moved {
+    for path in moved {
         findings.forget(path);
     }
     loaded.listing = resized(std::mem::take(&mut loaded.listing), now, since);
-    Ok(true)
+    let mut touched = since.changed_files(now);
+    touched.extend(changed);
+    Ok(Some(touched))
 }
 
 /// The documents of the load before, to carry into the next one.

@@ -40,10 +40,14 @@ pub struct GraphDoc {
     /// The blob id of the text, worked out on first use and kept with the
     /// document (a reload keeps the documents whose files did not change).
     blob: OnceLock<String>,
+    /// [`GraphDoc::graph_feature`] and [`GraphDoc::listing_feature`], read
+    /// from the tags on first use and kept likewise: every rollup, listing
+    /// and check over the vault asks each document for them.
+    features: OnceLock<[Option<String>; 2]>,
 }
 
 /// Equal documents have the same text and problem; whether the blob id
-/// was worked out yet does not count.
+/// and features were worked out yet does not count.
 impl PartialEq for GraphDoc {
     fn eq(&self, other: &Self) -> bool {
         self.doc == other.doc
@@ -113,6 +117,7 @@ impl GraphDoc {
             problem: None,
             normalized: false,
             blob: OnceLock::new(),
+            features: OnceLock::new(),
         }
     }
 
@@ -122,6 +127,7 @@ impl GraphDoc {
             problem: Some(problem),
             normalized: false,
             blob: OnceLock::new(),
+            features: OnceLock::new(),
         }
     }
 
@@ -142,6 +148,7 @@ impl GraphDoc {
             problem,
             normalized,
             blob: OnceLock::new(),
+            features: OnceLock::new(),
         }
     }
 
@@ -176,30 +183,37 @@ impl GraphDoc {
     /// The graph's feature: the lexicographically first non-directory tag,
     /// without `#`; else the legacy `feature:` key, lowercased.
     pub fn graph_feature(&self) -> Option<String> {
-        self.meta()
-            .tags()
-            .iter()
-            .filter(|t| !is_directory_tag(t))
-            .min()
-            .map(|t| crate::doc::tag_name(t).to_owned())
-            .filter(|f| !f.is_empty())
-            .or_else(|| self.fallback_feature())
+        self.features()[0].clone()
     }
 
     /// The listings' feature (`vault list`, `vault stats`, feature listing):
     /// the first non-directory tag in written order, without `#`; else the
     /// legacy `feature:` key, lowercased.
     pub fn listing_feature(&self) -> Option<String> {
-        let first = self
-            .meta()
-            .tags()
-            .iter()
-            .map(crate::doc::tag_name)
-            .find(|t| !DOC_TYPES.contains(t));
-        match first {
-            Some(f) if !f.is_empty() => Some(f.to_owned()),
-            _ => self.fallback_feature(),
-        }
+        self.features()[1].clone()
+    }
+
+    /// The graph's and the listings' features, read once.
+    fn features(&self) -> &[Option<String>; 2] {
+        self.features.get_or_init(|| {
+            let tags = self.meta().tags();
+            let graph = tags
+                .iter()
+                .filter(|t| !is_directory_tag(t))
+                .min()
+                .map(|t| crate::doc::tag_name(t).to_owned())
+                .filter(|f| !f.is_empty())
+                .or_else(|| self.fallback_feature());
+            let listing = match tags
+                .iter()
+                .map(crate::doc::tag_name)
+                .find(|t| !DOC_TYPES.contains(t))
+            {
+                Some(f) if !f.is_empty() => Some(f.to_owned()),
+                _ => self.fallback_feature(),
+            };
+            [graph, listing]
+        })
     }
 
     fn fallback_feature(&self) -> Option<String> {

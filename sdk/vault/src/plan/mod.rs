@@ -66,7 +66,9 @@ pub use model::{EpicIntent, Key, Outline, Phase, Plan, Retired, Step, UnknownBlo
 pub use op::{Anchor, OpOutcome, PlanOp, PromoteTexts};
 pub use parse::parse_plan;
 pub use query::{StepQuery, StepView, query_steps};
-pub use resolve::{PLAN_DIR, PlanEntry, list_plans, live_plan_paths, read_plans, resolve_plan};
+pub use resolve::{
+    PLAN_DIR, PlanEntry, list_plans, live_plan_paths, plan_entry, read_plans, resolve_plan,
+};
 pub use serialise::{LINK_RULES, serialise_plan};
 pub use status::{PlanStatus, completion_percent, plan_status};
 pub use store::{

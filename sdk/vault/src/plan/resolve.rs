@@ -57,21 +57,22 @@ pub fn read_plans(storage: &dyn Storage) -> Result<Vec<PlanWithBytes>, PlanError
     storage.read_batches(&refs, &mut |offset, reads| {
         for (path, read) in paths[offset..].iter().zip(reads) {
             let bytes = read.ok();
-            let feature = bytes.as_deref().and_then(plan_feature);
-            let stem = path[".vault/plan/".len()..]
-                .trim_end_matches(".md")
-                .to_string();
-            out.push((
-                PlanEntry {
-                    path: path.clone(),
-                    stem,
-                    feature,
-                },
-                bytes,
-            ));
+            out.push((plan_entry(path, bytes.as_deref()), bytes));
         }
     });
     Ok(out)
+}
+
+/// The entry of the live plan at `path` (in `.vault/plan/`) read as
+/// `bytes` (`None`: unreadable).
+pub fn plan_entry(path: &str, bytes: Option<&[u8]>) -> PlanEntry {
+    PlanEntry {
+        path: path.to_owned(),
+        stem: path[PLAN_DIR.len() + 1..]
+            .trim_end_matches(".md")
+            .to_owned(),
+        feature: bytes.and_then(plan_feature),
+    }
 }
 
 /// The feature a plan's frontmatter tags name, if it can be read.

@@ -10,6 +10,7 @@ mod features;
 mod recency;
 mod report;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
@@ -23,8 +24,8 @@ use crate::Storage;
 use crate::graph::{DocSelect, FeatureFilter, Graph, Stats};
 use crate::ledger::{ExecIndex, exec_index, step_evidence};
 use crate::plan::{
-    PlanEntry, PlanStatus, StepQuery, Tier, list_plans, load_plan, parse_plan, plan_status,
-    query_steps, read_plans,
+    PlanEntry, PlanStatus, StepQuery, Tier, list_plans, load_plan, parse_plan, plan_entry,
+    plan_status, query_steps, read_plans,
 };
 
 /// How many active features a rollup shows by default.
@@ -302,9 +303,17 @@ pub fn lifecycle_word(types: &[&str], has_plan: bool, steps: usize, done: usize)
 /// words are computed from.
 ///
 /// Reading it means reading every plan and ledger; a caller that keeps the
-/// vault loaded (the MCP server) keeps this beside it.
+/// vault loaded (the MCP server) keeps this beside it and brings it up to
+/// date after an edit with [`PlanStatuses::updated`].
 #[derive(Debug, Clone, Default)]
-pub struct PlanStatuses(Vec<(PlanEntry, Option<PlanStatus>)>);
+pub struct PlanStatuses {
+    plans: Vec<(PlanEntry, Option<PlanStatus>)>,
+    /// The ledgers' evidence the statuses were worked out with.
+    index: ExecIndex,
+}
+
+/// Where the ledgers [`exec_index`] reads live.
+const EXEC_PREFIX: &str = ".vault/exec/";
 
 impl PlanStatuses {
     /// Read every plan (once) and the execution ledgers.
@@ -317,30 +326,58 @@ impl PlanStatuses {
         let statuses = crate::parallel::map(
             &read,
             crate::parallel::default_threads(),
-            |(entry, bytes)| {
-                let plan = bytes
-                    .as_deref()
-                    .and_then(|b| parse_plan(std::str::from_utf8(b).ok()?).ok())?;
-                let covered = entry.feature.as_deref().map(|f| index.covered(f));
-                Some(plan_status(&plan, covered.as_ref()))
-            },
+            |(entry, bytes)| status_of(entry, bytes.as_deref(), &index),
         );
         let plans = read
             .into_iter()
             .zip(statuses)
             .map(|((entry, _), status)| (entry, status))
             .collect();
-        Self(plans)
+        Self { plans, index }
+    }
+
+    /// These statuses after the files `changed` (workspace paths) were
+    /// edited in place, the same files still there: each changed plan is
+    /// read again through `storage`, the rest kept (borrowed as they are
+    /// when no plan changed). `None` when a ledger changed (every plan's
+    /// evidence may have moved): read them all again then. Equal to
+    /// [`PlanStatuses::read`] of the same files.
+    pub fn updated<'a>(
+        &self,
+        storage: &dyn Storage,
+        changed: impl IntoIterator<Item = &'a str>,
+    ) -> Option<Cow<'_, Self>> {
+        let mut plans: Vec<&str> = Vec::new();
+        for path in changed {
+            if path.starts_with(EXEC_PREFIX) {
+                return None;
+            }
+            if self.plans.iter().any(|(entry, _)| entry.path == path) {
+                plans.push(path);
+            }
+        }
+        if plans.is_empty() {
+            return Some(Cow::Borrowed(self));
+        }
+        let mut next = self.clone();
+        for (entry, status) in &mut next.plans {
+            if plans.contains(&entry.path.as_str()) {
+                let bytes = storage.read(&entry.path).ok();
+                *entry = plan_entry(&entry.path, bytes.as_deref());
+                *status = status_of(entry, bytes.as_deref(), &self.index);
+            }
+        }
+        Some(Cow::Owned(next))
     }
 
     /// Every plan, with its status when it could be read.
     pub fn entries(&self) -> &[(PlanEntry, Option<PlanStatus>)] {
-        &self.0
+        &self.plans
     }
 
     /// The readable plans and their statuses.
     fn readable(&self) -> impl Iterator<Item = (&PlanEntry, &PlanStatus)> {
-        self.0
+        self.plans
             .iter()
             .filter_map(|(entry, status)| status.as_ref().map(|s| (entry, s)))
     }
@@ -373,6 +410,14 @@ impl PlanStatuses {
             totals: totals(graph.stats(DocSelect::All, None, None)),
         }
     }
+}
+
+/// The status of the plan `entry` read as `bytes`, with the ledgers'
+/// evidence of `index`; `None` when it cannot be read or parsed.
+fn status_of(entry: &PlanEntry, bytes: Option<&[u8]>, index: &ExecIndex) -> Option<PlanStatus> {
+    let plan = parse_plan(std::str::from_utf8(bytes?).ok()?).ok()?;
+    let covered = entry.feature.as_deref().map(|f| index.covered(f));
+    Some(plan_status(&plan, covered.as_ref()))
 }
 
 fn tier_name(tier: Tier) -> String {
