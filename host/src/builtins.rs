@@ -5,7 +5,8 @@
 //! both in `builtins.rs` under `OUT_DIR`; they are embedded with
 //! `include_bytes!`, so the binary carries its verbs with it, ready to run,
 //! beside their digests (hashed at build time: 13 MB of SHA-256 was most of
-//! start-up).
+//! start-up) and their declarations (read at build time by the catalog's
+//! own code: parsing their WIT on every start was a third of it).
 
 use anyhow::Context;
 use bytes::Bytes;
@@ -25,6 +26,9 @@ pub struct Builtin {
     /// Its machine code, from `Engine::precompile_component` on the build
     /// machine with an engine compatible with [`COMPILED_FOR`].
     pub code: &'static [u8],
+    /// Its capabilities and verbs as the catalog read them from it at
+    /// build time: JSON of `(Capabilities, Vec<VerbSpec>)`.
+    pub declared: &'static str,
 }
 
 include!(concat!(env!("OUT_DIR"), "/builtins.rs"));
@@ -34,16 +38,23 @@ pub fn catalog() -> anyhow::Result<Catalog> {
     let mut catalog = Catalog::new();
     for builtin in BUILTINS {
         let name = builtin.name;
-        let bytes = Bytes::from_static(builtin.wasm);
-        let component =
-            VerbComponent::load_digested(name, Origin::Builtin, bytes, builtin.digest.to_owned())
-                .with_context(|| format!("loading the builtin verbs `{name}`"))?
-                .with_precompiled(
-                    // SAFETY: `build.rs` wrote `code` with wasmtime's
-                    // `precompile_component`, and it is embedded in this
-                    // binary: it is exactly as trustworthy as the binary.
-                    unsafe { Precompiled::new(builtin.code, COMPILED_FOR) },
-                );
+        let (capabilities, verbs) = serde_json::from_str(builtin.declared)
+            .with_context(|| format!("reading the declaration of the builtin verbs `{name}`"))?;
+        let component = VerbComponent {
+            name: name.to_owned(),
+            origin: Origin::Builtin,
+            bytes: Bytes::from_static(builtin.wasm),
+            digest: builtin.digest.to_owned(),
+            capabilities,
+            verbs,
+            precompiled: None,
+        }
+        .with_precompiled(
+            // SAFETY: `build.rs` wrote `code` with wasmtime's
+            // `precompile_component`, and it is embedded in this
+            // binary: it is exactly as trustworthy as the binary.
+            unsafe { Precompiled::new(builtin.code, COMPILED_FOR) },
+        );
         catalog
             .add(component)
             .with_context(|| format!("adding the builtin verbs `{name}`"))?;
@@ -88,6 +99,23 @@ mod tests {
                     builtin.name
                 );
             }
+        }
+    }
+
+    #[test]
+    fn each_declaration_read_at_build_time_is_the_one_its_component_carries() {
+        let catalog = catalog().unwrap();
+        for (builtin, embedded) in BUILTINS.iter().zip(catalog.components()) {
+            let bytes = Bytes::from_static(builtin.wasm);
+            let read = VerbComponent::load(builtin.name, Origin::Builtin, bytes).unwrap();
+            assert_eq!(embedded.name, read.name);
+            assert_eq!(embedded.digest, read.digest, "`{}`", builtin.name);
+            assert_eq!(
+                embedded.capabilities, read.capabilities,
+                "`{}`",
+                builtin.name
+            );
+            assert_eq!(embedded.verbs, read.verbs, "`{}`", builtin.name);
         }
     }
 

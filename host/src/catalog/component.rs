@@ -123,7 +123,7 @@ pub fn inspect(bytes: &[u8]) -> Result<Inspection, Reason> {
 }
 
 /// What a component may do beyond computing: read and write the workspace.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Capabilities {
     /// It imports `vaultspec:verb/workspace-read`.
     pub read: bool,

@@ -3,10 +3,10 @@
 //! Everything here is read from a component's embedded WIT declaration
 //! (`wit/README.md` describes the mapping), never from running it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A value a flag or operand takes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scalar {
     /// Any text.
@@ -35,7 +35,7 @@ impl Scalar {
 }
 
 /// How a flag appears on the command line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "shape", content = "type")]
 pub enum FlagShape {
     /// `bool`: present or absent.
@@ -49,7 +49,7 @@ pub enum FlagShape {
 }
 
 /// One flag of a verb: a field of its `options` record.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FlagSpec {
     /// The long name, without dashes (`feature` for `--feature`).
     pub name: String,
@@ -100,7 +100,7 @@ impl FlagSpec {
 }
 
 /// One operand of a verb: a parameter other than `options`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OperandSpec {
     /// The parameter name.
     pub name: String,
@@ -116,7 +116,7 @@ pub struct OperandSpec {
 }
 
 /// Where each parameter of the exported function comes from, in order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Param {
     /// The `options` record, built from the flags.
     Options,
@@ -125,7 +125,7 @@ pub enum Param {
 }
 
 /// Which export of the component implements the verb.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExportName {
     /// The exported interface's full name (`vaultspec:vault/vault@0.1.0`), or
     /// `None` for a function exported by the world itself.
@@ -135,7 +135,7 @@ pub struct ExportName {
 }
 
 /// Everything the host needs to show, validate and call one verb.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VerbSpec {
     /// The words of the verb path (`["vault", "feature", "list"]`).
     pub path: Vec<String>,
