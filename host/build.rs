@@ -30,7 +30,8 @@ mod catalog {
 /// The capabilities and verbs `wasm` declares, as JSON for
 /// `builtins::Declared`: what a start would otherwise read from its WIT.
 fn declared(short: &str, wasm: &[u8]) -> String {
-    let refused = |e: catalog::error::Reason| -> ! { panic!("the builtin `{short}` is refused: {e}") };
+    let refused =
+        |e: catalog::error::Reason| -> ! { panic!("the builtin `{short}` is refused: {e}") };
     let inspection = catalog::component::inspect(wasm).unwrap_or_else(|e| refused(e));
     let capabilities =
         catalog::component::capabilities(&inspection.imports).unwrap_or_else(|e| refused(e));

@@ -66,6 +66,13 @@ impl Storage for SnapshotStorage<'_> {
         }
     }
 
+    fn known_blob(&self, path: &str) -> Option<String> {
+        // Worked out once per document and kept with it across reloads.
+        self.cached(path)?;
+        let docs = self.graph.docs();
+        docs[crate::graph::position(docs, path)?].blob_oid()
+    }
+
     fn list(&self, dir: &str) -> Result<Vec<FileEntry>, StorageError> {
         check_path(dir)?;
         let inside = dir

@@ -98,8 +98,9 @@ enum Parent {
 pub struct MappingMemo {
     /// Whether anything is kept: a one-shot run neither hashes nor keeps.
     keep: bool,
-    ledgers: HashMap<String, ([u8; 20], Arc<LedgerFacts>)>,
-    plans: HashMap<String, ([u8; 20], Option<Arc<PlanSteps>>)>,
+    /// By path, the git blob id of the bytes read and what they hold.
+    ledgers: HashMap<String, (String, Arc<LedgerFacts>)>,
+    plans: HashMap<String, (String, Option<Arc<PlanSteps>>)>,
 }
 
 impl Default for MappingMemo {
@@ -150,11 +151,6 @@ impl LedgerFacts {
     }
 }
 
-fn sha1(bytes: &[u8]) -> [u8; 20] {
-    use sha1::Digest;
-    sha1::Sha1::digest(bytes).into()
-}
-
 impl MappingMemo {
     /// A memo for a single run: nothing is hashed or kept.
     pub fn once() -> Self {
@@ -164,8 +160,19 @@ impl MappingMemo {
         }
     }
 
+    /// The facts of the exec document at `path` kept under the blob id
+    /// `storage` knows for it, if any: its bytes need not be read.
+    fn known_ledger(&self, storage: &dyn Storage, path: &str) -> Option<Arc<LedgerFacts>> {
+        if !self.keep {
+            return None;
+        }
+        let blob = storage.known_blob(path)?;
+        let (kept, facts) = self.ledgers.get(path)?;
+        (*kept == blob).then(|| facts.clone())
+    }
+
     /// The facts of the exec document at `path` with `bytes`; `None` when
-    /// it is not UTF-8 (the `encoding` check reports it).
+    /// they are not UTF-8.
     fn ledger(&mut self, path: &str, bytes: &[u8]) -> Option<Arc<LedgerFacts>> {
         let read = || {
             let text = std::str::from_utf8(bytes).ok()?;
@@ -175,21 +182,27 @@ impl MappingMemo {
         if !self.keep {
             return read();
         }
-        let digest = sha1(bytes);
+        let blob = crate::hash::blob_oid(bytes);
         if let Some((kept, facts)) = self.ledgers.get(path)
-            && *kept == digest
+            && *kept == blob
         {
             return Some(facts.clone());
         }
         let facts = read()?;
-        self.ledgers
-            .insert(path.to_owned(), (digest, facts.clone()));
+        self.ledgers.insert(path.to_owned(), (blob, facts.clone()));
         Some(facts)
     }
 
     /// The plan at `path` parsed (`None`: it cannot be read or does not
     /// parse).
     fn plan(&mut self, storage: &dyn Storage, path: &str) -> Option<Arc<PlanSteps>> {
+        if self.keep
+            && let Some(blob) = storage.known_blob(path)
+            && let Some((kept, plan)) = self.plans.get(path)
+            && *kept == blob
+        {
+            return plan.clone();
+        }
         let bytes = storage.read(path).ok()?;
         let parse = || {
             std::str::from_utf8(&bytes)
@@ -200,14 +213,14 @@ impl MappingMemo {
         if !self.keep {
             return parse();
         }
-        let digest = sha1(&bytes);
+        let blob = crate::hash::blob_oid(&bytes);
         if let Some((kept, plan)) = self.plans.get(path)
-            && *kept == digest
+            && *kept == blob
         {
             return plan.clone();
         }
         let plan = parse();
-        self.plans.insert(path.to_owned(), (digest, plan.clone()));
+        self.plans.insert(path.to_owned(), (blob, plan.clone()));
         plan
     }
 
@@ -298,6 +311,11 @@ pub fn exec_mapping_kept(
     let mut ledgers = Vec::new();
     for entry in storage.list(".vault/exec")? {
         if !entry.path.ends_with(".md") {
+            continue;
+        }
+        if let Some(ledger) = memo.known_ledger(storage, &entry.path) {
+            seen.insert(entry.path.clone());
+            ledgers.push((entry.path, ledger));
             continue;
         }
         // A ledger that cannot be read or decoded is reported by `encoding`.

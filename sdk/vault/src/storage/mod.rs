@@ -119,6 +119,14 @@ pub trait Storage: Send + Sync {
 
     /// Delete a file. Folders left empty are removed too, up to the scope root.
     fn remove(&self, path: &str) -> Result<(), StorageError>;
+
+    /// The git blob id (lowercase hex, [`crate::hash::blob_oid`]) of the
+    /// bytes [`Storage::read`] gives for `path`, when the storage knows it
+    /// without reading them (a view of loaded documents does); `None`
+    /// otherwise, and never a guess.
+    fn known_blob(&self, _path: &str) -> Option<String> {
+        None
+    }
 }
 
 impl<S: Storage + ?Sized> Storage for &S {
