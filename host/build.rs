@@ -28,7 +28,7 @@ mod catalog {
 }
 
 /// The capabilities and verbs `wasm` declares, as JSON for
-/// `builtins::Declared`: what a start would otherwise read from its WIT.
+/// `Builtin::declared`: what a start would otherwise read from its WIT.
 fn declared(short: &str, wasm: &[u8]) -> String {
     let refused =
         |e: catalog::error::Reason| -> ! { panic!("the builtin `{short}` is refused: {e}") };

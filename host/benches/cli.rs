@@ -15,8 +15,8 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use support::{median, ms, vault};
 
@@ -29,27 +29,11 @@ const COMMANDS: [&[&str]; 3] = [
     &["vault", "check", "all", "--json"],
 ];
 
-/// One run of `args` on `root`; the verb may report problems (exit 1) but
-/// must not fail otherwise.
+/// One run of `args` on `root` ([`support::timed_run`]).
 fn run(root: &Path, cache: &Path, args: &[&str]) -> anyhow::Result<Duration> {
-    let start = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_vaultspec"))
-        .arg("--target")
-        .arg(root)
-        .args(args)
-        .env("VAULTSPEC_CACHE_DIR", cache)
-        .env("VAULTSPEC_LOG_LEVEL", "error")
-        .stdin(Stdio::null())
-        .output()?;
-    let elapsed = start.elapsed();
-    anyhow::ensure!(
-        matches!(out.status.code(), Some(0 | 1)) && !out.stdout.is_empty(),
-        "vaultspec {}: {}\n{}",
-        args.join(" "),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok(elapsed)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_vaultspec"));
+    command.arg("--target").arg(root).args(args);
+    support::timed_run(command, cache)
 }
 
 fn main() -> anyhow::Result<()> {

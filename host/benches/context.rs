@@ -77,24 +77,9 @@ fn history(root: &Path) -> anyhow::Result<()> {
 }
 
 fn run(program: &Path, root: &Path, cache: &Path, args: &[&str]) -> anyhow::Result<Duration> {
-    let start = Instant::now();
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(root)
-        .env("VAULTSPEC_CACHE_DIR", cache)
-        .env("VAULTSPEC_LOG_LEVEL", "error")
-        .stdin(Stdio::null())
-        .output()?;
-    let elapsed = start.elapsed();
-    anyhow::ensure!(
-        matches!(out.status.code(), Some(0 | 1)) && !out.stdout.is_empty(),
-        "{} {}: {}\n{}",
-        program.display(),
-        args.join(" "),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok(elapsed)
+    let mut command = Command::new(program);
+    command.args(args).current_dir(root);
+    support::timed_run(command, cache)
 }
 
 fn timed(program: &Path, root: &Path, cache: &Path, args: &[&str]) -> anyhow::Result<Duration> {

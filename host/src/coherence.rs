@@ -73,24 +73,14 @@ impl Findings {
             .iter()
             .filter_map(|path| graph::position(docs, path))
             .collect();
-        let related = |source: usize, target: usize| {
-            graph.edge(source, target).is_some_and(|e| e.related > 0)
-        };
         let mut links = Vec::new();
         for &id in &ids {
-            links.extend(
-                graph
-                    .out_links(id)
-                    .filter(|&t| related(id, t))
-                    .map(|t| (id, t)),
-            );
-            links.extend(
-                graph
-                    .in_links(id)
-                    .iter()
-                    .filter(|&&s| !ids.contains(&s) && related(s, id))
-                    .map(|&s| (s, id)),
-            );
+            let out = graph.out_edges(id).iter().filter(|e| e.related > 0);
+            links.extend(out.map(|e| (id, e.target)));
+            let into = graph.in_links(id).iter().filter(|&&s| {
+                !ids.contains(&s) && graph.edge(s, id).is_some_and(|e| e.related > 0)
+            });
+            links.extend(into.map(|&s| (s, id)));
         }
         self.stale
             .retain(|s| !changed.contains(&s.document) && !changed.contains(&s.upstream));

@@ -13,6 +13,26 @@ use tempfile::TempDir;
 use vaultspec_vault::CapStorage;
 use vaultspec_vault::testgen::{GenSpec, generate};
 
+/// One timed run of `command` as a person runs it (the bench's cache, quiet
+/// logs, no stdin): it may report problems (exit 1) but must print an
+/// answer and not fail otherwise.
+pub fn timed_run(mut command: Command, cache: &Path) -> anyhow::Result<Duration> {
+    let start = Instant::now();
+    let out = command
+        .env("VAULTSPEC_CACHE_DIR", cache)
+        .env("VAULTSPEC_LOG_LEVEL", "error")
+        .stdin(Stdio::null())
+        .output()?;
+    let elapsed = start.elapsed();
+    anyhow::ensure!(
+        matches!(out.status.code(), Some(0 | 1)) && !out.stdout.is_empty(),
+        "{command:?}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(elapsed)
+}
+
 /// A workspace with `docs` generated documents over 50 features.
 pub fn vault(docs: usize) -> anyhow::Result<TempDir> {
     let dir = tempfile::tempdir()?;

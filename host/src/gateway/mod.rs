@@ -117,9 +117,6 @@ impl Gateway {
         (ranked.len(), out)
     }
 
-    /// Check `request` against its verb and run it on `workspace`, or give
-    /// the reply `kept` holds for it ([`invoke::invoke`]); `Err` is a
-    /// refusal, and then nothing ran.
     /// Whether a reply to `request` could be kept (see
     /// [`invoke::may_keep`]).
     pub fn may_keep(&self, request: &invoke::Request) -> bool {
@@ -130,6 +127,9 @@ impl Gateway {
         invoke::may_keep(&self.catalog, runners, request)
     }
 
+    /// Check `request` against its verb and run it on `workspace`, or give
+    /// the reply `kept` holds for it ([`invoke::invoke`]); `Err` is a
+    /// refusal, and then nothing ran.
     pub async fn invoke(
         &self,
         workspace: &Workspace,

@@ -29,10 +29,9 @@ pub fn call(context: &ServerContext, args: Value) -> ToolResult {
     // The companion is read from files outside the vault and from `PATH`,
     // which the kept replies do not watch: its answer is part of the key.
     let companion = crate::workspace::companion(&storage);
-    // The stale links are dated from the repository, which the kept
-    // replies do not watch either: the state `HEAD` was read in is part of
-    // the key.
-    // Only the rollup has a stale section: a trace dates nothing.
+    // Only the rollup has a stale section (a trace dates nothing). Its
+    // links are dated from the repository, which the kept replies do not
+    // watch either: the state `HEAD` was read in is part of the key.
     let rollup = args.target.as_deref().is_none_or(|t| t.trim().is_empty());
     let stale = rollup.then(|| loaded.stale(root, &storage));
     let head = stale.as_ref().map(|s| s.state.clone());

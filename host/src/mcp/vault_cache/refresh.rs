@@ -165,9 +165,8 @@ fn resized(mut listing: Vec<FileEntry>, now: &Survey, since: &Since) -> Vec<File
 /// before. The paths of every file that may have changed (a file's time
 /// may have moved while its text did not; a file outside the corpus may
 /// be read by what is worked out from the load), or `None` when a
-/// document's links changed: only a new build
-/// holds it then (the documents put in place so far are among those read
-/// again).
+/// document's links changed: only a new build holds it then (the
+/// documents put in place so far are among those read again).
 fn replaced_in_place(
     loaded: &mut LoadedVault,
     now: &Survey,

@@ -67,8 +67,8 @@ impl Storage for SnapshotStorage<'_> {
     }
 
     fn known_blob(&self, path: &str) -> Option<String> {
-        // Worked out once per document and kept with it across reloads.
-        self.cached(path)?;
+        // Worked out once per document and kept with it across reloads;
+        // `None` for exactly the documents `cached` does not serve.
         let docs = self.graph.docs();
         docs[crate::graph::position(docs, path)?].blob_oid()
     }

@@ -172,7 +172,7 @@ impl MappingMemo {
     }
 
     /// The facts of the exec document at `path` with `bytes`; `None` when
-    /// they are not UTF-8.
+    /// it is not UTF-8 (the `encoding` check reports it).
     fn ledger(&mut self, path: &str, bytes: &[u8]) -> Option<Arc<LedgerFacts>> {
         let read = || {
             let text = std::str::from_utf8(bytes).ok()?;
