@@ -114,7 +114,7 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
     let recover_in = (!args.read_only)
         .then(|| Workspace::open(workspace.root()).ok())
         .flatten();
-    let notifier = notify::Notifier::start(workspace.root());
+    let notifier = notify::Notifier::new(workspace.root());
     let server = VaultServer::new(ServerContext {
         workspace,
         read_only: args.read_only,
@@ -123,8 +123,8 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
         gateway: Gateway::pooled(loaded.catalog, SANDBOX_SLOTS)?
             .with_host_verbs(crate::provision::enroll::host_verbs())?,
     })
-    .with_notifier(notifier);
-    server.preload(move || {
+    .with_notifier(notifier)
+    .start_on_initialize(move || {
         // A read-only server changes nothing: no recovery, no sweep. The
         // roll-back of an interrupted change runs here, after `initialize`
         // has its answer; every write tool recovers first anyway.

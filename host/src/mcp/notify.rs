@@ -52,22 +52,38 @@ const QUEUE: usize = 1024;
 /// The server's watcher: changes go out on a broadcast channel.
 pub struct Notifier {
     changes: broadcast::Sender<Change>,
+    /// The workspace to watch, until [`Notifier::watch`] starts the thread.
+    unwatched: Mutex<Option<PathBuf>>,
 }
 
 impl Notifier {
-    /// Start watching the workspace at `root`; `None` where the system
-    /// offers no watch (and then no client is told of changes).
-    pub fn start(root: &Path) -> Option<Arc<Notifier>> {
+    /// A watcher of the workspace at `root`, not watching yet
+    /// ([`Notifier::watch`]); `None` where the system offers no watch (and
+    /// then no client is told of changes).
+    pub fn new(root: &Path) -> Option<Arc<Notifier>> {
         // Probe once: a system without inotify never starts the thread.
         Watch::new()?;
         let (changes, _) = broadcast::channel(QUEUE);
-        let sender = changes.clone();
-        let root = root.to_path_buf();
-        std::thread::Builder::new()
+        Some(Arc::new(Notifier {
+            changes,
+            unwatched: Mutex::new(Some(root.to_path_buf())),
+        }))
+    }
+
+    /// Start the watching thread, the first time only. Its first survey
+    /// stamps every document, so the server starts it once a client is
+    /// answered rather than while one waits.
+    pub fn watch(&self) {
+        let Some(root) = self.unwatched.lock().ok().and_then(|mut root| root.take()) else {
+            return;
+        };
+        let sender = self.changes.clone();
+        let spawned = std::thread::Builder::new()
             .name("vaultspec-notify".into())
-            .spawn(move || Watcher::new(root).run(&sender))
-            .ok()?;
-        Some(Arc::new(Notifier { changes }))
+            .spawn(move || Watcher::new(root).run(&sender));
+        if let Err(err) = spawned {
+            tracing::warn!("changes will not be notified: no watcher thread: {err}");
+        }
     }
 
     /// A receiver of every change from now on.

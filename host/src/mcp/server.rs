@@ -11,7 +11,7 @@
 //! [`TOOL_DEADLINE`]; `invoke` on the runtime, under its own timeout →
 //! summary + structured payload, with the 128 KiB cap for `find`.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
@@ -52,7 +52,12 @@ pub struct VaultServer {
     notifier: Option<Arc<Notifier>>,
     /// This client's subscriptions (one per HTTP session).
     session: Arc<Session>,
+    /// Work that waits for a client to be answered ([`VaultServer::start_on_initialize`]).
+    startup: Arc<Mutex<Option<Startup>>>,
 }
+
+/// Start-up work, run once.
+type Startup = Box<dyn FnOnce() + Send>;
 
 impl VaultServer {
     /// A server over `context`, in its mode.
@@ -64,6 +69,7 @@ impl VaultServer {
             splice: None,
             notifier: None,
             session: Arc::default(),
+            startup: Arc::default(),
         }
     }
 
@@ -100,17 +106,43 @@ impl VaultServer {
         self
     }
 
-    /// Load the vault in the background (see [`super::vault_cache::preload`]),
-    /// and have the rollup ready: an agent's first call is most often
-    /// `status`. `then` runs after, on the same thread.
-    pub fn preload(&self, then: impl FnOnce() + Send + 'static) {
-        super::vault_cache::preload(
-            self.context.clone(),
-            |context| {
-                let _ = super::tools::call(context, "status", serde_json::json!({}));
-            },
-            then,
-        );
+    /// This server, starting its background work once the first client has
+    /// its `initialize` answer (its `initialized` notification, or its first
+    /// call, subscription or listen if it sends none): the watcher ([`Notifier::watch`]) and the load of
+    /// the vault ([`super::vault_cache::preload`]), with the rollup made
+    /// ready (an agent's first call is most often `status`), then `then`
+    /// on the same thread. Both read every document; begun at once, they
+    /// would take the cores of a small machine from the `initialize` the
+    /// client is waiting for.
+    pub fn start_on_initialize(self, then: impl FnOnce() + Send + 'static) -> Self {
+        let context = self.context.clone();
+        let notifier = self.notifier.clone();
+        let work: Startup = Box::new(move || {
+            if let Some(notifier) = notifier {
+                notifier.watch();
+            }
+            super::vault_cache::preload(
+                context,
+                |context| {
+                    let _ = super::tools::call(context, "status", serde_json::json!({}));
+                },
+                then,
+            );
+        });
+        *self.startup.lock().unwrap_or_else(|e| e.into_inner()) = Some(work);
+        self
+    }
+
+    /// Run the start-up work, the first time only.
+    fn start_up(&self) {
+        let work = self
+            .startup
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(work) = work {
+            work();
+        }
     }
 
     /// The `Tool` records `tools/list` returns.
@@ -265,6 +297,7 @@ impl ServerHandler for VaultServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.start_up();
         if let Some(notifier) = &self.notifier {
             self.session
                 .forward(self.context.clone(), notifier, context.peer);
@@ -316,6 +349,7 @@ impl ServerHandler for VaultServer {
         request: SubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        self.start_up();
         let known = resources::subscribable(&self.context, &request.uri);
         #[cfg(feature = "conformance-fixtures")]
         let known = known || super::fixtures::subscribable(&request.uri);
@@ -359,6 +393,7 @@ impl ServerHandler for VaultServer {
     /// A 2026-07-28 subscription: every change it accepted, until the
     /// client cancels it.
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.start_up();
         let Some(notifier) = &self.notifier else {
             context.cancelled().await;
             return Ok(());
@@ -455,6 +490,7 @@ impl ServerHandler for VaultServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.start_up();
         let _progress = context
             .meta
             .get_progress_token()
