@@ -7,9 +7,10 @@
 use vaultspec_sdk::hints::Hints;
 use vaultspec_sdk::serde_json::{Value, json};
 use vaultspec_sdk::vault::Date;
+use vaultspec_sdk::vault::checks::SnapshotStorage;
 use vaultspec_sdk::vault::coherence;
 use vaultspec_sdk::vault::framework::legacy_server;
-use vaultspec_sdk::vault::graph::load_graph;
+use vaultspec_sdk::vault::graph::load_graph_listed;
 use vaultspec_sdk::vault::ops::journal;
 use vaultspec_sdk::vault::status::companion;
 use vaultspec_sdk::vault::status::{
@@ -95,12 +96,14 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     let json = options.json;
     let no_hints = options.no_hints;
     let ws = Workspace::open();
-    let graph = match load_graph(&ws) {
-        Ok(g) => g,
+    let (graph, listing) = match load_graph_listed(&ws) {
+        Ok(loaded) => loaded,
         Err(err) => return fail(json, err),
     };
+    // Plans and ledgers are read again from what the load already holds.
+    let loaded = SnapshotStorage::over(&ws, &graph, &listing);
     if let Some(target) = target {
-        return match trace(&ws, &graph, &target) {
+        return match trace(&loaded, &graph, &target) {
             Ok(t) => {
                 // The reference's shape: `kind` is how the target resolved.
                 let plans: Vec<Value> = t.plans.iter().map(|p| p.cli_payload()).collect();
@@ -139,7 +142,7 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     };
     // One read of every plan and ledger serves the whole report (ledger
     // evidence gives `exec_missing` of completed plans).
-    let mut data = rollup_report(&graph, &PlanStatuses::read(&ws), &report);
+    let mut data = rollup_report(&graph, &PlanStatuses::read(&loaded), &report);
     // Only where something is stale: otherwise the reference's shape.
     let (stale, dated_by) = history::stale_links(&ws, &graph, None);
     if let Some(section) = coherence::status_section(&stale, report.limit, dated_by) {

@@ -129,6 +129,15 @@ pub fn load_graph(storage: &dyn Storage) -> Result<Graph, LoadError> {
     Ok(Graph::build(docs, &archived))
 }
 
+/// [`load_graph`], keeping the listing of `.vault/` the graph was read
+/// from: a [`SnapshotStorage`](crate::checks::SnapshotStorage) over the two
+/// then serves later reads of plans and ledgers from memory, as the same
+/// call saw them, instead of reading them again.
+pub fn load_graph_listed(storage: &dyn Storage) -> Result<(Graph, Vec<FileEntry>), LoadError> {
+    let read = read_vault(storage, default_threads())?;
+    Ok((Graph::build(read.docs, &read.archived), read.listing))
+}
+
 /// The document of the corpus file at `path`, read again on its own: a
 /// file that cannot be read is a document with its problem, as in a whole
 /// load.

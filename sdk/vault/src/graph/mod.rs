@@ -50,8 +50,8 @@ pub use find::{FIND_DEFAULT_TYPES, FindQuery};
 pub use input::{DOC_TYPES, GraphDoc, is_directory_tag, position};
 pub use listing::{DocRow, DocSelect, Stats};
 pub use load::{
-    LoadError, VaultRead, default_threads, load_graph, read_corpus, read_corpus_with, read_doc,
-    read_vault, read_vault_keeping, read_vault_listed,
+    LoadError, VaultRead, default_threads, load_graph, load_graph_listed, read_corpus,
+    read_corpus_with, read_doc, read_vault, read_vault_keeping, read_vault_listed,
 };
 pub use metrics::{GraphMetrics, Scope};
 pub use problems::ProblemRow;
