@@ -186,14 +186,27 @@ impl Watcher {
         let now = match seen {
             Seen::Nothing => return,
             Seen::Files(paths) => {
-                let mut now = self.stamps.clone();
+                // Only the files named can have changed: their stamps are
+                // compared and kept in place, not the whole vault's.
+                let mut came_or_went = false;
                 for path in paths.into_iter().filter(|p| p.ends_with(".md")) {
-                    match std::fs::symlink_metadata(self.root.join(&path)) {
-                        Ok(meta) if meta.is_file() => now.insert(path, stamp(&meta)),
-                        _ => now.remove(&path),
+                    let now = match std::fs::symlink_metadata(self.root.join(&path)) {
+                        Ok(meta) if meta.is_file() => Some(stamp(&meta)),
+                        _ => None,
                     };
+                    let before = match now {
+                        Some(now) => self.stamps.insert(path.clone(), now),
+                        None => self.stamps.remove(&path),
+                    };
+                    if before != now {
+                        came_or_went |= before.is_none() || now.is_none();
+                        found.push(Change::Document(path));
+                    }
                 }
-                now
+                if came_or_went {
+                    found.push(Change::Documents);
+                }
+                return;
             }
             Seen::Unknown => {
                 let before = std::mem::take(&mut self.stamps);
