@@ -9,7 +9,8 @@
 //! findings for and reuses the rest; every other checker reads the vault as
 //! a whole and runs in full, the checkers side by side on the machine's
 //! threads, `exec-mapping` parsing again only the plans and ledgers whose
-//! bytes changed ([`MappingMemo`]). The owner must
+//! bytes changed ([`MappingMemo`]), and not running at all while no plan or
+//! ledger changed ([`KeptMapping`]). The owner must
 //! [`forget`](DocFindings::forget) every document whose text may have
 //! changed: the per-document findings are kept by path, not by content.
 
@@ -100,6 +101,49 @@ pub struct DocFindings {
     kept: Vec<(String, Judged)>,
     /// What `exec-mapping` parsed of each plan and ledger, kept by content.
     mapping: MappingMemo,
+    /// What `exec-mapping` found last, while it still holds.
+    mapping_found: Option<KeptMapping>,
+}
+
+/// The last `exec-mapping` result and the files it was worked out from.
+///
+/// The mapping reads only the plans, the exec documents and whether plans
+/// are archived: its result holds while none of those documents is
+/// forgotten, the same such paths are listed, and each of them is a
+/// document whose text is its bytes (the mapping reads bytes; a file whose
+/// line ends or byte-order mark alone changed keeps its normalised text, so
+/// it is never forgotten).
+#[derive(Debug, Clone)]
+struct KeptMapping {
+    /// The listed paths the mapping reads, in listing order.
+    paths: Vec<String>,
+    result: CheckResult,
+}
+
+/// The folders whose files `exec-mapping` reads or looks for.
+const MAPPING_INPUTS: [&str; 3] = [".vault/exec/", ".vault/plan/", ".vault/_archive/plan/"];
+
+fn mapping_input(path: &str) -> bool {
+    MAPPING_INPUTS.iter().any(|dir| path.starts_with(dir))
+}
+
+/// The listed paths of `snap` that `exec-mapping` reads or looks for, or
+/// `None` when one of its documents is not its plain bytes (normalised,
+/// or with a problem): no kept result may stand for those.
+fn mapping_inputs<'s>(snap: &'s Snapshot<'_>) -> Option<Vec<&'s str>> {
+    let plain = snap
+        .graph
+        .docs()
+        .iter()
+        .filter(|d| mapping_input(&d.path))
+        .all(|d| d.problem.is_none() && !d.normalized);
+    plain.then(|| {
+        snap.listing
+            .iter()
+            .map(|e| e.path.as_str())
+            .filter(|p| mapping_input(p))
+            .collect()
+    })
 }
 
 /// One piece of a check run, done on whichever thread is free.
@@ -121,6 +165,9 @@ enum Done {
 impl DocFindings {
     /// Drop what is kept for the document at `path`, which may have changed.
     pub fn forget(&mut self, path: &str) {
+        if mapping_input(path) {
+            self.mapping_found = None;
+        }
         if let Ok(i) = self.kept.binary_search_by(|(p, _)| p.as_str().cmp(path)) {
             self.kept.remove(i);
         }
@@ -146,8 +193,14 @@ impl DocFindings {
         };
         if self.inputs.as_ref() != Some(&inputs) {
             self.kept.clear();
+            self.mapping_found = None;
             self.inputs = Some(inputs);
         }
+        let mapping_paths = mapping_inputs(snap);
+        let mapping_found = match (&self.mapping_found, &mapping_paths) {
+            (Some(kept), Some(paths)) if kept.paths == *paths => Some(kept.result.clone()),
+            _ => None,
+        };
         let mut aligned = self.align(snap);
         let fresh: Vec<usize> = (0..aligned.len())
             .filter(|&i| aligned[i].is_none() && snap.doc(i).is_some())
@@ -165,6 +218,9 @@ impl DocFindings {
         let mapping = Mutex::new(&mut self.mapping);
         let mut done = parallel::map_heavy(&jobs, default_threads(), |job| match job {
             Job::Judge => Done::Judged(judge(snap, &fresh, &opts)),
+            Job::Whole(Check::ExecMapping) if mapping_found.is_some() => {
+                Done::Whole(Ok(mapping_found.clone().expect("a kept mapping")))
+            }
             Job::Whole(Check::ExecMapping) => {
                 let mut mapping = mapping.lock().expect("mapping memo lock poisoned");
                 Done::Whole(exec_mapping::run_kept(snap, &opts, &mut mapping))
@@ -200,6 +256,19 @@ impl DocFindings {
                 _ => None,
             })
             .collect();
+        if mapping_found.is_none() {
+            let found = whole
+                .iter()
+                .find(|(check, _)| *check == Check::ExecMapping)
+                .and_then(|(_, result)| result.as_ref().ok());
+            self.mapping_found = match (mapping_paths, found) {
+                (Some(paths), Some(result)) => Some(KeptMapping {
+                    paths: paths.into_iter().map(str::to_owned).collect(),
+                    result: result.clone(),
+                }),
+                _ => None,
+            };
+        }
         Check::all()
             .iter()
             .map(
@@ -433,5 +502,79 @@ mod tests {
             memo.check_all(&snap, &scoped).unwrap(),
             check_all_on(&snap, &scoped).unwrap()
         );
+    }
+
+    /// What `exec-mapping` found in `results`.
+    fn mapping(results: &[CheckResult]) -> &CheckResult {
+        results
+            .iter()
+            .find(|r| r.check == Check::ExecMapping)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_kept_mapping_holds_only_while_its_plans_and_ledgers_do() {
+        let (_dir, storage) = generated(120, 6, 11);
+        let opts = Options::check(Date::new(2026, 12, 4).unwrap());
+        let mut memo = DocFindings::default();
+        let first = memo.check_all(&snapshot(&storage), &opts).unwrap();
+        let ledgers: Vec<String> = snapshot(&storage)
+            .listing
+            .iter()
+            .map(|e| e.path.clone())
+            .filter(|p| p.starts_with(".vault/exec/") && p.ends_with("-ledger.md"))
+            .collect();
+        let (ledger, other) = (&ledgers[0], &ledgers[1]);
+        let plan = format!(
+            ".vault/plan/{}-plan.md",
+            crate::doc::stem_of(ledger).trim_end_matches("-ledger")
+        );
+        assert!(storage.exists(&plan).unwrap(), "{plan}");
+        let append = |path: &str, extra: &str| {
+            let text = String::from_utf8(storage.read(path).unwrap()).unwrap();
+            storage
+                .write(path, format!("{text}{extra}").as_bytes())
+                .unwrap();
+        };
+        let agrees = |memo: &mut DocFindings| {
+            let snap = snapshot(&storage);
+            let kept = memo.check_all(&snap, &opts).unwrap();
+            assert_eq!(kept, check_all_on(&snap, &opts).unwrap());
+            mapping(&kept).clone()
+        };
+
+        // Prose elsewhere: the mapping is kept, and still right.
+        let research = snapshot(&storage)
+            .all_docs()
+            .find(|d| d.doc_type == Some(crate::doc::DocType::Research))
+            .unwrap()
+            .path
+            .clone();
+        append(&research, "\nMore prose.\n");
+        memo.forget(&research);
+        assert_eq!(agrees(&mut memo), *mapping(&first));
+
+        // A ledger row for a Step its plan does not have.
+        append(ledger, "- `S99` `M` `src/nowhere.rs`\n");
+        memo.forget(ledger);
+        let unknown_step = agrees(&mut memo);
+        assert_ne!(unknown_step, *mapping(&first), "the row is reported");
+
+        // Its plan archived behind the memo's back (a removed document is
+        // never forgotten): the listing tells.
+        let archived = plan.replace(".vault/plan/", ".vault/_archive/plan/");
+        storage
+            .write(&archived, &storage.read(&plan).unwrap())
+            .unwrap();
+        storage.remove(&plan).unwrap();
+        assert_ne!(agrees(&mut memo), unknown_step, "the parent is archived");
+
+        // A ledger given a byte-order mark: its text reads the same, so it
+        // is not forgotten, but the bytes the mapping reads changed.
+        let text = String::from_utf8(storage.read(other).unwrap()).unwrap();
+        storage
+            .write(other, format!("\u{feff}{text}").as_bytes())
+            .unwrap();
+        agrees(&mut memo);
     }
 }
