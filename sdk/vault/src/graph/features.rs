@@ -67,12 +67,12 @@ pub struct FeatureFilter {
 impl Graph {
     /// Every feature with its figures, sorted by name.
     pub fn feature_list(&self, filter: &FeatureFilter) -> Vec<FeatureRow> {
-        let mut by_feature: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut by_feature: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (id, doc) in self.docs.iter().enumerate() {
             if !doc.has_text() {
                 continue;
             }
-            if let Some(f) = doc.listing_feature() {
+            if let Some(f) = doc.features()[1].as_deref() {
                 by_feature.entry(f).or_default().push(id);
             }
         }
@@ -101,11 +101,12 @@ impl Graph {
             {
                 continue;
             }
-            let dates = members
+            let dates: Vec<&str> = members
                 .iter()
-                .filter_map(|&id| self.docs[id].listing_date());
-            let earliest = dates.clone().min().map(str::to_owned);
-            let latest = dates.max().map(str::to_owned);
+                .filter_map(|&id| self.docs[id].listing_date())
+                .collect();
+            let earliest = dates.iter().min().map(|d| (*d).to_owned());
+            let latest = dates.iter().max().map(|d| (*d).to_owned());
             if let (Some(limit), Some(first)) = (&filter.date, &earliest)
                 && first > limit
             {
@@ -117,7 +118,7 @@ impl Graph {
                 continue;
             }
             rows.push(FeatureRow {
-                name,
+                name: name.to_owned(),
                 doc_count: members.len(),
                 has_plan: types.contains("plan"),
                 types: types.into_iter().map(str::to_owned).collect(),

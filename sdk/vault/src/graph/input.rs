@@ -194,7 +194,7 @@ impl GraphDoc {
     }
 
     /// The graph's and the listings' features, read once.
-    fn features(&self) -> &[Option<String>; 2] {
+    pub(super) fn features(&self) -> &[Option<String>; 2] {
         self.features.get_or_init(|| {
             let tags = self.meta().tags();
             let graph = tags

@@ -127,17 +127,21 @@ impl Graph {
     /// sources; sorted by score descending, ties in order of first
     /// appearance; the top `limit`.
     pub fn feature_rankings(&self, limit: usize) -> Vec<(String, usize)> {
-        let mut order: Vec<String> = Vec::new();
-        let mut scores: HashMap<String, usize> = HashMap::new();
+        // Names borrowed from the documents: one string per feature, made
+        // for the answer, not one per tag of every document.
+        let mut order: Vec<&str> = Vec::new();
+        let mut scores: HashMap<&str, usize> = HashMap::new();
+        let mut seen: Vec<&str> = Vec::new();
         for (id, doc) in self.docs.iter().enumerate() {
-            let mut seen = HashSet::new();
+            seen.clear();
             for tag in doc.meta().tags() {
-                if super::is_directory_tag(tag) || !seen.insert(tag) {
+                if super::is_directory_tag(tag) || seen.contains(&tag) {
                     continue;
                 }
+                seen.push(tag);
                 let name = crate::doc::tag_name(tag);
-                let score = scores.entry(name.to_owned()).or_insert_with(|| {
-                    order.push(name.to_owned());
+                let score = scores.entry(name).or_insert_with(|| {
+                    order.push(name);
                     0
                 });
                 *score += self.in_links(id).len();
@@ -145,10 +149,7 @@ impl Graph {
         }
         let mut ranked: Vec<(String, usize)> = order
             .into_iter()
-            .map(|f| {
-                let s = scores[&f];
-                (f, s)
-            })
+            .map(|f| (f.to_owned(), scores[f]))
             .collect();
         ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
         ranked.truncate(limit);
