@@ -124,7 +124,7 @@ pub async fn serve(workspace: Workspace, args: McpArgs) -> anyhow::Result<()> {
             .with_host_verbs(crate::provision::enroll::host_verbs())?,
     })
     .with_notifier(notifier)
-    .start_on_initialize(move || {
+    .start_once_answered(move || {
         // A read-only server changes nothing: no recovery, no sweep. The
         // roll-back of an interrupted change runs here, after `initialize`
         // has its answer; every write tool recovers first anyway.

@@ -52,7 +52,7 @@ pub struct VaultServer {
     notifier: Option<Arc<Notifier>>,
     /// This client's subscriptions (one per HTTP session).
     session: Arc<Session>,
-    /// Work that waits for a client to be answered ([`VaultServer::start_on_initialize`]).
+    /// Work that waits for a client to be answered ([`VaultServer::start_once_answered`]).
     startup: Arc<Mutex<Option<Startup>>>,
 }
 
@@ -107,14 +107,14 @@ impl VaultServer {
     }
 
     /// This server, starting its background work once the first client has
-    /// its `initialize` answer (its `initialized` notification, or its first
-    /// call, subscription or listen if it sends none): the watcher ([`Notifier::watch`]) and the load of
-    /// the vault ([`super::vault_cache::preload`]), with the rollup made
-    /// ready (an agent's first call is most often `status`), then `then`
-    /// on the same thread. Both read every document; begun at once, they
-    /// would take the cores of a small machine from the `initialize` the
-    /// client is waiting for.
-    pub fn start_on_initialize(self, then: impl FnOnce() + Send + 'static) -> Self {
+    /// its `initialize` answer (at its `initialized` notification, or at its
+    /// first call, subscription or listen if it sends none): the watcher
+    /// ([`Notifier::watch`]) and the load of the vault
+    /// ([`super::vault_cache::preload`]), with the rollup made ready (an
+    /// agent's first call is most often `status`), then `then` on the same
+    /// thread. Both read every document; begun at spawn, they would take the
+    /// cores of a small machine from the `initialize` the client waits for.
+    pub fn start_once_answered(self, then: impl FnOnce() + Send + 'static) -> Self {
         let context = self.context.clone();
         let notifier = self.notifier.clone();
         let work: Startup = Box::new(move || {
