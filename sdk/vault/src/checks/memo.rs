@@ -20,6 +20,7 @@ use crate::error::Result;
 use crate::graph::default_threads;
 use crate::graph::fxhash::FxMap;
 use crate::ledger::MappingMemo;
+use crate::ledger::mapping;
 use crate::parallel;
 
 use super::context::{Options, Snapshot};
@@ -120,13 +121,6 @@ struct KeptMapping {
     result: CheckResult,
 }
 
-/// The folders whose files `exec-mapping` reads or looks for.
-const MAPPING_INPUTS: [&str; 3] = [".vault/exec/", ".vault/plan/", ".vault/_archive/plan/"];
-
-fn mapping_input(path: &str) -> bool {
-    MAPPING_INPUTS.iter().any(|dir| path.starts_with(dir))
-}
-
 /// The listed paths of `snap` that `exec-mapping` reads or looks for, or
 /// `None` when one of its documents is not its plain bytes (normalised,
 /// or with a problem): no kept result may stand for those.
@@ -135,13 +129,13 @@ fn mapping_inputs<'s>(snap: &'s Snapshot<'_>) -> Option<Vec<&'s str>> {
         .graph
         .docs()
         .iter()
-        .filter(|d| mapping_input(&d.path))
+        .filter(|d| mapping::reads(&d.path))
         .all(|d| d.problem.is_none() && !d.normalized);
     plain.then(|| {
         snap.listing
             .iter()
             .map(|e| e.path.as_str())
-            .filter(|p| mapping_input(p))
+            .filter(|p| mapping::reads(p))
             .collect()
     })
 }
@@ -165,7 +159,7 @@ enum Done {
 impl DocFindings {
     /// Drop what is kept for the document at `path`, which may have changed.
     pub fn forget(&mut self, path: &str) {
-        if mapping_input(path) {
+        if mapping::reads(path) {
             self.mapping_found = None;
         }
         if let Ok(i) = self.kept.binary_search_by(|(p, _)| p.as_str().cmp(path)) {

@@ -265,7 +265,7 @@ fn parent(
         if storage.exists(&live)? {
             return Ok(Parent::Live((*stem).to_owned(), plans.get(storage, &live)));
         }
-        archived = archived || storage.exists(&format!(".vault/_archive/plan/{stem}.md"))?;
+        archived = archived || storage.exists(&format!("{ARCHIVED_PLAN_DIR}/{stem}.md"))?;
     }
     if archived {
         return Ok(Parent::Archived);
@@ -286,6 +286,21 @@ fn unparsable(text: &str) -> Vec<(usize, String)> {
         out.push((line, format!("`{row}` is not a ledger row (expected `- `S##` `OP` `path``, `- `S##` verify: ...` or `- `S##` by: ...`); `vault exec log` refuses this ledger until it is fixed by hand")));
     }
     out
+}
+
+/// Where the exec documents the mapping reads live.
+const EXEC_DIR: &str = ".vault/exec";
+
+/// Where the mapping looks for an archived parent plan.
+const ARCHIVED_PLAN_DIR: &str = ".vault/_archive/plan";
+
+/// Whether the mapping reads the file at `path`, or looks whether it
+/// exists: what it found holds while no such file changed, came or went.
+pub fn reads(path: &str) -> bool {
+    [EXEC_DIR, PLAN_DIR, ARCHIVED_PLAN_DIR].iter().any(|dir| {
+        path.strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+    })
 }
 
 /// Runs the check over `.vault/exec/` and `.vault/plan/`, optionally for
@@ -309,7 +324,7 @@ pub fn exec_mapping_kept(
     let mut facts: BTreeMap<String, PlanFacts> = BTreeMap::new();
     let mut seen = HashSet::new();
     let mut ledgers = Vec::new();
-    for entry in storage.list(".vault/exec")? {
+    for entry in storage.list(EXEC_DIR)? {
         if !entry.path.ends_with(".md") {
             continue;
         }
