@@ -128,7 +128,7 @@ pub fn get(
         ));
     }
     if let Some(doc) = document {
-        request.push(format!("Work from `{}` (attached below).", doc.stem));
+        request.push(format!("Work from `{}` (attached below).", doc.stem()));
     }
     if let Some(step) = text(args, "step")? {
         request.push(format!("Step: {step}"));

@@ -117,7 +117,7 @@ pub fn list(
 
 /// The listing of one document.
 fn resource(context: &ServerContext, doc: &GraphDoc, size: Option<u64>) -> Resource {
-    let mut resource = Resource::new(file_uri(context, &doc.path), doc.stem.clone());
+    let mut resource = Resource::new(file_uri(context, &doc.path), doc.stem().to_owned());
     resource.title = doc.title().map(str::to_owned);
     resource.mime_type = Some(MARKDOWN.into());
     resource.size = size;
@@ -257,7 +257,7 @@ pub fn stems<'v>(loaded: &'v LoadedVault, prefix: &str) -> Vec<&'v str> {
         .graph
         .docs()
         .iter()
-        .map(|d| d.stem.as_str())
+        .map(|d| d.stem())
         .filter(|s| s.to_lowercase().starts_with(&prefix))
         .collect();
     stems.sort_unstable();

@@ -148,7 +148,7 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
     if old_doc.path == new_doc.path {
         return Err(Error::Adr(format!(
             "`{}` cannot supersede itself: give two different ADRs",
-            old_doc.stem
+            old_doc.stem()
         )));
     }
     old_doc.require_frontmatter()?;
@@ -157,24 +157,24 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
     if new_status != Some(AdrStatus::Accepted) {
         return Err(Error::Adr(format!(
             "successor `{}` must be `accepted` before it supersedes another ADR, found `{}`",
-            new_doc.stem,
+            new_doc.stem(),
             new_status.map_or("no status", AdrStatus::as_str)
         )));
     }
     if let Some(s) = new_doc.meta().superseded_by() {
         return Err(Error::Adr(format!(
             "successor `{}` is itself superseded by `{s}`",
-            new_doc.stem
+            new_doc.stem()
         )));
     }
     let replay = old_doc
         .meta()
         .superseded_by()
-        .is_some_and(|s| s.eq_ignore_ascii_case(&new_doc.stem));
+        .is_some_and(|s| s.eq_ignore_ascii_case(new_doc.stem()));
     if let Some(s) = old_doc.meta().superseded_by().filter(|_| !replay) {
         return Err(Error::Adr(format!(
             "`{}` is already superseded by `{s}`",
-            old_doc.stem
+            old_doc.stem()
         )));
     }
     match status(old_doc) {
@@ -183,7 +183,7 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
         other => {
             return Err(Error::Adr(format!(
                 "`{}` must be `accepted` to be superseded, found `{}`",
-                old_doc.stem,
+                old_doc.stem(),
                 other.map_or("no status", AdrStatus::as_str)
             )));
         }
@@ -192,10 +192,11 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
     let mut seen = HashSet::new();
     let mut stack: Vec<String> = old_doc.meta().supersedes().to_vec();
     while let Some(s) = stack.pop() {
-        if s.eq_ignore_ascii_case(&new_doc.stem) {
+        if s.eq_ignore_ascii_case(new_doc.stem()) {
             return Err(Error::Adr(format!(
                 "`{}` already descends from `{}`: superseding would make a cycle",
-                old_doc.stem, new_doc.stem
+                old_doc.stem(),
+                new_doc.stem()
             )));
         }
         if seen.insert(s.to_lowercase())
@@ -211,7 +212,7 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
         .meta()
         .supersedes()
         .iter()
-        .any(|s| s.eq_ignore_ascii_case(&old_doc.stem));
+        .any(|s| s.eq_ignore_ascii_case(old_doc.stem()));
     let result = Superseded {
         status: Status::Unchanged,
         old_path: old_doc.path.clone(),
@@ -224,7 +225,7 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
         set_status(old_doc, AdrStatus::Superseded).unwrap_or_else(|| old_doc.text.to_string());
     let old_parsed = Document::from_text(&old_doc.path, old_text);
     let mut old_meta = old_parsed.meta().to_owned();
-    old_meta.superseded_by = Some(new_doc.stem.clone());
+    old_meta.superseded_by = Some(new_doc.stem().to_owned());
     let old_out = rerender(&old_parsed.text, &old_meta, Rerender::Supersede).ok_or_else(|| {
         Error::NoFrontmatter {
             path: old_doc.path.clone(),
@@ -232,7 +233,7 @@ pub fn supersede(storage: &dyn Storage, old: &str, by: &str, today: Date) -> Res
     })?;
     let mut new_meta = new_doc.meta().to_owned();
     if !lists_old {
-        new_meta.supersedes.push(old_doc.stem.clone());
+        new_meta.supersedes.push(old_doc.stem().to_owned());
     }
     let new_out = rerender(&new_doc.text, &new_meta, Rerender::Supersede).ok_or_else(|| {
         Error::NoFrontmatter {

@@ -13,7 +13,7 @@ use crate::ops::Change;
 pub fn members<'c>(corpus: &'c Corpus, feature: &str) -> Vec<&'c Document> {
     corpus
         .feature_docs(feature)
-        .filter(|d| !d.stem.ends_with(".index"))
+        .filter(|d| !d.stem().ends_with(".index"))
         .collect()
 }
 
@@ -32,14 +32,15 @@ pub fn render_body(feature: &str, members: &[&Document]) -> String {
     let mut list = String::new();
     for (t, mut docs) in by_type {
         docs.sort_by(|a, b| {
-            (a.meta().date().unwrap_or(""), &a.stem).cmp(&(b.meta().date().unwrap_or(""), &b.stem))
+            (a.meta().date().unwrap_or(""), a.stem())
+                .cmp(&(b.meta().date().unwrap_or(""), b.stem()))
         });
         list.push_str(&format!("### {t}\n\n"));
         for d in docs {
             list.push_str(&format!(
                 "- `{}` - {}\n",
-                d.stem,
-                d.title().unwrap_or(&d.stem)
+                d.stem(),
+                d.title().unwrap_or(d.stem())
             ));
         }
         list.push('\n');
@@ -53,7 +54,10 @@ pub fn render_body(feature: &str, members: &[&Document]) -> String {
 /// The whole index file for `members`, with the given creation and
 /// modification dates.
 pub fn render(feature: &str, members: &[&Document], created: Date, modified: Date) -> String {
-    let mut related: Vec<String> = members.iter().map(|d| format!("[[{}]]", d.stem)).collect();
+    let mut related: Vec<String> = members
+        .iter()
+        .map(|d| format!("[[{}]]", d.stem()))
+        .collect();
     related.sort();
     related.dedup();
     let body = render_body(feature, members);
@@ -131,7 +135,7 @@ pub fn features(corpus: &Corpus) -> Vec<String> {
     let mut f: Vec<String> = corpus
         .docs
         .iter()
-        .filter(|d| !d.stem.ends_with(".index"))
+        .filter(|d| !d.stem().ends_with(".index"))
         .flat_map(|d| {
             d.meta()
                 .tags()

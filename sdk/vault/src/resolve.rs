@@ -37,7 +37,7 @@ fn resolve_one<'c>(corpus: &'c Corpus, input: &str) -> Option<&'c Document> {
 /// it is not dangling).
 pub fn resolve_stem(corpus: &Corpus, input: &str) -> Option<String> {
     if let Some(d) = resolve_one(corpus, input) {
-        return Some(d.stem.clone());
+        return Some(d.stem().to_owned());
     }
     candidates(input)
         .iter()
@@ -121,7 +121,11 @@ mod tests {
             "[[2026-01-01-a-research|alias]]",
             ".vault/research/2026-01-01-a-research.md",
         ] {
-            assert_eq!(resolve(&c, r).unwrap().stem, "2026-01-01-a-research", "{r}");
+            assert_eq!(
+                resolve(&c, r).unwrap().stem(),
+                "2026-01-01-a-research",
+                "{r}"
+            );
         }
     }
 

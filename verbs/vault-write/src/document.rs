@@ -126,7 +126,7 @@ fn feature_grounding(ws: &WritableWorkspace, feature: &str) -> Vec<String> {
                 Some(DocType::Research | DocType::Reference | DocType::Audit)
             ) && d.listing_feature().as_deref() == Some(feature.as_str())
         })
-        .map(|d| d.stem.clone())
+        .map(|d| d.stem().to_owned())
         .collect()
 }
 

@@ -70,7 +70,7 @@ pub fn promote(options: PromoteOptions) -> u8 {
     }
     // The reference's promotion: the rule template, linked back to the
     // audit, and the audit re-rendered with `promoted_to`, in one batch.
-    let rule = rule_scaffold(&audit.stem);
+    let rule = rule_scaffold(audit.stem());
     let Some(audit_text) = promoted_audit(&audit.path, &audit.text, &name, Date::today_utc())
     else {
         return fail(

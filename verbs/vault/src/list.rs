@@ -182,7 +182,7 @@ pub fn links(options: vault_link::ListOptions, src: Option<String>) -> u8 {
     // The source as a node key: resolved like any document reference.
     let src = match src {
         Some(raw) => match Corpus::load(&ws)
-            .and_then(|c| resolve::resolve(&c, &raw).map(|d| d.stem.clone()))
+            .and_then(|c| resolve::resolve(&c, &raw).map(|d| d.stem().to_owned()))
         {
             Ok(stem) => Some(stem),
             Err(err) => return fail(json, err),

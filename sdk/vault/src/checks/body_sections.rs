@@ -189,7 +189,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
             }
             Resolution::Schema(s) => s,
         };
-        let Some(required) = body::sections(&schema, doc_type, doc.stem.ends_with("-summary"))
+        let Some(required) = body::sections(&schema, doc_type, doc.stem().ends_with("-summary"))
         else {
             continue;
         };

@@ -47,7 +47,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let stems: Vec<&str> = snap
         .scoped(opts)
         .filter(|d| !d.generated())
-        .map(|d| d.stem.as_str())
+        .map(|d| d.stem())
         .filter(|s| s.len() >= 8)
         .collect();
     if stems.is_empty() {

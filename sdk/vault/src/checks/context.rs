@@ -127,7 +127,7 @@ impl<'s> Snapshot<'s> {
         self.graph
             .docs()
             .iter()
-            .filter_map(|g| g.problem.as_ref().map(|p| (g.path.as_str(), p)))
+            .filter_map(|g| g.problem.as_deref().map(|p| (g.path.as_str(), p)))
     }
 
     /// The document of graph node `id`: `None` for a phantom, a file with a

@@ -14,7 +14,7 @@ use super::model::{Check, CheckResult, Finding, Severity};
 const NAME: &str = "features";
 
 fn is_index(doc: &Document) -> bool {
-    doc.doc_type == Some(DocType::Index) || doc.generated() || doc.stem.ends_with(".index")
+    doc.doc_type == Some(DocType::Index) || doc.generated() || doc.stem().ends_with(".index")
 }
 
 /// Runs the checker.

@@ -40,7 +40,7 @@ fn filename_date(stem: &str) -> Option<Date> {
 pub fn judge(doc: &Document, text: &str) -> Verdict {
     let date = doc.meta().date().and_then(|d| Date::parse_lenient(d).ok());
     let Some(m) = doc.meta().modified().map(str::to_owned) else {
-        return Verdict::Missing(date.or_else(|| filename_date(&doc.stem)));
+        return Verdict::Missing(date.or_else(|| filename_date(doc.stem())));
     };
     let Ok(parsed) = Date::parse_lenient(&m) else {
         return Verdict::Unparseable(m);

@@ -89,7 +89,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
                             Some(&doc.path),
                             format!(
                                 "Active approved plan references non-accepted ADR '{}'",
-                                adr_doc.stem
+                                adr_doc.stem()
                             ),
                         ));
                     }

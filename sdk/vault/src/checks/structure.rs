@@ -244,7 +244,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     }
     for doc in snap.all_docs() {
         let path = moved.get(&doc.path).unwrap_or(&doc.path);
-        let own = doc.stem.to_lowercase();
+        let own = doc.stem().to_lowercase();
         let others: HashMap<String, String> = renames
             .iter()
             .filter(|(k, _)| **k != own)

@@ -15,7 +15,7 @@ use super::context::Snapshot;
 pub fn unseen_referrer(snap: &Snapshot<'_>, stem: &str) -> Result<Option<String>> {
     let needle = stem.to_lowercase();
     for doc in snap.graph.problems() {
-        let mentions = match doc.problem.as_ref() {
+        let mentions = match doc.problem.as_deref() {
             Some(DocProblem::Malformed { .. }) => doc.text.to_lowercase().contains(&needle),
             Some(DocProblem::NotUtf8 { .. }) => match snap.storage.read(&doc.path) {
                 Ok(bytes) => String::from_utf8_lossy(&bytes)
@@ -25,7 +25,7 @@ pub fn unseen_referrer(snap: &Snapshot<'_>, stem: &str) -> Result<Option<String>
             },
             _ => true,
         };
-        if mentions && doc.stem.to_lowercase() != needle {
+        if mentions && doc.stem().to_lowercase() != needle {
             return Ok(Some(doc.path.clone()));
         }
     }

@@ -57,7 +57,7 @@ impl Corpus {
         docs.sort_by(|a, b| a.path.cmp(&b.path));
         let mut by_stem: HashMap<String, Vec<usize>> = HashMap::with_capacity(docs.len());
         for (i, d) in docs.iter().enumerate() {
-            by_stem.entry(d.stem.to_lowercase()).or_default().push(i);
+            by_stem.entry(d.stem().to_lowercase()).or_default().push(i);
         }
         Corpus {
             docs,
@@ -93,7 +93,7 @@ impl Corpus {
 
     /// Every stem of the corpus (original case).
     pub fn stems(&self) -> impl Iterator<Item = &str> {
-        self.docs.iter().map(|d| d.stem.as_str())
+        self.docs.iter().map(|d| d.stem())
     }
 
     /// The documents tagged `#<feature>`.

@@ -19,8 +19,6 @@ use crate::frontmatter::{self, Split};
 pub struct Document {
     /// Workspace-relative path (`.vault/adr/x.md`).
     pub path: String,
-    /// The filename without `.md`: the document's graph key.
-    pub stem: String,
     /// The first folder under `.vault/`, when it is a document type.
     pub doc_type: Option<DocType>,
     /// The file's text, unchanged (shared with the graph document it was
@@ -54,12 +52,18 @@ impl Document {
             .unwrap_or_default();
         Document {
             path: path.to_string(),
-            stem: stem_of(path).to_string(),
             doc_type: DocType::of_path(path),
             text,
             split,
             meta,
         }
+    }
+
+    /// The filename without `.md`: the document's graph key. Read from
+    /// the path each time, not kept beside it: a server holds a document
+    /// per file of the vault.
+    pub fn stem(&self) -> &str {
+        stem_of(&self.path)
     }
 
     /// The modelled frontmatter (empty without frontmatter).

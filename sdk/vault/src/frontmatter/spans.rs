@@ -57,23 +57,20 @@ impl Span {
 }
 
 /// The modelled keys of a frontmatter, as places in its YAML.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// One allocation holds the places of the scalars written (a document
+/// writes three or four of the ten) and then every list's items: a slot
+/// per scalar key, written or not, made this record three times larger,
+/// and a server keeps one per document.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MetaSpans {
-    scalars: [Span; SCALAR_KEYS.len()],
-    /// Every list's items, the lists in [`LIST_KEYS`] order.
-    items: Box<[Span]>,
-    /// Where each list's items end in `items`.
+    /// The written scalars in [`SCALAR_KEYS`] order, then every list's
+    /// items, the lists in [`LIST_KEYS`] order.
+    spans: Box<[Span]>,
+    /// Which scalar keys are written: bit `n` for `SCALAR_KEYS[n]`.
+    written: u16,
+    /// Where each list's items end in `spans`.
     ends: [u32; LIST_KEYS.len()],
-}
-
-impl Default for MetaSpans {
-    fn default() -> Self {
-        MetaSpans {
-            scalars: [Span::ABSENT; SCALAR_KEYS.len()],
-            items: Box::default(),
-            ends: [0; LIST_KEYS.len()],
-        }
-    }
 }
 
 impl MetaSpans {
@@ -82,7 +79,7 @@ impl MetaSpans {
     /// its list afresh, and every scalar but `date` reads as absent when
     /// written empty.
     pub fn read(yaml: &str) -> MetaSpans {
-        let mut spans = MetaSpans::default();
+        let mut scalars = [Span::ABSENT; SCALAR_KEYS.len()];
         // Items tagged with their list; a list written again drops its
         // earlier items.
         let mut items: Vec<(usize, Span)> = Vec::new();
@@ -92,7 +89,7 @@ impl MetaSpans {
                     items.retain(|(l, _)| *l != list);
                 } else if let Some(slot) = SCALAR_KEYS.iter().position(|k| *k == key) {
                     let value = strip_quotes(value);
-                    spans.scalars[slot] = if value.is_empty() && key != "date" {
+                    scalars[slot] = if value.is_empty() && key != "date" {
                         Span::ABSENT
                     } else {
                         Span::of(yaml, value)
@@ -110,11 +107,31 @@ impl MetaSpans {
         });
         // Stable: each list keeps its items in the order written.
         items.sort_by_key(|(list, _)| *list);
-        for (list, end) in spans.ends.iter_mut().enumerate() {
-            *end = items.partition_point(|(l, _)| *l <= list) as u32;
+        let mut written = 0;
+        let mut spans = Vec::with_capacity(SCALAR_KEYS.len() + items.len());
+        for (slot, span) in scalars.into_iter().enumerate() {
+            if span != Span::ABSENT {
+                written |= 1 << slot;
+                spans.push(span);
+            }
         }
-        spans.items = items.into_iter().map(|(_, span)| span).collect();
-        spans
+        let mut ends = [0; LIST_KEYS.len()];
+        for (list, end) in ends.iter_mut().enumerate() {
+            *end = (spans.len() + items.partition_point(|(l, _)| *l <= list)) as u32;
+        }
+        spans.extend(items.into_iter().map(|(_, span)| span));
+        MetaSpans {
+            spans: spans.into_boxed_slice(),
+            written,
+            ends,
+        }
+    }
+
+    /// The place of the scalar in slot `slot`, if it is written.
+    fn scalar(&self, slot: usize) -> Option<Span> {
+        let bit = 1u16 << slot;
+        (self.written & bit != 0)
+            .then(|| self.spans[(self.written & (bit - 1)).count_ones() as usize])
     }
 
     /// The values, read from `yaml`: the YAML these places were read from.
@@ -222,7 +239,7 @@ macro_rules! scalars {
             $(#[$doc])*
             pub fn $name(&self) -> Option<&'t str> {
                 debug_assert_eq!(SCALAR_KEYS[$slot], stringify!($name));
-                self.spans.scalars[$slot].get(self.yaml)
+                self.spans.scalar($slot).and_then(|span| span.get(self.yaml))
             }
         )*
     };
@@ -278,9 +295,12 @@ impl<'t> MetaRef<'t> {
     }
 
     fn list(&self, list: usize) -> List<'t> {
-        let start = list.checked_sub(1).map_or(0, |l| self.spans.ends[l]) as usize;
+        let start = match list.checked_sub(1) {
+            Some(before) => self.spans.ends[before],
+            None => self.spans.written.count_ones(),
+        } as usize;
         List {
-            spans: &self.spans.items[start..self.spans.ends[list] as usize],
+            spans: &self.spans.spans[start..self.spans.ends[list] as usize],
             yaml: self.yaml,
         }
     }

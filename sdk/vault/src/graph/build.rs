@@ -93,18 +93,21 @@ impl Builder {
 fn assign_keys(docs: &[GraphDoc]) -> (Vec<String>, FxMap<String, Vec<NodeId>>) {
     let mut counts: FxMap<&str, usize> = FxMap::default();
     for doc in docs {
-        *counts.entry(doc.stem.as_str()).or_default() += 1;
+        *counts.entry(doc.stem()).or_default() += 1;
     }
     let mut stem_index: FxMap<String, Vec<NodeId>> = FxMap::default();
     let keys = docs
         .iter()
         .enumerate()
         .map(|(id, doc)| {
-            if counts[doc.stem.as_str()] == 1 {
-                doc.stem.clone()
+            if counts[doc.stem()] == 1 {
+                doc.stem().to_owned()
             } else {
-                stem_index.entry(doc.stem.clone()).or_default().push(id);
-                format!("{}/{}", doc.type_name(), doc.stem)
+                stem_index
+                    .entry(doc.stem().to_owned())
+                    .or_default()
+                    .push(id);
+                format!("{}/{}", doc.type_name(), doc.stem())
             }
         })
         .collect();
@@ -229,9 +232,15 @@ impl Graph {
             }
         }
         let Builder {
-            nodes, stem_index, ..
+            mut nodes,
+            stem_index,
+            ..
         } = builder;
         out_start.resize(nodes.len() + 1, edges.len());
+        // Held for as long as the graph is: no room grown for phantom
+        // nodes or edges that never came (a tenth of a large graph).
+        nodes.shrink_to_fit();
+        edges.shrink_to_fit();
         // A stable sort: of nodes sharing a key (documents at the same
         // type and stem in different folders), the first stays first.
         let mut by_key: Box<[u32]> = (0..nodes.len() as u32).collect();

@@ -33,8 +33,9 @@ pub struct GraphDoc {
     pub doc: Document,
     /// Why the file is not a usable document (unreadable, not UTF-8, or
     /// malformed frontmatter). It still gets a node; without text it has no
-    /// frontmatter, body or links.
-    pub problem: Option<DocProblem>,
+    /// frontmatter, body or links. Boxed: few documents have one, and a
+    /// server keeps a record per document.
+    pub problem: Option<Box<DocProblem>>,
     /// `text` differs from the file's bytes (a BOM or `\r` was normalised).
     pub normalized: bool,
     /// The blob id of the text, worked out on first use and kept with the
@@ -124,7 +125,7 @@ impl GraphDoc {
     fn without_text(path: &str, problem: DocProblem) -> GraphDoc {
         GraphDoc {
             doc: Document::from_text(path, ""),
-            problem: Some(problem),
+            problem: Some(Box::new(problem)),
             normalized: false,
             blob: OnceLock::new(),
             features: OnceLock::new(),
@@ -142,7 +143,8 @@ impl GraphDoc {
         let problem = match &doc.split {
             Some(s) if s.yaml.start > 0 && opens_with_fence(text) => yaml_problem(s.yaml(text), 2),
             _ => frontmatter_problem(text),
-        };
+        }
+        .map(Box::new);
         GraphDoc {
             doc,
             problem,
@@ -229,7 +231,7 @@ impl GraphDoc {
     /// of the filename.
     pub fn listing_date(&self) -> Option<&str> {
         self.written_date().or_else(|| {
-            let prefix = self.stem.get(..10)?;
+            let prefix = self.stem().get(..10)?;
             crate::date::is_ymd_dashed_shape(prefix).then_some(prefix)
         })
     }
@@ -279,7 +281,7 @@ mod tests {
     fn reads_frontmatter_in_any_quoting_and_normalises_newlines() {
         let doc = GraphDoc::from_text(".vault/research/2026-03-01-cache-layer-research.md", DOC);
         assert_eq!(doc.type_name(), "research");
-        assert_eq!(doc.stem, "2026-03-01-cache-layer-research");
+        assert_eq!(doc.stem(), "2026-03-01-cache-layer-research");
         assert_eq!(doc.meta().tags().to_vec(), ["#research", "#cache-layer"]);
         assert_eq!(doc.written_date(), Some("2026-03-01"));
         assert_eq!(doc.meta().modified(), Some("2026-03-02"));
@@ -357,7 +359,11 @@ mod tests {
         ] {
             let doc = GraphDoc::from_text(".vault/adr/x.md", text);
             let normalised = text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
-            assert_eq!(doc.problem, frontmatter_problem(&normalised), "{text:?}");
+            assert_eq!(
+                doc.problem.as_deref(),
+                frontmatter_problem(&normalised).as_ref(),
+                "{text:?}"
+            );
             let read = GraphDoc::from_vec(".vault/adr/x.md", text.as_bytes().to_vec());
             assert_eq!(read.problem, doc.problem, "{text:?}");
         }
@@ -367,7 +373,10 @@ mod tests {
     fn undecodable_bytes_still_make_a_document() {
         let doc = GraphDoc::from_bytes(".vault/adr/x.md", b"---\ntags: [\xff]\n---\n");
         assert!(
-            matches!(doc.problem, Some(DocProblem::NotUtf8 { offset: 11, .. })),
+            matches!(
+                doc.problem.as_deref(),
+                Some(DocProblem::NotUtf8 { offset: 11, .. })
+            ),
             "{:?}",
             doc.problem
         );

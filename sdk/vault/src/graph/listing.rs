@@ -173,7 +173,7 @@ impl Graph {
                 feature,
                 date: doc.listing_date().map(str::to_owned),
                 problem: doc.problem.as_ref().map(ToString::to_string),
-                name: doc.stem.clone(),
+                name: doc.stem().to_owned(),
                 node: id,
             })
             .collect()

@@ -202,7 +202,7 @@ impl Graph {
         let mut docs: Vec<&GraphDoc> = ids
             .into_iter()
             .filter_map(|id| self.doc(id))
-            .filter(|doc| doc.stem == stem)
+            .filter(|doc| doc.stem() == stem)
             .collect();
         docs.sort_by(|a, b| a.path.cmp(&b.path));
         docs

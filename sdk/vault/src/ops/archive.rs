@@ -99,7 +99,7 @@ fn archive_docs(
         paths.push(to);
     }
     paths.sort();
-    let stems: BTreeSet<String> = docs.iter().map(|d| d.stem.to_lowercase()).collect();
+    let stems: BTreeSet<String> = docs.iter().map(|d| d.stem().to_lowercase()).collect();
     let moved: BTreeSet<&str> = docs.iter().map(|d| d.path.as_str()).collect();
     let live: Vec<&Document> = corpus.docs.iter().collect();
     let cross_link_paths = cross_links(&live, &stems, &moved);
@@ -199,7 +199,7 @@ fn restore_docs(
     }
     paths.sort();
     let corpus = Corpus::load(storage)?;
-    let stems: BTreeSet<String> = archived.iter().map(|d| d.stem.to_lowercase()).collect();
+    let stems: BTreeSet<String> = archived.iter().map(|d| d.stem().to_lowercase()).collect();
     let live: Vec<&Document> = corpus.docs.iter().collect();
     let cross_link_paths = cross_links(&live, &stems, &BTreeSet::new());
     if !dry_run {

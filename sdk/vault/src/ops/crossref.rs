@@ -286,7 +286,7 @@ fn draft_record(index: &AdrIndex, doc: &GraphDoc, body: &str) -> Result<AdrRecor
     }
     let text = format!("{}{body}", &doc.text[..doc.body_start()]);
     let mut record = AdrRecord::from_doc(&GraphDoc::from_text(&doc.path, &text));
-    if let Some(saved) = index.record(&doc.stem) {
+    if let Some(saved) = index.record(doc.stem()) {
         record.declared = saved.declared.clone();
     }
     Ok(record)
@@ -319,7 +319,7 @@ pub fn crossref<G, E: From<Error>>(
         ranking: RANKING,
     };
     for stem in &stems {
-        let doc = docs.iter().find(|d| &d.stem == stem && d.has_text());
+        let doc = docs.iter().find(|d| d.stem() == stem && d.has_text());
         let ranked = match (&req.body, doc) {
             (Some(body), Some(doc)) => index.rank_record(&draft_record(&index, doc, body)?),
             _ => index.rank(stem).unwrap_or_default(),

@@ -210,9 +210,9 @@ pub fn rename_feature(
             collisions.push(np.clone());
         }
         let new_stem = crate::doc::stem_of(&np).to_string();
-        renames.insert(d.stem.to_lowercase(), new_stem.clone());
+        renames.insert(d.stem().to_lowercase(), new_stem.clone());
         link_renames.push(Moved {
-            old: d.stem.clone(),
+            old: d.stem().to_owned(),
             new: new_stem,
         });
         let (od, nd) = (

@@ -144,7 +144,7 @@ pub fn add(
     let dst = target_stem(&corpus, dst, force)?;
     let mut result = LinkChange {
         status: Status::Unchanged,
-        src: doc.stem.clone(),
+        src: doc.stem().to_owned(),
         dst: dst.clone(),
         dry_run,
     };
@@ -185,7 +185,7 @@ pub fn remove(
     let dst = target_stem(&corpus, dst, true)?;
     let mut result = LinkChange {
         status: Status::Unchanged,
-        src: doc.stem.clone(),
+        src: doc.stem().to_owned(),
         dst: dst.clone(),
         dry_run,
     };

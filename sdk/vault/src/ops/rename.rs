@@ -90,7 +90,7 @@ pub fn rename(
     let new_stem = check_stem(new_stem)?;
     // Renaming a document to the stem it has is a no-op: nothing is
     // written or re-stamped, as in the reference.
-    if new_stem == doc.stem {
+    if new_stem == doc.stem() {
         return Ok(Renamed {
             status: Status::Unchanged,
             old_path: doc.path.clone(),
@@ -117,7 +117,7 @@ pub fn rename(
     if new_path != doc.path && storage.exists(&new_path)? {
         return Err(Error::FileExists { path: new_path });
     }
-    let renames = HashMap::from([(doc.stem.to_lowercase(), new_stem.clone())]);
+    let renames = HashMap::from([(doc.stem().to_lowercase(), new_stem.clone())]);
     let mut changes = Vec::new();
     if new_path != doc.path {
         changes.push(Change::Rename {

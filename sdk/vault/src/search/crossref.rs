@@ -105,10 +105,10 @@ impl AdrRecord {
         let (decision, lead) = decision(&body);
         let title_line = first_h1(&body);
         AdrRecord {
-            stem: doc.stem.clone(),
+            stem: doc.stem().to_owned(),
             path: doc.path.clone(),
             feature: doc.graph_feature().unwrap_or_default(),
-            title: title(title_line, &doc.stem),
+            title: title(title_line, doc.stem()),
             status: title_line.and_then(status),
             lead,
             decision,

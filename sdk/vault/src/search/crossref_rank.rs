@@ -255,7 +255,7 @@ impl AdrIndex {
 }
 
 fn sorted_by_stem(mut docs: Vec<&GraphDoc>) -> Vec<&GraphDoc> {
-    docs.sort_by(|a, b| a.stem.cmp(&b.stem));
+    docs.sort_by(|a, b| a.stem().cmp(b.stem()));
     docs
 }
 

@@ -561,7 +561,7 @@ fn plan_trace(
             let path = graph
                 .docs()
                 .iter()
-                .find(|d| d.stem == stem)
+                .find(|d| d.stem() == stem)
                 .map(|d| d.path.clone())?;
             let bytes = storage.read(&path).ok()?;
             Some(step_evidence(&String::from_utf8_lossy(&bytes)))

@@ -12,7 +12,7 @@ pub fn recency(doc: &GraphDoc) -> Option<Date> {
         .flatten()
         .find_map(|raw| Date::parse_lenient(raw).ok())
         .or_else(|| {
-            let prefix = doc.stem.get(..10).filter(|p| is_ymd_dashed_shape(p))?;
+            let prefix = doc.stem().get(..10).filter(|p| is_ymd_dashed_shape(p))?;
             Date::parse_lenient(prefix).ok()
         })
 }
