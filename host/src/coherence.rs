@@ -82,15 +82,17 @@ impl Findings {
             });
             links.extend(into.map(|&s| (s, id)));
         }
+        let touched = |node: u32| ids.contains(&(node as usize));
         self.stale
-            .retain(|s| !changed.contains(&s.document) && !changed.contains(&s.upstream));
+            .retain(|s| !touched(s.document_id) && !touched(s.upstream_id));
         let dating = self.dating.clone();
         let when = |doc: &GraphDoc| when(root, storage, &dating, doc);
         self.stale
             .extend(coherence::stale_links(graph, links, &when));
-        // As a full run finds them: by document, then upstream.
-        self.stale
-            .sort_by(|a, b| (&a.document, &a.upstream).cmp(&(&b.document, &b.upstream)));
+        // As a full run finds them: by document, then upstream (the ids'
+        // order is the paths').
+        self.stale.sort_by_key(|s| (s.document_id, s.upstream_id));
+        self.stale.shrink_to_fit();
         self
     }
 }
@@ -125,7 +127,7 @@ pub fn run(root: &Path, feature: Option<&str>, json: bool) -> Printed {
         Ok(graph) => graph,
         Err(err) => return failed(format!("reading the vault: {err}")),
     };
-    report(&find(root, &storage, &graph, feature), json)
+    report(&find(root, &storage, &graph, feature), &graph, json)
 }
 
 /// The stale links from the documents `ids` of `graph` alone, dated from
@@ -162,19 +164,18 @@ fn when(
     )
 }
 
-fn message(stale: &Stale) -> String {
+fn message(stale: &Stale, graph: &Graph) -> String {
+    let upstream = stem_of(stale.upstream(graph));
     format!(
-        "`{}` changed after this document was written ({} on {}; this document {} on {}): review it against [[{}]]",
-        stem_of(&stale.upstream),
+        "`{upstream}` changed after this document was written ({} on {}; this document {} on {}): review it against [[{upstream}]]",
         stale.upstream_changed.by,
         day(&stale.upstream_changed),
         stale.document_changed.by,
         day(&stale.document_changed),
-        stem_of(&stale.upstream),
     )
 }
 
-fn report(findings: &Findings, json: bool) -> Printed {
+fn report(findings: &Findings, graph: &Graph, json: bool) -> Printed {
     let mut printed = Printed::new(exit::OK);
     let found = &findings.stale;
     let source = findings.dated_by();
@@ -182,13 +183,14 @@ fn report(findings: &Findings, json: bool) -> Printed {
         let items: Vec<Value> = found
             .iter()
             .map(|s| {
+                let (document, upstream) = (s.document(graph), s.upstream(graph));
                 json!({
-                    "path": s.document,
-                    "message": message(s),
+                    "path": document,
+                    "message": message(s, graph),
                     "severity": "warning",
                     "fixable": false,
-                    "fix_description": format!("review `{}` against `{}`, then edit it (or re-stamp it with `vaultspec vault check modified-stamp --fix`)", s.document, s.upstream),
-                    "upstream": s.upstream,
+                    "fix_description": format!("review `{document}` against `{upstream}`, then edit it (or re-stamp it with `vaultspec vault check modified-stamp --fix`)"),
+                    "upstream": upstream,
                     "document_changed": side(&s.document_changed),
                     "upstream_changed": side(&s.upstream_changed),
                 })
@@ -218,8 +220,8 @@ fn report(findings: &Findings, json: bool) -> Printed {
     for stale in found {
         printed.stdout.push_str(&format!(
             "warning: {}: {}\n",
-            stale.document,
-            message(stale)
+            stale.document(graph),
+            message(stale, graph)
         ));
     }
     printed.stdout.push_str(&format!(

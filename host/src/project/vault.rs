@@ -127,19 +127,20 @@ fn stale_links(root: &Path, storage: &CapStorage, graph: &Graph) -> Vec<Item> {
         .stale
         .iter()
         .map(|s| {
+            let (document, upstream) = (s.document(graph), s.upstream(graph));
             let mut facts = Map::new();
-            facts.insert("document".into(), json!(s.document));
-            facts.insert("upstream".into(), json!(s.upstream));
+            facts.insert("document".into(), json!(document));
+            facts.insert("upstream".into(), json!(upstream));
             facts.insert("document_changed".into(), json!(s.document_changed.by));
             facts.insert("upstream_changed".into(), json!(s.upstream_changed.by));
             Item {
-                id: format!("vault:{}#related:{}", s.document, stem_of(&s.upstream)),
+                id: format!("vault:{document}#related:{}", stem_of(upstream)),
                 kind: "stale_link",
                 title: compact(
                     &format!(
                         "{} is older than a change to {}",
-                        stem_of(&s.document),
-                        stem_of(&s.upstream)
+                        stem_of(document),
+                        stem_of(upstream)
                     ),
                     240,
                 ),

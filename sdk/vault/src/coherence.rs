@@ -15,6 +15,7 @@
 //! on it.
 
 use std::collections::HashMap;
+use std::sync::{Arc, LazyLock};
 
 use crate::adr::{self, AdrStatus};
 use crate::date::Date;
@@ -26,7 +27,8 @@ pub struct When {
     /// Seconds since the epoch (a date counts from its midnight, UTC).
     pub time: i64,
     /// What says so: a commit id, `uncommitted`, or a `modified:` date.
-    pub by: String,
+    /// Shared: every link to a document carries its date.
+    pub by: Arc<str>,
 }
 
 impl When {
@@ -39,7 +41,7 @@ impl When {
             .or_else(|| doc.date())?;
         Some(When {
             time: written.to_days() * 86_400,
-            by: written.to_string(),
+            by: written.to_string().into(),
         })
     }
 }
@@ -81,15 +83,18 @@ impl History {
     ) -> Option<When> {
         let blob = doc.blob_oid().or_else(raw_blob);
         if blob.is_some() && blob.as_ref() != self.at_head.get(&doc.path) {
+            // One text for all of them: a vault nobody committed yet has
+            // as many as it has documents.
+            static UNCOMMITTED: LazyLock<Arc<str>> = LazyLock::new(|| "uncommitted".into());
             return Some(When {
                 time: modified()?,
-                by: "uncommitted".into(),
+                by: UNCOMMITTED.clone(),
             });
         }
         match self.changed.get(&doc.path) {
             Some(changed) => Some(When {
                 time: changed.time,
-                by: changed.commit[..12.min(changed.commit.len())].to_owned(),
+                by: changed.commit[..12.min(changed.commit.len())].into(),
             }),
             None => When::of_dates(doc),
         }
@@ -103,14 +108,19 @@ pub fn day(when: &When) -> String {
 
 /// One side of a stale link as reports show it: what dates it and its day.
 pub fn side(when: &When) -> serde_json::Value {
-    serde_json::json!({"by": when.by, "date": day(when), "time": when.time})
+    serde_json::json!({"by": &*when.by, "date": day(when), "time": when.time})
 }
 
 /// The `stale` section of a status report: the first `limit` stale links
 /// and how many there are; `None` when there is none, so a report with
 /// nothing stale keeps the reference's shape. `dated_by` says where the
 /// dates came from (`git` or `dates`).
-pub fn status_section(found: &[Stale], limit: usize, dated_by: &str) -> Option<serde_json::Value> {
+pub fn status_section(
+    found: &[Stale],
+    graph: &Graph,
+    limit: usize,
+    dated_by: &str,
+) -> Option<serde_json::Value> {
     if found.is_empty() {
         return None;
     }
@@ -119,8 +129,8 @@ pub fn status_section(found: &[Stale], limit: usize, dated_by: &str) -> Option<s
         .take(limit)
         .map(|s| {
             serde_json::json!({
-                "document": s.document,
-                "upstream": s.upstream,
+                "document": s.document(graph),
+                "upstream": s.upstream(graph),
                 "document_changed": side(&s.document_changed),
                 "upstream_changed": side(&s.upstream_changed),
             })
@@ -134,22 +144,44 @@ pub fn status_section(found: &[Stale], limit: usize, dated_by: &str) -> Option<s
     }))
 }
 
-/// The paths of the documents with at least one stale upstream.
-pub fn stale_documents(found: &[Stale]) -> std::collections::HashSet<&str> {
-    found.iter().map(|s| s.document.as_str()).collect()
+/// The documents (graph ids) with at least one stale upstream.
+pub fn stale_documents(found: &[Stale]) -> std::collections::HashSet<usize> {
+    found.iter().map(|s| s.document_id as usize).collect()
 }
 
-/// One stale link.
+/// One stale link of a graph, its two documents by their node ids there
+/// (a server keeps every stale link of its vault, as many as its
+/// `related:` links at worst: two paths copied into each took more room
+/// than the links themselves). A document's node id is its place in the
+/// graph's documents, which are in path order, so the ids' order is the
+/// paths'.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stale {
-    /// The derived document's workspace path.
-    pub document: String,
-    /// The document it was derived from, which changed since.
-    pub upstream: String,
+    /// The derived document's node.
+    pub document_id: u32,
+    /// The node of the document it was derived from, which changed since.
+    pub upstream_id: u32,
     /// When the derived document was last written.
     pub document_changed: When,
     /// When the upstream last changed.
     pub upstream_changed: When,
+}
+
+impl Stale {
+    /// The derived document's workspace path, in the `graph` it was found in.
+    pub fn document<'g>(&self, graph: &'g Graph) -> &'g str {
+        path_of(graph, self.document_id)
+    }
+
+    /// The upstream's workspace path, in the `graph` it was found in.
+    pub fn upstream<'g>(&self, graph: &'g Graph) -> &'g str {
+        path_of(graph, self.upstream_id)
+    }
+}
+
+fn path_of(graph: &Graph, node: u32) -> &str {
+    let doc = graph.doc(node as usize);
+    &doc.expect("a stale link joins two documents").path
 }
 
 /// Every stale `related:` link of the corpus of `graph` (of the documents
@@ -219,13 +251,14 @@ pub fn stale_links(
         // Whether it was superseded is read last: it scans the body.
         if upstream_changed.time > document_changed.time && !superseded(upstream) {
             found.push(Stale {
-                document: doc.path.clone(),
-                upstream: upstream.path.clone(),
+                document_id: id as u32,
+                upstream_id: target as u32,
                 document_changed,
                 upstream_changed,
             });
         }
     }
+    found.shrink_to_fit();
     found
 }
 
@@ -275,7 +308,7 @@ mod tests {
         let found = stale(&graph, None, &When::of_dates);
         let pairs: Vec<(&str, &str)> = found
             .iter()
-            .map(|s| (s.document.as_str(), s.upstream.as_str()))
+            .map(|s| (s.document(&graph), s.upstream(&graph)))
             .collect();
         assert_eq!(
             pairs,
@@ -290,8 +323,8 @@ mod tests {
                 ),
             ]
         );
-        assert_eq!(found[0].upstream_changed.by, "2026-01-05");
-        assert_eq!(found[0].document_changed.by, "2026-01-03");
+        assert_eq!(&*found[0].upstream_changed.by, "2026-01-05");
+        assert_eq!(&*found[0].document_changed.by, "2026-01-03");
         assert!(stale(&graph, Some("y"), &When::of_dates).is_empty());
     }
 }

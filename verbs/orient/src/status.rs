@@ -145,7 +145,7 @@ pub fn status(options: StatusOptions, target: Option<String>) -> u8 {
     let mut data = rollup_report(&graph, &PlanStatuses::read(&loaded), &report);
     // Only where something is stale: otherwise the reference's shape.
     let (stale, dated_by) = history::stale_links(&ws, &graph, None);
-    if let Some(section) = coherence::status_section(&stale, report.limit, dated_by) {
+    if let Some(section) = coherence::status_section(&stale, &graph, report.limit, dated_by) {
         data["stale"] = section;
     }
     if let Some(notice) = journal::notice(&ws) {

@@ -202,7 +202,7 @@ fn document_rows(
                 value.insert("problem".into(), json!(problem));
             }
             // Only on a stale document: other rows keep the reference's shape.
-            if stale.contains(row.path.as_str()) {
+            if stale.contains(&row.node) {
                 value.insert("stale".into(), json!(true));
             }
             // The cached document holds the file's text and hash; only a file

@@ -77,7 +77,12 @@ fn reply(
             value["companion"] = companion;
             // Only where something is stale: otherwise the reference's shape.
             if let Some(section) = stale.and_then(|stale| {
-                coherence::status_section(&stale.stale, DEFAULT_FEATURE_LIMIT, stale.source())
+                coherence::status_section(
+                    &stale.stale,
+                    graph,
+                    DEFAULT_FEATURE_LIMIT,
+                    stale.source(),
+                )
             }) {
                 value["stale"] = section;
             }
