@@ -17,6 +17,7 @@
 //! through `subscriptions/listen`, whose filter names the URIs.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, RandomState};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -97,8 +98,11 @@ struct Watcher {
     root: PathBuf,
     documents: Option<Watch>,
     skills: Option<Watch>,
-    /// The stamp of every `.md` file under `.vault/`, by workspace path.
-    stamps: HashMap<String, Stamp>,
+    /// The [seal](Watcher::seal) of every `.md` file's stamp under
+    /// `.vault/`, by workspace path.
+    stamps: HashMap<Box<str>, u64>,
+    /// The keys of the seals, drawn for this process.
+    seals: RandomState,
 }
 
 impl Watcher {
@@ -108,6 +112,7 @@ impl Watcher {
             documents: None,
             skills: None,
             stamps: HashMap::new(),
+            seals: RandomState::new(),
         };
         watcher.rearm_documents();
         watcher.rearm_skills();
@@ -129,7 +134,24 @@ impl Watcher {
             return;
         }
         self.documents = watch;
-        self.stamps = markdown(survey(&vault).stamps);
+        self.stamps = self.sealed(survey(&vault).stamps);
+    }
+
+    /// A stamp as the watcher keeps it: a hash of it under keys of this
+    /// process's own, which no file can be made to match on purpose. A
+    /// vault's worth of whole stamps took as much memory as the vault
+    /// cache's copy of them, for a comparison.
+    fn seal(&self, stamp: &Stamp) -> u64 {
+        self.seals.hash_one(stamp)
+    }
+
+    /// The sealed stamps of the `.md` files of a survey.
+    fn sealed(&self, stamps: HashMap<String, Stamp>) -> HashMap<Box<str>, u64> {
+        stamps
+            .into_iter()
+            .filter(|(path, _)| path.ends_with(".md"))
+            .map(|(path, stamp)| (path.into_boxed_str(), self.seal(&stamp)))
+            .collect()
     }
 
     /// Watch `.vaultspec/` (for a skills folder that comes) and the skills.
@@ -191,12 +213,12 @@ impl Watcher {
                 let mut came_or_went = false;
                 for path in paths.into_iter().filter(|p| p.ends_with(".md")) {
                     let now = match std::fs::symlink_metadata(self.root.join(&path)) {
-                        Ok(meta) if meta.is_file() => Some(stamp(&meta)),
+                        Ok(meta) if meta.is_file() => Some(self.seal(&stamp(&meta))),
                         _ => None,
                     };
                     let before = match now {
-                        Some(now) => self.stamps.insert(path.clone(), now),
-                        None => self.stamps.remove(&path),
+                        Some(now) => self.stamps.insert(path.as_str().into(), now),
+                        None => self.stamps.remove(path.as_str()),
                     };
                     if before != now {
                         came_or_went |= before.is_none() || now.is_none();
@@ -218,16 +240,16 @@ impl Watcher {
         for (path, stamp) in &now {
             match self.stamps.get(path) {
                 Some(old) if old == stamp => {}
-                Some(_) => found.push(Change::Document(path.clone())),
+                Some(_) => found.push(Change::Document(path.to_string())),
                 None => {
                     came_or_went = true;
-                    found.push(Change::Document(path.clone()));
+                    found.push(Change::Document(path.to_string()));
                 }
             }
         }
         for path in self.stamps.keys().filter(|p| !now.contains_key(*p)) {
             came_or_went = true;
-            found.push(Change::Document(path.clone()));
+            found.push(Change::Document(path.to_string()));
         }
         if came_or_went {
             found.push(Change::Documents);
@@ -254,14 +276,6 @@ impl Watcher {
             }
         }
     }
-}
-
-/// The `.md` files of a survey.
-fn markdown(stamps: HashMap<String, Stamp>) -> HashMap<String, Stamp> {
-    stamps
-        .into_iter()
-        .filter(|(path, _)| path.ends_with(".md"))
-        .collect()
 }
 
 /// Every URI a client may have subscribed to that names the document at
