@@ -8,7 +8,9 @@ use crate::graph::GraphDoc;
 use crate::graph::markdown::{FenceTracker, atx_heading};
 
 /// One block of one document, as byte and line ranges (compact: the index
-/// holds one per section of every document).
+/// holds one per section of every document, half a million at 100,000
+/// documents; its last line and parent are worked out or packed rather
+/// than held in fields of their own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Block {
     /// Index of the document in the slice the index was built from.
@@ -19,15 +21,27 @@ pub struct Block {
     pub end: u32,
     /// 1-based first file line of the block.
     pub line_start: u32,
-    /// 1-based last file line of the block (trailing blank lines excluded).
-    pub line_end: u32,
-    /// The block of the enclosing heading, if any.
-    pub parent: Option<u32>,
+    /// The block of the enclosing heading, [`NO_PARENT`] for none.
+    parent: u32,
     /// Heading level (1-6), 0 for the prose before the first heading.
     pub level: u8,
 }
 
+/// [`Block::parent`] of a block under no heading.
+const NO_PARENT: u32 = u32::MAX;
+
 impl Block {
+    /// The block of the enclosing heading, if any.
+    pub fn parent(&self) -> Option<u32> {
+        (self.parent != NO_PARENT).then_some(self.parent)
+    }
+
+    /// 1-based last file line of the block (trailing blank lines excluded).
+    pub fn line_end(&self, doc: &GraphDoc) -> u32 {
+        let text = self.text(doc);
+        self.line_start + text.trim_end().matches('\n').count() as u32
+    }
+
     /// The block's text (heading line included).
     pub fn text<'d>(&self, doc: &'d GraphDoc) -> &'d str {
         &doc.text[self.start as usize..self.end as usize]
@@ -80,8 +94,6 @@ pub fn split_blocks(doc: &GraphDoc, doc_index: u32, out: &mut Vec<Block>) {
         if body.trim().is_empty() {
             continue;
         }
-        let trailing_blank = body.trim_end().len();
-        let line_end = line_start + body[..trailing_blank].matches('\n').count();
         while stack.last().is_some_and(|&(l, _)| level == 0 || l >= level) {
             stack.pop();
         }
@@ -91,8 +103,7 @@ pub fn split_blocks(doc: &GraphDoc, doc_index: u32, out: &mut Vec<Block>) {
             start: start as u32,
             end: end as u32,
             line_start: line_start as u32,
-            line_end: line_end as u32,
-            parent: stack.last().map(|&(_, b)| b),
+            parent: stack.last().map_or(NO_PARENT, |&(_, b)| b),
             level,
         });
         if level > 0 {
@@ -111,7 +122,7 @@ pub fn heading_path(blocks: &[Block], index: usize, doc: &GraphDoc) -> Vec<Strin
         if let Some(h) = block.heading(doc) {
             path.push(h.to_owned());
         }
-        at = block.parent;
+        at = block.parent();
     }
     path.reverse();
     path
@@ -153,7 +164,7 @@ mod tests {
         let (doc, b) = blocks();
         let spans: Vec<(u32, u32, u8)> = b
             .iter()
-            .map(|b| (b.line_start, b.line_end, b.level))
+            .map(|b| (b.line_start, b.line_end(&doc), b.level))
             .collect();
         assert_eq!(
             spans,

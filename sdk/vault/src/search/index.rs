@@ -70,12 +70,13 @@ impl Counts {
     }
 }
 
-/// What filters need to know about a document, computed once.
+/// What filters need to know about a document, computed once. Its date
+/// is read from the document when asked: a copy for every document took
+/// more room than the rest of this record.
 #[derive(Debug, Clone)]
 pub(crate) struct DocMeta {
     pub(crate) doc_type: Option<&'static str>,
     pub(crate) feature: Option<u32>,
-    pub(crate) date: Option<Box<str>>,
 }
 
 /// A BM25 index over the blocks of a list of documents.
@@ -134,12 +135,7 @@ impl SearchIndex {
                     next
                 })
             });
-            let date = doc.listing_date().map(Box::from);
-            index.docs.push(DocMeta {
-                doc_type,
-                feature,
-                date,
-            });
+            index.docs.push(DocMeta { doc_type, feature });
             if doc_type.is_none() || !doc.has_text() {
                 continue;
             }
@@ -162,12 +158,12 @@ impl SearchIndex {
                 for_each_token(&text[heading_len..], |t| {
                     counts.add(index.term_id(&mut postings, t))
                 });
-                let mut ancestor = block.parent;
+                let mut ancestor = block.parent();
                 while let Some(p) = ancestor {
                     heading_terms[p as usize - first]
                         .iter()
                         .for_each(|&t| counts.add(t));
-                    ancestor = index.blocks[p as usize].parent;
+                    ancestor = index.blocks[p as usize].parent();
                 }
                 heading_terms.push(own_heading);
                 let mut length = 0;

@@ -115,7 +115,7 @@ pub struct SearchPage {
 }
 
 impl SearchIndex {
-    fn admits(&self, doc: usize, query: &SearchQuery<'_>) -> bool {
+    fn admits(&self, docs: &[GraphDoc], doc: usize, query: &SearchQuery<'_>) -> bool {
         let meta = &self.docs[doc];
         let Some(doc_type) = meta.doc_type else {
             return false;
@@ -136,7 +136,7 @@ impl SearchIndex {
         query
             .date
             .filter(|d| !d.is_empty())
-            .is_none_or(|d| meta.date.as_deref() == Some(d))
+            .is_none_or(|d| docs[doc].listing_date() == Some(d))
     }
 
     /// Every block matching the query and filters, by score descending, ties
@@ -154,7 +154,7 @@ impl SearchIndex {
                 block: b as usize,
                 score,
             })
-            .filter(|h| self.admits(h.doc, query))
+            .filter(|h| self.admits(docs, h.doc, query))
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.block.cmp(&b.block)));
         hits
@@ -197,7 +197,7 @@ impl SearchIndex {
             let admit = match admitted {
                 Some((d, ok)) if d == doc => ok,
                 _ => {
-                    let ok = self.admits(doc, query);
+                    let ok = self.admits(docs, doc, query);
                     admitted = Some((doc, ok));
                     ok
                 }
@@ -243,7 +243,7 @@ impl SearchIndex {
                     path: doc.path.clone(),
                     doc_type: doc.type_name().to_owned(),
                     feature: meta.feature.map(|f| self.features[f as usize].clone()),
-                    date: meta.date.as_deref().map(str::to_owned),
+                    date: doc.listing_date().map(str::to_owned),
                     title: doc.title().map(str::to_owned),
                     score: top.score,
                     heading_path: heading_path(&self.blocks, top.block, doc),
@@ -277,14 +277,15 @@ impl SearchIndex {
     ) -> Excerpt {
         let b = &self.blocks[block];
         let section = b.heading(doc).unwrap_or_default().to_owned();
-        let span = line_span(&doc.text, b.line_start as usize..b.line_end as usize + 1);
+        let line_end = b.line_end(doc) as usize;
+        let span = line_span(&doc.text, b.line_start as usize..line_end + 1);
         let whole = doc.text[span].trim_end_matches('\n');
         let lines: Vec<&str> = whole.split('\n').collect();
         if whole.len() <= budget {
             return Excerpt {
                 section,
                 line_start: b.line_start as usize,
-                line_end: b.line_end as usize,
+                line_end,
                 text: whole.to_owned(),
                 truncated: false,
             };
