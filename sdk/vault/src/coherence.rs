@@ -14,7 +14,7 @@
 //! already say it moved on, and `check` reports documents that still lean
 //! on it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, LazyLock};
 
 use crate::adr::{self, AdrStatus};
@@ -228,10 +228,23 @@ pub fn stale_links(
     changed: &dyn Fn(&GraphDoc) -> Option<When>,
 ) -> Vec<Stale> {
     let mut found = Vec::new();
-    // Each document is dated once, however many link to it.
+    // Each document is dated once, however many link to it, and documents
+    // dated alike share the text of what dates them (a day, a commit).
     let mut dated: HashMap<usize, Option<When>> = HashMap::new();
-    let mut date =
-        |id: usize, doc: &GraphDoc| dated.entry(id).or_insert_with(|| changed(doc)).clone();
+    let mut said: HashSet<Arc<str>> = HashSet::new();
+    let mut date = |id: usize, doc: &GraphDoc| {
+        let when = dated.entry(id).or_insert_with(|| {
+            let mut when = changed(doc)?;
+            match said.get(&*when.by) {
+                Some(by) => when.by = by.clone(),
+                None => {
+                    said.insert(when.by.clone());
+                }
+            }
+            Some(when)
+        });
+        when.clone()
+    };
     for (id, target) in links {
         let Some(doc) = graph.doc(id).filter(|doc| doc.problem.is_none()) else {
             continue;

@@ -40,11 +40,11 @@ pub struct GraphDoc {
     pub normalized: bool,
     /// The blob id of the text, worked out on first use and kept with the
     /// document (a reload keeps the documents whose files did not change).
-    blob: OnceLock<String>,
+    blob: OnceLock<Box<str>>,
     /// [`GraphDoc::graph_feature`] and [`GraphDoc::listing_feature`], read
     /// from the tags on first use and kept likewise: every rollup, listing
     /// and check over the vault asks each document for them.
-    features: OnceLock<[Option<String>; 2]>,
+    features: OnceLock<[Option<Arc<str>>; 2]>,
 }
 
 /// Equal documents have the same text and problem; whether the blob id
@@ -185,18 +185,18 @@ impl GraphDoc {
     /// The graph's feature: the lexicographically first non-directory tag,
     /// without `#`; else the legacy `feature:` key, lowercased.
     pub fn graph_feature(&self) -> Option<String> {
-        self.features()[0].clone()
+        self.features()[0].as_deref().map(str::to_owned)
     }
 
     /// The listings' feature (`vault list`, `vault stats`, feature listing):
     /// the first non-directory tag in written order, without `#`; else the
     /// legacy `feature:` key, lowercased.
     pub fn listing_feature(&self) -> Option<String> {
-        self.features()[1].clone()
+        self.features()[1].as_deref().map(str::to_owned)
     }
 
     /// The graph's and the listings' features, read once.
-    pub(super) fn features(&self) -> &[Option<String>; 2] {
+    pub(super) fn features(&self) -> &[Option<Arc<str>>; 2] {
         self.features.get_or_init(|| {
             let tags = self.meta().tags();
             let graph = tags
@@ -213,6 +213,12 @@ impl GraphDoc {
             {
                 Some(f) if !f.is_empty() => Some(f.to_owned()),
                 _ => self.fallback_feature(),
+            };
+            // Nearly always one feature, kept once for both.
+            let graph: Option<Arc<str>> = graph.map(Into::into);
+            let listing = match (&graph, listing) {
+                (Some(g), Some(l)) if **g == *l => Some(g.clone()),
+                (_, l) => l.map(Into::into),
             };
             [graph, listing]
         })
@@ -241,8 +247,8 @@ impl GraphDoc {
     pub fn blob_oid(&self) -> Option<String> {
         (self.has_text() && !self.normalized).then(|| {
             self.blob
-                .get_or_init(|| crate::hash::blob_oid(self.text.as_bytes()))
-                .clone()
+                .get_or_init(|| crate::hash::blob_oid(self.text.as_bytes()).into())
+                .to_string()
         })
     }
 

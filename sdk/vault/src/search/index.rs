@@ -70,12 +70,19 @@ impl Counts {
     }
 }
 
-/// What filters need to know about a document, computed once. Its date
-/// is read from the document when asked: a copy for every document took
-/// more room than the rest of this record.
+/// The type of `doc` when it is one search indexes.
+pub(crate) fn searchable_type(doc: &GraphDoc) -> Option<&'static str> {
+    doc.doc_type
+        .map(|t| t.as_str())
+        .filter(|t| SEARCHABLE_TYPES.contains(t))
+}
+
+/// What filters need to know about a document, computed once: its
+/// feature, as an index into [`SearchIndex::features`]. Its type and date
+/// are read from the document when asked (a copy of the date for every
+/// document took more room than the rest of this record).
 #[derive(Debug, Clone)]
 pub(crate) struct DocMeta {
-    pub(crate) doc_type: Option<&'static str>,
     pub(crate) feature: Option<u32>,
 }
 
@@ -124,10 +131,7 @@ impl SearchIndex {
         let mut counts = Counts::default();
         let mut heading_terms: Vec<Vec<u32>> = Vec::new();
         for (d, doc) in docs.iter().enumerate() {
-            let doc_type = doc
-                .doc_type
-                .map(|t| t.as_str())
-                .filter(|t| SEARCHABLE_TYPES.contains(t));
+            let doc_type = searchable_type(doc);
             let feature = doc.listing_feature().map(|f| {
                 let next = feature_ids.len() as u32;
                 *feature_ids.entry(f.clone()).or_insert_with(|| {
@@ -135,7 +139,7 @@ impl SearchIndex {
                     next
                 })
             });
-            index.docs.push(DocMeta { doc_type, feature });
+            index.docs.push(DocMeta { feature });
             if doc_type.is_none() || !doc.has_text() {
                 continue;
             }

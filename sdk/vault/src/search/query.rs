@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::blocks::{heading_path, line_span};
-use super::index::SearchIndex;
+use super::index::{SearchIndex, searchable_type};
 use super::tokenize::for_each_token;
 use crate::graph::GraphDoc;
 
@@ -117,7 +117,7 @@ pub struct SearchPage {
 impl SearchIndex {
     fn admits(&self, docs: &[GraphDoc], doc: usize, query: &SearchQuery<'_>) -> bool {
         let meta = &self.docs[doc];
-        let Some(doc_type) = meta.doc_type else {
+        let Some(doc_type) = searchable_type(&docs[doc]) else {
             return false;
         };
         if !query.types.is_empty() && !query.types.iter().any(|t| t == doc_type) {
