@@ -3,7 +3,9 @@
 
 use vaultspec_sdk::Workspace;
 use vaultspec_sdk::serde_json::json;
-use vaultspec_sdk::vault::graph::{DocSelect, FeatureFilter, Graph, load_graph};
+use vaultspec_sdk::vault::graph::{
+    DocSelect, FeatureFilter, Graph, list_corpus, load_graph, read_corpus,
+};
 use vaultspec_sdk::vault::ops::link;
 use vaultspec_sdk::vault::{Corpus, Date, resolve};
 
@@ -44,35 +46,52 @@ fn check_type(raw: &str, pseudo: bool) -> Result<String, String> {
     }
 }
 
-/// The `--type` and `--date` filters checked, and the vault's graph; or the
-/// exit code of the refusal already reported.
+/// The `--type` and `--date` filters checked; or the exit code of the
+/// refusal already reported.
+fn filters(
+    json: bool,
+    doc_type: Option<&str>,
+    pseudo: bool,
+    date: Option<&str>,
+) -> Result<(Option<String>, Option<String>), u8> {
+    let doc_type = doc_type
+        .map(|t| check_type(t, pseudo))
+        .transpose()
+        .map_err(|message| fail(json, message))?;
+    let date = date_flag(date).map_err(|message| report::usage(json, &message))?;
+    Ok((doc_type, date))
+}
+
+/// [`filters`], and the vault's graph.
 fn filtered_graph(
     json: bool,
     doc_type: Option<&str>,
     pseudo: bool,
     date: Option<&str>,
 ) -> Result<(Option<String>, Option<String>, Graph), u8> {
-    let doc_type = doc_type
-        .map(|t| check_type(t, pseudo))
-        .transpose()
-        .map_err(|message| fail(json, message))?;
-    let date = date_flag(date).map_err(|message| report::usage(json, &message))?;
+    let (doc_type, date) = filters(json, doc_type, pseudo, date)?;
     let graph = load_graph(&Workspace::open()).map_err(|err| fail(json, err))?;
     Ok((doc_type, date, graph))
 }
 
 pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
     let json = options.json;
-    let (doc_type, date, graph) =
-        match filtered_graph(json, doc_type.as_deref(), true, options.date.as_deref()) {
-            Ok(found) => found,
-            Err(code) => return code,
-        };
-    let rows = graph.list_documents(
-        DocSelect::parse(doc_type.as_deref()),
-        options.feature.as_deref(),
-        date.as_deref(),
-    );
+    let (doc_type, date) = match filters(json, doc_type.as_deref(), true, options.date.as_deref()) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    let select = DocSelect::parse(doc_type.as_deref());
+    let (feature, date) = (options.feature.as_deref(), date.as_deref());
+    let (docs, archived) = match read_corpus(&Workspace::open()) {
+        Ok(read) => read,
+        Err(err) => return fail(json, err),
+    };
+    // Only `orphaned` and `invalid` are read from the links: any other
+    // listing takes the documents as read, without building the graph.
+    let rows = match list_corpus(&docs, select, feature, date) {
+        Some(rows) => rows,
+        None => Graph::build(docs, &archived).list_documents(select, feature, date),
+    };
     let (rows, window) = page(&rows, json, options.limit, options.offset);
     let mut data = json!({ "documents": rows });
     data.as_object_mut()

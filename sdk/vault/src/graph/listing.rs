@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::{Graph, NodeId};
+use super::{Graph, GraphDoc, NodeId};
 
 /// Which documents a listing takes (`vault list [DOC_TYPE]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -166,17 +166,7 @@ impl Graph {
         feature: Option<&str>,
         date: Option<&str>,
     ) -> Vec<DocRow> {
-        self.selected(select, feature, date)
-            .map(|(id, doc, feature)| DocRow {
-                path: doc.path.clone(),
-                doc_type: doc.type_name().to_owned(),
-                feature,
-                date: doc.listing_date().map(str::to_owned),
-                problem: doc.problem.as_ref().map(ToString::to_string),
-                name: doc.stem().to_owned(),
-                node: id,
-            })
-            .collect()
+        rows(self.selected(select, feature, date))
     }
 
     /// The documents [`list_documents`](Self::list_documents) lists, each
@@ -187,28 +177,12 @@ impl Graph {
         feature: Option<&str>,
         date: Option<&str>,
     ) -> impl Iterator<Item = (NodeId, &super::GraphDoc, Option<String>)> {
-        let wanted = feature
-            .map(crate::doc::feature_arg)
-            .filter(|f| !f.is_empty());
-        let date = date.filter(|d| !d.is_empty());
         let keep: Option<HashSet<NodeId>> = match select {
             DocSelect::Orphaned => Some(self.orphans().into_iter().collect()),
             DocSelect::Invalid => Some(self.dangling_links().into_iter().map(|(s, _)| s).collect()),
             _ => None,
         };
-        self.docs
-            .iter()
-            .enumerate()
-            .filter(move |(id, doc)| {
-                keep.as_ref().is_none_or(|k| k.contains(id))
-                    && match select {
-                        DocSelect::Type(t) => doc.type_name() == t,
-                        _ => true,
-                    }
-                    && date.is_none_or(|d| doc.listing_date() == Some(d))
-            })
-            .map(|(id, doc)| (id, doc, doc.listing_feature()))
-            .filter(move |(_, _, f)| wanted.is_none_or(|w| f.as_deref() == Some(w)))
+        select_docs(&self.docs, keep, select, feature, date)
     }
 
     /// `vault stats`: totals over the filtered documents; orphan and
@@ -236,6 +210,70 @@ impl Graph {
             dangling_link_count: self.dangling_links().len(),
         }
     }
+}
+
+/// [`Graph::list_documents`] for a selection that needs no links (every
+/// document, or those of one type), from the corpus documents alone, in
+/// path order as a load gives them: the same rows without building the
+/// graph. `None` for `orphaned` and `invalid`, which are read from the
+/// links.
+pub fn list_corpus(
+    docs: &[GraphDoc],
+    select: DocSelect<'_>,
+    feature: Option<&str>,
+    date: Option<&str>,
+) -> Option<Vec<DocRow>> {
+    match select {
+        DocSelect::Orphaned | DocSelect::Invalid => None,
+        _ => Some(rows(select_docs(docs, None, select, feature, date))),
+    }
+}
+
+/// The documents of `docs` (a document's node is its place there, as in a
+/// graph) in `keep` when given, of the selected type, listing feature and
+/// listing date, each with its listing feature.
+fn select_docs<'d>(
+    docs: &'d [GraphDoc],
+    keep: Option<HashSet<NodeId>>,
+    select: DocSelect<'_>,
+    feature: Option<&str>,
+    date: Option<&str>,
+) -> impl Iterator<Item = (NodeId, &'d GraphDoc, Option<String>)> {
+    let wanted = feature
+        .map(crate::doc::feature_arg)
+        .filter(|f| !f.is_empty())
+        .map(str::to_owned);
+    let date = date.filter(|d| !d.is_empty()).map(str::to_owned);
+    let select = match select {
+        DocSelect::Type(t) => Some(t.to_owned()),
+        _ => None,
+    };
+    docs.iter()
+        .enumerate()
+        .filter(move |(id, doc)| {
+            keep.as_ref().is_none_or(|k| k.contains(id))
+                && select.as_deref().is_none_or(|t| doc.type_name() == t)
+                && date
+                    .as_deref()
+                    .is_none_or(|d| doc.listing_date() == Some(d))
+        })
+        .map(|(id, doc)| (id, doc, doc.listing_feature()))
+        .filter(move |(_, _, f)| wanted.as_deref().is_none_or(|w| f.as_deref() == Some(w)))
+}
+
+/// The `vault list` rows of the selected documents.
+fn rows<'d>(selected: impl Iterator<Item = (NodeId, &'d GraphDoc, Option<String>)>) -> Vec<DocRow> {
+    selected
+        .map(|(id, doc, feature)| DocRow {
+            path: doc.path.clone(),
+            doc_type: doc.type_name().to_owned(),
+            feature,
+            date: doc.listing_date().map(str::to_owned),
+            problem: doc.problem.as_ref().map(ToString::to_string),
+            name: doc.stem().to_owned(),
+            node: id,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -274,6 +312,36 @@ mod tests {
             ],
             &["research/old.md".to_owned()],
         )
+    }
+
+    #[test]
+    fn a_listing_read_from_the_documents_alone_is_the_graphs() {
+        let g = sample();
+        let selections = [
+            (DocSelect::All, None, None),
+            (DocSelect::Type("research"), None, None),
+            (DocSelect::Type("unknown"), None, None),
+            (DocSelect::All, Some("#duo"), None),
+            (DocSelect::Type("adr"), Some("f"), Some("2026-01-03")),
+            (DocSelect::All, None, Some("2026-01-01")),
+        ];
+        for (select, feature, date) in selections {
+            let rows = list_corpus(g.docs(), select, feature, date);
+            assert_eq!(
+                rows.as_deref(),
+                Some(&g.list_documents(select, feature, date)[..]),
+                "{select:?} {feature:?} {date:?}"
+            );
+        }
+        assert_eq!(
+            list_corpus(g.docs(), DocSelect::All, None, None)
+                .unwrap()
+                .len(),
+            6
+        );
+        for links in [DocSelect::Orphaned, DocSelect::Invalid] {
+            assert_eq!(list_corpus(g.docs(), links, None, None), None);
+        }
     }
 
     #[test]
