@@ -43,7 +43,7 @@ impl Value {
 /// Reads the top-level keys of `text`, in order (a repeated key keeps its
 /// last value at its first position).
 pub fn parse_mapping(text: &str) -> Vec<(String, Value)> {
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let text = crate::text::normalize_newlines(text);
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<(String, Value)> = Vec::new();
     let mut i = 0;
