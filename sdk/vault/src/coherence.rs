@@ -15,7 +15,7 @@
 //! on it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use crate::adr::{self, AdrStatus};
 use crate::date::Date;
@@ -26,8 +26,8 @@ use crate::graph::{Graph, GraphDoc};
 pub struct When {
     /// Seconds since the epoch (a date counts from its midnight, UTC).
     pub time: i64,
-    /// What says so: a commit id, `uncommitted`, or a `modified:` date.
-    /// Shared: every link to a document carries its date.
+    /// What says so: a commit id, `uncommitted`, or a `modified:` date
+    /// (shared by the documents dated alike, see [`stale_links`]).
     pub by: Arc<str>,
 }
 
@@ -83,12 +83,9 @@ impl History {
     ) -> Option<When> {
         let blob = doc.blob_oid().or_else(raw_blob);
         if blob.is_some() && blob.as_ref() != self.at_head.get(&doc.path) {
-            // One text for all of them: a vault nobody committed yet has
-            // as many as it has documents.
-            static UNCOMMITTED: LazyLock<Arc<str>> = LazyLock::new(|| "uncommitted".into());
             return Some(When {
                 time: modified()?,
-                by: UNCOMMITTED.clone(),
+                by: "uncommitted".into(),
             });
         }
         match self.changed.get(&doc.path) {
@@ -144,8 +141,8 @@ pub fn status_section(
     }))
 }
 
-/// The documents (graph ids) with at least one stale upstream.
-pub fn stale_documents(found: &[Stale]) -> std::collections::HashSet<usize> {
+/// The documents (graph node ids) with at least one stale upstream.
+pub fn stale_documents(found: &[Stale]) -> HashSet<usize> {
     found.iter().map(|s| s.document_id as usize).collect()
 }
 

@@ -176,7 +176,7 @@ impl Graph {
         select: DocSelect<'_>,
         feature: Option<&str>,
         date: Option<&str>,
-    ) -> impl Iterator<Item = (NodeId, &super::GraphDoc, Option<String>)> {
+    ) -> impl Iterator<Item = (NodeId, &GraphDoc, Option<String>)> {
         let keep: Option<HashSet<NodeId>> = match select {
             DocSelect::Orphaned => Some(self.orphans().into_iter().collect()),
             DocSelect::Invalid => Some(self.dangling_links().into_iter().map(|(s, _)| s).collect()),
@@ -278,7 +278,6 @@ fn rows<'d>(selected: impl Iterator<Item = (NodeId, &'d GraphDoc, Option<String>
 
 #[cfg(test)]
 mod tests {
-    use super::super::GraphDoc;
     use super::*;
 
     fn doc(path: &str, feature: &str, related: &[&str], body: &str) -> GraphDoc {
