@@ -40,11 +40,13 @@
 //! nothing.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use vaultspec_vault::Date;
+use vaultspec_vault::storage::FileEntry;
 
 use crate::catalog::{Origin, VerbComponent, VerbSpec};
 use crate::invocation::Invocation;
@@ -52,7 +54,7 @@ use crate::sandbox::{
     Chunk, HostOutput, OUTPUT_LIMIT, Outcome, Outside, own_folder, read_own_file,
 };
 use crate::workspace::Workspace;
-use crate::workspace::survey::{is_real_folder, racy_after, settled_print, stamp};
+use crate::workspace::survey::{is_real_folder, racy_after, settled_vault, stamp};
 
 /// Entries kept in the answers folder; past it the oldest go.
 pub const MAX_ENTRIES: usize = 256;
@@ -93,6 +95,18 @@ pub struct Before {
     started: SystemTime,
     day: String,
     vault: Option<String>,
+    /// The listing of `.vault/` the fingerprint was taken from, for the
+    /// call to list instead of walking the folder again.
+    listing: Option<Vec<FileEntry>>,
+}
+
+impl Before {
+    /// The listing of `.vault/` walked for the fingerprint (once): the call
+    /// lists it instead of walking the folder again, and so lists what a
+    /// kept answer is keyed by.
+    pub fn take_listing(&mut self) -> Option<Arc<Vec<FileEntry>>> {
+        self.listing.take().map(Arc::new)
+    }
 }
 
 /// A kept answer that still holds.
@@ -180,11 +194,14 @@ impl Answers {
         let started = SystemTime::now();
         let day = Date::today_utc().to_string();
         let vault = self.root.join(".vault");
-        let print = settled_print(&vault, racy_after(started)).filter(|_| is_real_folder(&vault));
+        // The listing holds even when the fingerprint cannot (a file edited
+        // a moment ago): the call lists what was just walked.
+        let (print, listing) = settled_vault(&vault, racy_after(started));
         let before = Before {
             started,
             day: day.clone(),
-            vault: print.map(hex::encode),
+            vault: print.filter(|_| is_real_folder(&vault)).map(hex::encode),
+            listing,
         };
         let Some((header, body)) = self.read() else {
             return Err(before);

@@ -226,7 +226,7 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
             colour,
         )
     };
-    let before = match answers.as_ref().map(Answers::lookup) {
+    let mut before = match answers.as_ref().map(Answers::lookup) {
         Some(Ok(answer)) => {
             answer
                 .replay(reporter.json.then_some(verb.as_str()))
@@ -257,6 +257,11 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         record: answers.is_some(),
         colour,
         builtin_env,
+        // A writer lists afresh, as it always has.
+        vault_listing: before
+            .as_mut()
+            .filter(|_| !component.capabilities.writes())
+            .and_then(answers::Before::take_listing),
         ..CallOptions::default()
     };
     let outcome = match sandbox.call(&component, &args, &workspace, &options).await {

@@ -171,6 +171,10 @@ pub struct CallOptions {
     /// it, [`crate::provision::migrate::DONE_ENV`]); a third-party verb
     /// never gets them.
     pub builtin_env: Vec<(&'static str, String)>,
+    /// The listing of `.vault/` the host took just before the call (the
+    /// command line's answer cache walks it for its key): the verb's first
+    /// listing of `.vault` is given it instead of a second walk.
+    pub vault_listing: Option<Arc<Vec<vaultspec_vault::storage::FileEntry>>>,
 }
 
 impl Default for CallOptions {
@@ -184,6 +188,7 @@ impl Default for CallOptions {
             record: false,
             colour: false,
             builtin_env: Vec::new(),
+            vault_listing: None,
         }
     }
 }
@@ -606,6 +611,7 @@ impl Sandbox {
             write_guard,
             changed: changed.clone(),
             inputs: options.inputs.clone(),
+            vault_listing: options.vault_listing.clone(),
             journal: Journal::default(),
             root: workspace.root().to_path_buf(),
             deadline: options.timeout.map(|t| std::time::Instant::now() + t),

@@ -36,6 +36,9 @@ pub struct CallState {
     pub(super) changed: Arc<Mutex<Vec<String>>>,
     /// Files the user named at the command line, read before the call.
     pub(super) inputs: super::Inputs,
+    /// The listing of `.vault/` taken just before the call, for its first
+    /// listing of `.vault` ([`super::CallOptions::vault_listing`]).
+    pub(super) vault_listing: Option<Arc<Vec<vaultspec_vault::storage::FileEntry>>>,
     /// What the call looked at outside `.vault/`.
     pub(super) journal: super::Journal,
     /// The workspace's root folder, for the repository `vault-history` reads.

@@ -123,6 +123,17 @@ impl workspace_read::Host for CallState {
 
     fn list_files(&mut self, dir: String) -> Result<Vec<FileEntry>, FsError> {
         self.journal.note_listing(&dir);
+        if dir == ".vault"
+            && let Some(listed) = self.vault_listing.take()
+        {
+            return Ok(listed
+                .iter()
+                .map(|e| FileEntry {
+                    path: e.path.clone(),
+                    size: e.size,
+                })
+                .collect());
+        }
         let entries = self.storage.list(&dir).map_err(fs_error)?;
         Ok(entries
             .into_iter()

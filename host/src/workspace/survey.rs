@@ -25,6 +25,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rustix::fs::{AtFlags, CWD, Dir, FileType, Mode, OFlags};
 use sha2::{Digest, Sha256};
+use vaultspec_vault::storage::{FileEntry, MAX_LIST_DEPTH};
 
 /// What the walk saw of an entry that is not a folder: its stamp, and
 /// whether it is a regular file.
@@ -338,17 +339,104 @@ pub fn survey_entering(vault: &Path, enter: &mut dyn FnMut(&Path, &[u8])) -> Sur
 /// no stamp under `dir` moving) or another special file. A missing `dir`,
 /// or one that is a symlink, has the fingerprint of an empty folder.
 pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
+    settled_walk(dir, racy_after, None)
+}
+
+/// [`settled_print`] of `.vault/` (at `vault`), and the listing of it a
+/// workspace's storage would give, made from the same walk: every file by
+/// workspace path (`.vault/adr/x.md`), sorted, with its size (a link or
+/// other special file listed too, with none). The listing holds whether or
+/// not the files are settled (a file edited a moment ago is listed as it
+/// is); it is `None` where the walk cannot stand for the storage's: a name
+/// that is not UTF-8 (the storage leaves it out), a folder it could not
+/// open (the storage's listing fails), or one deeper than a listing
+/// enters.
+pub fn settled_vault(
+    vault: &Path,
+    racy_after: Duration,
+) -> (Option<[u8; 32]>, Option<Vec<FileEntry>>) {
+    let mut listing = Listing::default();
+    let print = settled_walk(vault, racy_after, Some(&mut listing));
+    let Listing {
+        mut files,
+        folders,
+        entered,
+        faithful,
+    } = listing;
+    // The walk enters `.vault/` itself too.
+    let listing = (faithful && entered == folders + 1).then(|| {
+        files.sort();
+        files
+    });
+    (print, listing)
+}
+
+/// What a settled walk lists of `.vault/`, as [`settled_vault`] gives it.
+#[derive(Default)]
+struct Listing {
+    files: Vec<FileEntry>,
+    /// Folders met, and folders entered (`.vault/` included).
+    folders: usize,
+    entered: usize,
+    /// No name that is not UTF-8, no folder past the listing's depth.
+    faithful: bool,
+}
+
+/// The walk behind [`settled_print`] and [`settled_vault`].
+fn settled_walk(
+    dir: &Path,
+    racy_after: Duration,
+    mut listing: Option<&mut Listing>,
+) -> Option<[u8; 32]> {
     let mut hasher = Sha256::new();
     let mut settled = true;
+    if let Some(listing) = listing.as_deref_mut() {
+        listing.faithful = true;
+    }
+    // Both closures note into it, one after the other.
+    let listing = std::cell::RefCell::new(listing);
     let mut visit = |relative: &[u8], seen: Option<&Seen>| {
+        if let Some(listing) = listing.borrow_mut().as_deref_mut() {
+            note(listing, relative, seen);
+        }
         let Some(seen) = seen.filter(|_| settled) else {
             return;
         };
         settled = seen.file && stamp_changed_at(&seen.stamp) < racy_after;
         hash_entry(&mut hasher, relative, seen.stamp);
     };
-    walk_vault(dir, &mut visit, &mut |_, _| {});
+    let mut enter = |_: &Path, _: &[u8]| {
+        if let Some(listing) = listing.borrow_mut().as_deref_mut() {
+            listing.entered += 1;
+        }
+    };
+    walk_vault(dir, &mut visit, &mut enter);
     settled.then(|| hasher.finalize().into())
+}
+
+/// Add what the walk saw at `relative` (`/adr/x.md`, beneath `.vault/`) to
+/// `listing`.
+fn note(listing: &mut Listing, relative: &[u8], seen: Option<&Seen>) {
+    let Ok(relative) = std::str::from_utf8(relative) else {
+        listing.faithful = false;
+        return;
+    };
+    match seen {
+        None => {
+            listing.folders += 1;
+            // A listing lists a folder this deep instead of entering it.
+            if relative.matches('/').count() >= MAX_LIST_DEPTH {
+                listing.faithful = false;
+            }
+        }
+        Some(seen) => listing.files.push(FileEntry {
+            path: format!(".vault{relative}"),
+            size: match seen.file {
+                true => u64::try_from(seen.stamp[0]).unwrap_or(0),
+                false => 0,
+            },
+        }),
+    }
 }
 
 /// The fingerprint of every file under `dir` (`.vault/`, `.vaultspec/`).
@@ -367,6 +455,68 @@ pub fn fingerprint(dir: &Path) -> [u8; 32] {
 mod tests {
     use super::*;
     use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn a_settled_vaults_listing_is_the_storages_and_only_where_it_can_be() {
+        use vaultspec_vault::{CapStorage, Storage};
+        let dir = tempfile::tempdir().unwrap();
+        let vault = dir.path().join(".vault");
+        for (name, text) in [
+            ("adr/a.md", "one"),
+            ("adr/a/inner.md", "folder named like a file"),
+            ("adr/a.md.bak", "beside it"),
+            ("plan/x.md", "a plan of some size"),
+            ("_archive/plan/y.md", ""),
+            ("top.md", "t"),
+        ] {
+            std::fs::create_dir_all(vault.join(name).parent().unwrap()).unwrap();
+            std::fs::write(vault.join(name), text).unwrap();
+        }
+        std::fs::create_dir_all(vault.join("empty")).unwrap();
+        let later = racy_after(SystemTime::now() + RACY + Duration::from_secs(1));
+        let listed = || {
+            CapStorage::open(dir.path())
+                .unwrap()
+                .list(".vault")
+                .unwrap()
+        };
+        let (print, listing) = settled_vault(&vault, later);
+        assert_eq!(print, settled_print(&vault, later));
+        assert!(print.is_some());
+        assert_eq!(listing.unwrap(), listed(), "same files, sizes and order");
+
+        // Files still changing have no fingerprint, and are listed as they are.
+        let (print, listing) = settled_vault(&vault, Duration::ZERO);
+        assert_eq!((print, listing), (None, Some(listed())));
+
+        // A link and a pipe: listed as the storage lists them, with no size.
+        std::os::unix::fs::symlink("../plan/x.md", vault.join("adr/link.md")).unwrap();
+        rustix::fs::mknodat(
+            CWD,
+            vault.join("adr/pipe.md"),
+            FileType::Fifo,
+            Mode::from(0o600),
+            0,
+        )
+        .unwrap();
+        let (print, listing) = settled_vault(&vault, later);
+        assert_eq!((print, listing), (None, Some(listed())));
+
+        // A name the storage leaves out: the walk cannot stand for it.
+        let odd = vault.join(std::ffi::OsStr::from_bytes(b"adr/\xff.md"));
+        std::fs::write(&odd, "x").unwrap();
+        assert_eq!(settled_vault(&vault, later).1, None);
+        std::fs::remove_file(&odd).unwrap();
+
+        // Nor for a tree deeper than a listing enters.
+        let mut deep = vault.join("research");
+        for _ in 0..MAX_LIST_DEPTH {
+            deep.push("d");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("n.md"), "deep").unwrap();
+        assert_eq!(settled_vault(&vault, later).1, None);
+    }
 
     #[test]
     fn any_change_to_a_file_changes_the_fingerprint() {

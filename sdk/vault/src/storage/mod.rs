@@ -28,7 +28,7 @@ pub use error::StorageError;
 pub use lockfile::open_no_follow;
 pub use memory::MemStorage;
 #[cfg(not(target_arch = "wasm32"))]
-pub use native::CapStorage;
+pub use native::{CapStorage, MAX_LIST_DEPTH};
 pub use path::{WriteScope, check_path};
 #[cfg(not(target_arch = "wasm32"))]
 pub use seal::JournalKey;
