@@ -183,6 +183,9 @@ pub struct Survey {
     /// How many entries have a name that is not UTF-8 (kept above under a
     /// lossy name, which reads nothing).
     pub unnamed: usize,
+    /// Whether the walk entered every folder it met, none of them deeper
+    /// than a storage's listing enters: only then can it stand for one.
+    pub walked_whole: bool,
 }
 
 impl Survey {
@@ -238,9 +241,11 @@ impl Survey {
     /// The listing of `.vault/` a workspace's storage would give, made from
     /// this survey instead of a second walk: every regular file, by path,
     /// with its size. `None` when the walk met what a listing treats apart
-    /// (a symlink or special file, a name that is not UTF-8).
+    /// (a symlink or special file, a name that is not UTF-8) or could not
+    /// stand for one (a folder it could not open, or deeper than a listing
+    /// enters), as for [`settled_vault`].
     pub fn listing(&self) -> Option<Vec<vaultspec_vault::storage::FileEntry>> {
-        if self.irregular > 0 || self.unnamed > 0 {
+        if self.irregular > 0 || self.unnamed > 0 || !self.walked_whole {
             return None;
         }
         let mut listing: Vec<_> = self
@@ -307,6 +312,8 @@ pub fn survey_entering(vault: &Path, enter: &mut dyn FnMut(&Path, &[u8])) -> Sur
     let racy_after = racy_after(SystemTime::now());
     let mut hasher = Sha256::new();
     let mut survey = Survey::default();
+    // Both closures count into it, one after the other.
+    let folders = std::cell::RefCell::new(Folders::default());
     walk_vault(
         vault,
         &mut |relative, seen| {
@@ -314,7 +321,10 @@ pub fn survey_entering(vault: &Path, enter: &mut dyn FnMut(&Path, &[u8])) -> Sur
             if matches!(name, std::borrow::Cow::Owned(_)) {
                 survey.unnamed += 1;
             }
-            let Some(seen) = seen else { return };
+            let Some(seen) = seen else {
+                folders.borrow_mut().met(&name);
+                return;
+            };
             let stamp = seen.stamp;
             hash_entry(&mut hasher, relative, stamp);
             if !seen.file {
@@ -327,10 +337,40 @@ pub fn survey_entering(vault: &Path, enter: &mut dyn FnMut(&Path, &[u8])) -> Sur
             }
             survey.stamps.insert(path, stamp);
         },
-        enter,
+        &mut |path, relative| {
+            folders.borrow_mut().entered += 1;
+            enter(path, relative);
+        },
     );
     survey.print = Some(hasher.finalize().into());
+    survey.walked_whole = folders.into_inner().walked_whole();
     survey
+}
+
+/// The folders a walk met and entered: whether it can stand for a
+/// storage's listing, which fails on a folder it cannot open and lists a
+/// folder past its depth instead of entering it.
+#[derive(Default)]
+struct Folders {
+    /// Folders met below the walked one, and folders entered (the walked
+    /// one included).
+    met: usize,
+    entered: usize,
+    too_deep: bool,
+}
+
+impl Folders {
+    /// A folder met at `relative` (`/adr/sub`, beneath `.vault/`).
+    fn met(&mut self, relative: &str) {
+        self.met += 1;
+        if relative.matches('/').count() >= MAX_LIST_DEPTH {
+            self.too_deep = true;
+        }
+    }
+
+    fn walked_whole(&self) -> bool {
+        !self.too_deep && self.entered == self.met + 1
+    }
 }
 
 /// The fingerprint of every file under `dir` when each is a regular file
@@ -360,11 +400,9 @@ pub fn settled_vault(
     let Listing {
         mut files,
         folders,
-        entered,
-        faithful,
+        utf8,
     } = listing;
-    // The walk enters `.vault/` itself too.
-    let listing = (faithful && entered == folders + 1).then(|| {
+    let listing = (utf8 && folders.walked_whole()).then(|| {
         files.sort();
         files
     });
@@ -375,11 +413,9 @@ pub fn settled_vault(
 #[derive(Default)]
 struct Listing {
     files: Vec<FileEntry>,
-    /// Folders met, and folders entered (`.vault/` included).
-    folders: usize,
-    entered: usize,
-    /// No name that is not UTF-8, no folder past the listing's depth.
-    faithful: bool,
+    folders: Folders,
+    /// No name that is not UTF-8.
+    utf8: bool,
 }
 
 /// The walk behind [`settled_print`] and [`settled_vault`].
@@ -391,7 +427,7 @@ fn settled_walk(
     let mut hasher = Sha256::new();
     let mut settled = true;
     if let Some(listing) = listing.as_deref_mut() {
-        listing.faithful = true;
+        listing.utf8 = true;
     }
     // Both closures note into it, one after the other.
     let listing = std::cell::RefCell::new(listing);
@@ -407,7 +443,7 @@ fn settled_walk(
     };
     let mut enter = |_: &Path, _: &[u8]| {
         if let Some(listing) = listing.borrow_mut().as_deref_mut() {
-            listing.entered += 1;
+            listing.folders.entered += 1;
         }
     };
     walk_vault(dir, &mut visit, &mut enter);
@@ -418,17 +454,11 @@ fn settled_walk(
 /// `listing`.
 fn note(listing: &mut Listing, relative: &[u8], seen: Option<&Seen>) {
     let Ok(relative) = std::str::from_utf8(relative) else {
-        listing.faithful = false;
+        listing.utf8 = false;
         return;
     };
     match seen {
-        None => {
-            listing.folders += 1;
-            // A listing lists a folder this deep instead of entering it.
-            if relative.matches('/').count() >= MAX_LIST_DEPTH {
-                listing.faithful = false;
-            }
-        }
+        None => listing.folders.met(relative),
         Some(seen) => listing.files.push(FileEntry {
             path: format!(".vault{relative}"),
             size: match seen.file {
@@ -639,6 +669,28 @@ mod tests {
         let odd = std::ffi::OsStr::from_bytes(b"odd-\xff.md");
         std::fs::write(vault.join("adr").join(odd), "x").unwrap();
         assert_eq!(survey(&vault).listing(), None, "a name that is not UTF-8");
+        std::fs::remove_file(vault.join("adr").join(odd)).unwrap();
+        assert!(survey(&vault).listing().is_some());
+
+        // Nor where the storage would not enter, as for the command line's
+        // listing: past a listing's depth, the two would differ.
+        let mut deep = vault.join("research");
+        for _ in 0..MAX_LIST_DEPTH {
+            deep.push("d");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("n.md"), "deep").unwrap();
+        let listed = storage.list(".vault").unwrap();
+        assert!(
+            !listed.iter().any(|f| f.path.ends_with("/n.md")),
+            "{listed:?}"
+        );
+        assert_eq!(survey(&vault).listing(), None, "a tree past the depth");
+        assert_eq!(
+            settled_vault(&vault, Duration::ZERO).1,
+            None,
+            "one rule for both"
+        );
     }
 
     fn visited(vault: &Path) -> Vec<String> {
