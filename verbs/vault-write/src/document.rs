@@ -124,7 +124,7 @@ fn feature_grounding(ws: &WritableWorkspace, feature: &str) -> Vec<String> {
             matches!(
                 d.doc_type,
                 Some(DocType::Research | DocType::Reference | DocType::Audit)
-            ) && d.listing_feature().as_deref() == Some(feature.as_str())
+            ) && d.listing_feature() == Some(feature.as_str())
         })
         .map(|d| d.stem().to_owned())
         .collect()

@@ -72,7 +72,7 @@ impl Graph {
             if !doc.has_text() {
                 continue;
             }
-            if let Some(f) = doc.features()[1].as_deref() {
+            if let Some(f) = doc.listing_feature() {
                 by_feature.entry(f).or_default().push(id);
             }
         }

@@ -184,15 +184,15 @@ impl GraphDoc {
 
     /// The graph's feature: the lexicographically first non-directory tag,
     /// without `#`; else the legacy `feature:` key, lowercased.
-    pub fn graph_feature(&self) -> Option<String> {
-        self.features()[0].as_deref().map(str::to_owned)
+    pub fn graph_feature(&self) -> Option<&str> {
+        self.features()[0].as_deref()
     }
 
     /// The listings' feature (`vault list`, `vault stats`, feature listing):
     /// the first non-directory tag in written order, without `#`; else the
     /// legacy `feature:` key, lowercased.
-    pub fn listing_feature(&self) -> Option<String> {
-        self.features()[1].as_deref().map(str::to_owned)
+    pub fn listing_feature(&self) -> Option<&str> {
+        self.features()[1].as_deref()
     }
 
     /// The graph's and the listings' features, read once.
@@ -295,7 +295,7 @@ mod tests {
         assert!(doc.body().starts_with("# `cache-layer` research\n"));
         assert_eq!(doc.title(), Some("`cache-layer` research"));
         assert_eq!(doc.word_count(), 6);
-        assert_eq!(doc.graph_feature().as_deref(), Some("cache-layer"));
+        assert_eq!(doc.graph_feature(), Some("cache-layer"));
     }
 
     #[test]
@@ -304,8 +304,8 @@ mod tests {
             ".vault/adr/x.md",
             "---\ntags:\n  - '#zeta'\n  - '#adr'\n  - '#alpha'\n---\n",
         );
-        assert_eq!(doc.graph_feature().as_deref(), Some("alpha"));
-        assert_eq!(doc.listing_feature().as_deref(), Some("zeta"));
+        assert_eq!(doc.graph_feature(), Some("alpha"));
+        assert_eq!(doc.listing_feature(), Some("zeta"));
     }
 
     #[test]
@@ -314,7 +314,7 @@ mod tests {
             ".vault/adr/x.md",
             "---\ntags: ['#adr']\nfeature: '#Old'\n---\nbody\n",
         );
-        assert_eq!(doc.graph_feature().as_deref(), Some("old"));
+        assert_eq!(doc.graph_feature(), Some("old"));
     }
 
     #[test]

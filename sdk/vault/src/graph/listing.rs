@@ -176,7 +176,7 @@ impl Graph {
         select: DocSelect<'_>,
         feature: Option<&str>,
         date: Option<&str>,
-    ) -> impl Iterator<Item = (NodeId, &GraphDoc, Option<String>)> {
+    ) -> impl Iterator<Item = (NodeId, &GraphDoc, Option<&str>)> {
         let keep: Option<HashSet<NodeId>> = match select {
             DocSelect::Orphaned => Some(self.orphans().into_iter().collect()),
             DocSelect::Invalid => Some(self.dangling_links().into_iter().map(|(s, _)| s).collect()),
@@ -238,7 +238,7 @@ fn select_docs<'d>(
     select: DocSelect<'_>,
     feature: Option<&str>,
     date: Option<&str>,
-) -> impl Iterator<Item = (NodeId, &'d GraphDoc, Option<String>)> {
+) -> impl Iterator<Item = (NodeId, &'d GraphDoc, Option<&'d str>)> {
     let wanted = feature
         .map(crate::doc::feature_arg)
         .filter(|f| !f.is_empty())
@@ -258,16 +258,18 @@ fn select_docs<'d>(
                     .is_none_or(|d| doc.listing_date() == Some(d))
         })
         .map(|(id, doc)| (id, doc, doc.listing_feature()))
-        .filter(move |(_, _, f)| wanted.as_deref().is_none_or(|w| f.as_deref() == Some(w)))
+        .filter(move |(_, _, f)| wanted.as_deref().is_none_or(|w| *f == Some(w)))
 }
 
 /// The `vault list` rows of the selected documents.
-fn rows<'d>(selected: impl Iterator<Item = (NodeId, &'d GraphDoc, Option<String>)>) -> Vec<DocRow> {
+fn rows<'d>(
+    selected: impl Iterator<Item = (NodeId, &'d GraphDoc, Option<&'d str>)>,
+) -> Vec<DocRow> {
     selected
         .map(|(id, doc, feature)| DocRow {
             path: doc.path.clone(),
             doc_type: doc.type_name().to_owned(),
-            feature,
+            feature: feature.map(str::to_owned),
             date: doc.listing_date().map(str::to_owned),
             problem: doc.problem.as_ref().map(ToString::to_string),
             name: doc.stem().to_owned(),

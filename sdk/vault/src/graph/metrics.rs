@@ -174,7 +174,7 @@ impl Graph {
             if let Some(doc) = self.doc(id) {
                 *nodes_by_type.entry(doc.type_name().to_owned()).or_insert(0) += 1;
                 if let Some(f) = doc.graph_feature() {
-                    *nodes_by_feature.entry(f).or_insert(0) += 1;
+                    *nodes_by_feature.entry(f.to_owned()).or_insert(0) += 1;
                 }
                 total_words += doc.word_count();
             }

@@ -107,7 +107,7 @@ impl AdrRecord {
         AdrRecord {
             stem: doc.stem().to_owned(),
             path: doc.path.clone(),
-            feature: doc.graph_feature().unwrap_or_default(),
+            feature: doc.graph_feature().unwrap_or_default().to_owned(),
             title: title(title_line, doc.stem()),
             status: title_line.and_then(status),
             lead,

@@ -132,12 +132,14 @@ impl SearchIndex {
         let mut heading_terms: Vec<Vec<u32>> = Vec::new();
         for (d, doc) in docs.iter().enumerate() {
             let doc_type = searchable_type(doc);
-            let feature = doc.listing_feature().map(|f| {
-                let next = feature_ids.len() as u32;
-                *feature_ids.entry(f.clone()).or_insert_with(|| {
-                    index.features.push(f);
-                    next
-                })
+            let feature = doc.listing_feature().map(|f| match feature_ids.get(f) {
+                Some(&id) => id,
+                None => {
+                    let id = feature_ids.len() as u32;
+                    feature_ids.insert(f.to_owned(), id);
+                    index.features.push(f.to_owned());
+                    id
+                }
             });
             index.docs.push(DocMeta { feature });
             if doc_type.is_none() || !doc.has_text() {

@@ -101,7 +101,7 @@ struct PlanTotals {
 
 /// Every active feature, latest activity first.
 pub fn active_features(graph: &Graph, plans: &PlanStatuses) -> Vec<ActiveFeature> {
-    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     for doc in graph.docs().iter().filter(|d| d.type_name() != "index") {
         let Some(feature) = doc.graph_feature() else {
             continue;
@@ -132,7 +132,7 @@ pub fn active_features(graph: &Graph, plans: &PlanStatuses) -> Vec<ActiveFeature
     let mut rows: Vec<(Option<Date>, ActiveFeature)> = tallies
         .into_iter()
         .map(|(name, tally)| {
-            let t = totals.remove(name.as_str()).unwrap_or_default();
+            let t = totals.remove(name).unwrap_or_default();
             let row = ActiveFeature {
                 doc_count: tally.docs,
                 latest_activity: tally.latest.map(|d| d.to_string()),
@@ -143,7 +143,7 @@ pub fn active_features(graph: &Graph, plans: &PlanStatuses) -> Vec<ActiveFeature
                 plan_completion_percent: crate::plan::completion_percent(t.done, t.steps),
                 plan_count: t.count,
                 plans_unreadable: t.unreadable,
-                name,
+                name: name.to_owned(),
             };
             (tally.latest, row)
         })

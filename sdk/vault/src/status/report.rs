@@ -122,7 +122,7 @@ fn recent_documents(
 /// recently active first (ties: feature, descending), at most `limit`
 /// features, none older than `cutoff`.
 fn exec_activity(graph: &Graph, cutoff: Option<Date>, limit: usize) -> Vec<Value> {
-    let mut by_feature: BTreeMap<Option<String>, (usize, Option<Date>)> = BTreeMap::new();
+    let mut by_feature: BTreeMap<Option<&str>, (usize, Option<Date>)> = BTreeMap::new();
     for doc in graph.docs().iter().filter(|d| d.type_name() == "exec") {
         let when = recency(doc);
         if cutoff.is_some_and(|c| when.is_none_or(|w| w < c)) {
