@@ -133,9 +133,7 @@ fn exec_activity(graph: &Graph, cutoff: Option<Date>, limit: usize) -> Vec<Value
         entry.1 = entry.1.max(when);
     }
     let mut rows: Vec<_> = by_feature.into_iter().collect();
-    rows.sort_by(|a, b| {
-        (b.1.1, b.0.as_deref().unwrap_or("")).cmp(&(a.1.1, a.0.as_deref().unwrap_or("")))
-    });
+    rows.sort_by(|a, b| (b.1.1, b.0.unwrap_or("")).cmp(&(a.1.1, a.0.unwrap_or(""))));
     rows.into_iter()
         .take(limit)
         .map(|(feature, (count, latest))| {
