@@ -3,7 +3,8 @@
 //! no longer counts the feature's documents. Findings are vault-wide
 //! (`path: null`); `vault feature index` is the repair.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::doc::{DocType, Document, name};
 use crate::error::Result;
@@ -20,26 +21,25 @@ fn is_index(doc: &Document) -> bool {
 /// Runs the checker.
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut result = CheckResult::new(Check::Features);
-    let mut members: BTreeMap<String, Vec<&Document>> = BTreeMap::new();
+    let mut members: BTreeMap<Cow<'_, str>, Vec<&Document>> = BTreeMap::new();
     let mut tagged: HashMap<&str, usize> = HashMap::new();
     let mut indexes: HashMap<&str, &Document> = HashMap::new();
+    // A document's tags, each counted once (a document has a few).
+    let mut seen: Vec<&str> = Vec::new();
     for doc in snap.all_docs() {
         if is_index(doc) {
             indexes.insert(doc.path.as_str(), doc);
             continue;
         }
-        let mut seen = HashSet::new();
-        for t in doc
-            .meta()
-            .tags()
-            .iter()
-            .filter_map(|t| t.strip_prefix('#'))
-            .filter(|t| seen.insert(*t))
-        {
-            *tagged.entry(t).or_default() += 1;
+        seen.clear();
+        for t in doc.meta().tags().iter().filter_map(|t| t.strip_prefix('#')) {
+            if !seen.contains(&t) {
+                seen.push(t);
+                *tagged.entry(t).or_default() += 1;
+            }
         }
         if let Some(f) = doc
-            .feature()
+            .feature_text()
             .filter(|f| !f.is_empty() && f != "uncategorized")
         {
             members.entry(f).or_default().push(doc);
@@ -60,7 +60,7 @@ pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
             ));
         }
         let path = name::index_path(&feature);
-        let count = tagged.get(feature.as_str()).copied().unwrap_or(0);
+        let count = tagged.get(&*feature).copied().unwrap_or(0);
         match indexes.get(path.as_str()) {
             None => result.findings.push(
                 Finding::new(

@@ -2,7 +2,8 @@
 //! and at least one ADR, a research document nothing links to is research
 //! the decisions never cite.
 
-use std::collections::BTreeSet;
+use std::borrow::Cow;
+use std::collections::HashSet;
 
 use crate::doc::DocType;
 use crate::error::Result;
@@ -13,16 +14,16 @@ use super::model::{Check, CheckResult, Finding, Severity};
 /// Runs the checker.
 pub fn run(snap: &Snapshot<'_>, opts: &Options) -> Result<CheckResult> {
     let mut result = CheckResult::new(Check::References);
-    let with_adr: BTreeSet<String> = snap
+    let with_adr: HashSet<Cow<'_, str>> = snap
         .all_docs()
         .filter(|d| d.doc_type == Some(DocType::Adr))
-        .filter_map(|d| d.feature())
+        .filter_map(|d| d.feature_text())
         .collect();
     for (id, doc) in snap.docs() {
         if doc.doc_type != Some(DocType::Research) {
             continue;
         }
-        let Some(feature) = doc.feature().filter(|f| with_adr.contains(f)) else {
+        let Some(feature) = doc.feature_text().filter(|f| with_adr.contains(f)) else {
             continue;
         };
         if !snap.node_in_scope(id, opts) || !snap.graph.in_links(id).is_empty() {

@@ -1,6 +1,7 @@
 //! One parsed vault document: the original text plus everything derived from
 //! it in a single pass (spec/vault-format.md §5).
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -89,12 +90,26 @@ impl Document {
     /// The feature: the first non-directory tag without `#`, else the legacy
     /// `feature:` key lowercased.
     pub fn feature(&self) -> Option<String> {
+        self.feature_text().map(Cow::into_owned)
+    }
+
+    /// [`Document::feature`], lent from the text where it is written as it
+    /// reads (a legacy `feature:` with capitals is the only copy).
+    pub fn feature_text(&self) -> Option<Cow<'_, str>> {
         let meta = self.meta();
-        meta.tags()
+        let tag = meta
+            .tags()
             .iter()
-            .find(|t| DocType::from_tag(t).is_none() && !t.is_empty())
-            .map(|t| super::tag_name(t).to_string())
-            .or_else(|| meta.feature().map(str::to_lowercase))
+            .find(|t| DocType::from_tag(t).is_none() && !t.is_empty());
+        match tag {
+            Some(t) => Some(Cow::Borrowed(super::tag_name(t))),
+            None => meta.feature().map(|f| {
+                match f.bytes().any(|b| b.is_ascii_uppercase()) || !f.is_ascii() {
+                    true => Cow::Owned(f.to_lowercase()),
+                    false => Cow::Borrowed(f),
+                }
+            }),
+        }
     }
 
     /// Whether the document carries `#<feature>` among its tags.
@@ -227,6 +242,35 @@ pub fn first_h1(body: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_feature_is_lent_unless_it_must_be_lowercased() {
+        let feature = |tags: &str, legacy: &str| {
+            let text = format!("---\ntags: [{tags}]\nfeature: {legacy}\n---\nbody\n");
+            let d = Document::from_text(".vault/adr/2026-01-05-x-adr.md", text);
+            let lent = d.feature_text().map(|f| matches!(f, Cow::Borrowed(_)));
+            (d.feature(), lent)
+        };
+        // The first tag that names no type, written out as it reads.
+        assert_eq!(
+            feature("'#adr', '#cache'", "Old"),
+            (Some("cache".into()), Some(true))
+        );
+        assert_eq!(
+            feature("'#adr', '', '#a'", "Old"),
+            (Some("a".into()), Some(true))
+        );
+        // Else the legacy key, lowercased: a copy only when that changes it.
+        assert_eq!(
+            feature("'#adr'", "legacy"),
+            (Some("legacy".into()), Some(true))
+        );
+        assert_eq!(
+            feature("'#adr'", "Legacy"),
+            (Some("legacy".into()), Some(false))
+        );
+        assert_eq!(feature("'#adr'", "ÉTÉ"), (Some("été".into()), Some(false)));
+    }
 
     #[test]
     fn a_hand_edited_document_is_read() {

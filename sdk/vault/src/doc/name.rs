@@ -133,8 +133,13 @@ pub fn filename_problem(name: &str, doc_type: DocType) -> Option<String> {
     match doc_type {
         DocType::Exec => (!name.contains("-exec"))
             .then(|| format!("`{name}` is in `exec/` but does not contain `-exec`")),
-        t => (!name.ends_with(&format!("-{t}.md")))
-            .then(|| format!("`{name}` is in `{t}/` but does not end in `-{t}.md`")),
+        // `-<type>.md`, asked without writing it out: every file of a
+        // vault is checked.
+        t => (!name
+            .strip_suffix(".md")
+            .and_then(|stem| stem.strip_suffix(t.as_str()))
+            .is_some_and(|rest| rest.ends_with('-')))
+        .then(|| format!("`{name}` is in `{t}/` but does not end in `-{t}.md`")),
     }
 }
 
