@@ -20,6 +20,11 @@ const NAME: &str = "schema";
 /// that goes on (`Approved 2026-03-01. Implements …`) is prose, not an
 /// approval; the date's digits are not judged as a calendar date.
 pub fn is_approved(body: &str) -> bool {
+    // Masking turns bytes into spaces in place, never into letters: a body
+    // without both words has no approval (most plans, on every run).
+    if !crate::text::contains(body, "Description") || !crate::text::contains(body, "Approved") {
+        return false;
+    }
     let masked = crate::graph::markdown::mask_code_and_comments(body);
     let mut after_description = false;
     for line in masked.lines().map(str::trim) {

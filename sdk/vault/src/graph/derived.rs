@@ -173,14 +173,14 @@ impl Graph {
         let features = self.node_features();
         let feature = features
             .iter()
-            .map(|f| f.as_ref().map(|f| intern(format!("f:{f}"))))
+            .map(|f| f.map(|f| intern(format!("f:{f}"))))
             .collect();
         let tags = (0..n)
             .map(|id| {
                 let Some(doc) = self.doc(id) else {
                     return Vec::new();
                 };
-                let feature_tag = features[id].as_ref().map(|f| format!("#{f}"));
+                let feature_tag = features[id].map(|f| format!("#{f}"));
                 let mut ids: Vec<u32> = doc
                     .meta()
                     .tags()

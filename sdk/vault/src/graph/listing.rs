@@ -85,7 +85,7 @@ fn ordered_map<S: serde::Serializer>(pairs: &[(String, usize)], s: S) -> Result<
 
 impl Graph {
     /// The graph feature of every node, by node id.
-    pub(crate) fn node_features(&self) -> Vec<Option<String>> {
+    pub(crate) fn node_features(&self) -> Vec<Option<&str>> {
         (0..self.nodes.len()).map(|id| self.feature(id)).collect()
     }
 
@@ -96,7 +96,7 @@ impl Graph {
         let features = self.node_features();
         let mut members: HashMap<&str, usize> = HashMap::new();
         for f in features.iter().flatten() {
-            *members.entry(f.as_str()).or_default() += 1;
+            *members.entry(f).or_default() += 1;
         }
         (0..self.docs.len())
             .filter(|&id| {
@@ -104,7 +104,7 @@ impl Graph {
                 !self.nodes[id].key.eq_ignore_ascii_case("readme")
                     && self.in_links(id).is_empty()
                     && self.out_edges(id).is_empty()
-                    && features[id].as_deref().is_none_or(|f| members[f] <= 1)
+                    && features[id].is_none_or(|f| members[f] <= 1)
             })
             .collect()
     }

@@ -104,7 +104,7 @@ impl Graph {
     pub fn scope_feature(&self, feature: &str) -> Scope {
         let feature = crate::doc::feature_arg(feature);
         let ids = (0..self.docs.len())
-            .filter(|&id| self.feature(id).as_deref() == Some(feature))
+            .filter(|&id| self.feature(id) == Some(feature))
             .collect();
         Scope::new(self, ids)
     }

@@ -254,9 +254,7 @@ impl Graph {
     }
 
     /// The graph feature of a node (phantoms have none).
-    pub fn feature(&self, id: NodeId) -> Option<String> {
-        self.doc(id)
-            .and_then(GraphDoc::graph_feature)
-            .map(str::to_owned)
+    pub fn feature(&self, id: NodeId) -> Option<&str> {
+        self.doc(id).and_then(GraphDoc::graph_feature)
     }
 }

@@ -58,7 +58,7 @@ pub fn list(graph: &Graph, src: Option<&str>, feature: Option<&str>) -> Option<V
     let Some(src) = src else {
         let mut nodes: Vec<NodeId> = (0..graph.nodes().len())
             .filter(|&id| !graph.node(id).is_phantom())
-            .filter(|&id| feature.is_none_or(|f| graph.feature(id).as_deref() == Some(f)))
+            .filter(|&id| feature.is_none_or(|f| graph.feature(id) == Some(f)))
             .collect();
         nodes.sort_unstable_by_key(|&id| graph.node(id).key.as_str());
         return Some(
