@@ -8,9 +8,11 @@
 //! text, so loading stays a single pass over each file.
 
 use std::ops::Deref;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::markdown;
+use crate::date::Date;
 use crate::doc::{DocProblem, Document, frontmatter_problem, yaml_problem};
 use crate::storage::StorageError;
 
@@ -45,6 +47,44 @@ pub struct GraphDoc {
     /// from the tags on first use and kept likewise: every rollup, listing
     /// and check over the vault asks each document for them.
     features: OnceLock<[Option<Arc<str>>; 2]>,
+    /// [`recency`](crate::status::recency::recency), kept likewise: every
+    /// rollup orders every document by it.
+    recency: KeptDate,
+}
+
+/// A date worked out on first use, in four bytes (the padding beside
+/// `normalized`): 0 until it is, 1 for none, else year, month and day.
+#[derive(Debug, Default)]
+struct KeptDate(AtomicU32);
+
+impl KeptDate {
+    const UNKNOWN: u32 = 0;
+    const NONE: u32 = 1;
+
+    fn get_or(&self, read: impl FnOnce() -> Option<Date>) -> Option<Date> {
+        match self.0.load(Ordering::Relaxed) {
+            KeptDate::UNKNOWN => {
+                let date = read();
+                self.0.store(KeptDate::pack(date), Ordering::Relaxed);
+                date
+            }
+            KeptDate::NONE => None,
+            packed => Date::new(i64::from(packed >> 16), (packed >> 8) & 0xff, packed & 0xff),
+        }
+    }
+
+    /// Year 0 is no date: neither mark can be mistaken for one.
+    fn pack(date: Option<Date>) -> u32 {
+        date.map_or(KeptDate::NONE, |d| {
+            (d.year() as u32) << 16 | d.month() << 8 | d.day()
+        })
+    }
+}
+
+impl Clone for KeptDate {
+    fn clone(&self) -> KeptDate {
+        KeptDate(AtomicU32::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 /// Equal documents have the same text and problem; whether the blob id
@@ -119,6 +159,7 @@ impl GraphDoc {
             normalized: false,
             blob: OnceLock::new(),
             features: OnceLock::new(),
+            recency: KeptDate::default(),
         }
     }
 
@@ -129,6 +170,7 @@ impl GraphDoc {
             normalized: false,
             blob: OnceLock::new(),
             features: OnceLock::new(),
+            recency: KeptDate::default(),
         }
     }
 
@@ -151,6 +193,7 @@ impl GraphDoc {
             normalized,
             blob: OnceLock::new(),
             features: OnceLock::new(),
+            recency: KeptDate::default(),
         }
     }
 
@@ -231,6 +274,12 @@ impl GraphDoc {
             .map(crate::doc::feature_arg)?
             .to_lowercase();
         (!f.is_empty()).then_some(f)
+    }
+
+    /// [`recency`](crate::status::recency::recency) as `read` works it out,
+    /// on first use; kept with the document after that.
+    pub(crate) fn kept_recency(&self, read: impl FnOnce() -> Option<Date>) -> Option<Date> {
+        self.recency.get_or(read)
     }
 
     /// The listings' date: `date:` as written, else the `yyyy-mm-dd` prefix
@@ -394,5 +443,27 @@ mod tests {
         let doc = GraphDoc::from_text(".vault/adr/2026-01-02-x-adr.md", "no frontmatter");
         assert_eq!(doc.listing_date(), Some("2026-01-02"));
         assert_eq!(GraphDoc::from_text(".vault/readme.md", "").doc_type, None);
+    }
+
+    #[test]
+    fn a_kept_date_is_worked_out_once_and_given_back_whole() {
+        for date in [
+            None,
+            Date::new(1, 1, 1),
+            Date::new(2026, 12, 31),
+            Date::new(9999, 12, 31),
+        ] {
+            let kept = KeptDate::default();
+            let mut reads = 0;
+            for _ in 0..3 {
+                let got = kept.get_or(|| {
+                    reads += 1;
+                    date
+                });
+                assert_eq!(got, date);
+            }
+            assert_eq!(reads, 1, "{date:?} was read once");
+            assert_eq!(kept.clone().get_or(|| unreachable!()), date);
+        }
     }
 }

@@ -5,8 +5,13 @@
 use crate::date::{Date, is_ymd_dashed_shape};
 use crate::graph::GraphDoc;
 
-/// The recency of a document (see the module docs).
+/// The recency of a document (see the module docs), worked out once per
+/// document.
 pub fn recency(doc: &GraphDoc) -> Option<Date> {
+    doc.kept_recency(|| read(doc))
+}
+
+fn read(doc: &GraphDoc) -> Option<Date> {
     [doc.meta().modified(), doc.written_date()]
         .into_iter()
         .flatten()
