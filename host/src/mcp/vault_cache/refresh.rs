@@ -149,12 +149,25 @@ pub(super) fn refresh(
 /// `listing`, of the same files `now` surveyed, with the sizes it found
 /// for those that may have changed.
 fn resized(mut listing: Vec<FileEntry>, now: &Survey, since: &Since) -> Vec<FileEntry> {
-    for entry in &mut listing {
-        if !since.unchanged(now, &entry.path)
-            && let Some(stamp) = now.stamps.get(&entry.path)
-        {
+    let resize = |entry: &mut FileEntry| {
+        if let Some(stamp) = now.stamps.get(&entry.path) {
             entry.size = u64::try_from(stamp[0]).unwrap_or(0);
         }
+    };
+    match since {
+        // The few files named, found in the listing (sorted by path), not
+        // every file of the vault asked whether it was named.
+        Since::Named { paths, .. } => {
+            for path in paths {
+                if let Ok(at) = listing.binary_search_by(|e| e.path.as_str().cmp(path)) {
+                    resize(&mut listing[at]);
+                }
+            }
+        }
+        Since::Survey(_) => listing
+            .iter_mut()
+            .filter(|entry| !since.unchanged(now, &entry.path))
+            .for_each(resize),
     }
     listing
 }

@@ -155,10 +155,25 @@ pub fn active_features(graph: &Graph, plans: &PlanStatuses) -> Vec<ActiveFeature
 /// The plans in flight and the recently completed ones (at most
 /// [`RECENTLY_COMPLETED_CAP`]).
 pub fn plan_buckets(graph: &Graph, plans: &PlanStatuses) -> (Vec<PlanInFlight>, Vec<PlanInFlight>) {
+    buckets(graph, plans, true)
+}
+
+/// The plans in flight alone, as [`plan_buckets`] gives them.
+pub fn plans_in_flight(graph: &Graph, plans: &PlanStatuses) -> Vec<PlanInFlight> {
+    buckets(graph, plans, false).0
+}
+
+/// [`plan_buckets`], leaving the completed plans out unless `completed_too`.
+fn buckets(
+    graph: &Graph,
+    plans: &PlanStatuses,
+    completed_too: bool,
+) -> (Vec<PlanInFlight>, Vec<PlanInFlight>) {
     let mut in_flight = Vec::new();
     let mut completed = Vec::new();
     for (entry, status) in plans.readable() {
-        if status.step_count == 0 {
+        let done = status.steps_completed >= status.step_count;
+        if status.step_count == 0 || (done && !completed_too) {
             continue;
         }
         let when = graph

@@ -398,7 +398,7 @@ impl PlanStatuses {
     /// The rollup of the vault, with at most `limit` features (at least one).
     pub fn rollup(&self, graph: &Graph, limit: usize) -> Rollup {
         let all = features::active_features(graph, self);
-        let (in_flight, _) = features::plan_buckets(graph, self);
+        let in_flight = features::plans_in_flight(graph, self);
         Rollup {
             features: all
                 .iter()
