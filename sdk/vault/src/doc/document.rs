@@ -251,25 +251,19 @@ mod tests {
             let lent = d.feature_text().map(|f| matches!(f, Cow::Borrowed(_)));
             (d.feature(), lent)
         };
-        // The first tag that names no type, written out as it reads.
-        assert_eq!(
-            feature("'#adr', '#cache'", "Old"),
-            (Some("cache".into()), Some(true))
-        );
-        assert_eq!(
-            feature("'#adr', '', '#a'", "Old"),
-            (Some("a".into()), Some(true))
-        );
-        // Else the legacy key, lowercased: a copy only when that changes it.
-        assert_eq!(
-            feature("'#adr'", "legacy"),
-            (Some("legacy".into()), Some(true))
-        );
-        assert_eq!(
-            feature("'#adr'", "Legacy"),
-            (Some("legacy".into()), Some(false))
-        );
-        assert_eq!(feature("'#adr'", "ÉTÉ"), (Some("été".into()), Some(false)));
+        for (tags, legacy, want, lent) in [
+            // The first tag that names no type, written out as it reads.
+            ("'#adr', '#cache'", "Old", "cache", true),
+            ("'#adr', '', '#a'", "Old", "a", true),
+            // Else the legacy key, lowercased: a copy only when that
+            // changes it.
+            ("'#adr'", "legacy", "legacy", true),
+            ("'#adr'", "Legacy", "legacy", false),
+            ("'#adr'", "ÉTÉ", "été", false),
+        ] {
+            let got = feature(tags, legacy);
+            assert_eq!(got, (Some(want.to_owned()), Some(lent)), "{tags} {legacy}");
+        }
     }
 
     #[test]
