@@ -395,7 +395,10 @@ pub fn settled_vault(
     vault: &Path,
     racy_after: Duration,
 ) -> (Option<[u8; 32]>, Option<Vec<FileEntry>>) {
-    let mut listing = Listing::default();
+    let mut listing = Listing {
+        utf8: true,
+        ..Listing::default()
+    };
     let print = settled_walk(vault, racy_after, Some(&mut listing));
     let Listing {
         mut files,
@@ -422,13 +425,10 @@ struct Listing {
 fn settled_walk(
     dir: &Path,
     racy_after: Duration,
-    mut listing: Option<&mut Listing>,
+    listing: Option<&mut Listing>,
 ) -> Option<[u8; 32]> {
     let mut hasher = Sha256::new();
     let mut settled = true;
-    if let Some(listing) = listing.as_deref_mut() {
-        listing.utf8 = true;
-    }
     // Both closures note into it, one after the other.
     let listing = std::cell::RefCell::new(listing);
     let mut visit = |relative: &[u8], seen: Option<&Seen>| {
@@ -486,23 +486,40 @@ mod tests {
     use super::*;
     use std::os::unix::ffi::OsStrExt;
 
+    /// A workspace whose `.vault/` (the path given back) holds `files`
+    /// and an empty folder.
+    fn vault_of(files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let vault = dir.path().join(".vault");
+        for (name, text) in files {
+            std::fs::create_dir_all(vault.join(name).parent().unwrap()).unwrap();
+            std::fs::write(vault.join(name), text).unwrap();
+        }
+        std::fs::create_dir_all(vault.join("empty")).unwrap();
+        (dir, vault)
+    }
+
+    /// A file in `vault` nested in more folders than a listing enters.
+    fn nest_past_the_depth(vault: &Path) {
+        let mut deep = vault.join("research");
+        for _ in 0..MAX_LIST_DEPTH {
+            deep.push("d");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("n.md"), "deep").unwrap();
+    }
+
     #[test]
     fn a_settled_vaults_listing_is_the_storages_and_only_where_it_can_be() {
         use vaultspec_vault::{CapStorage, Storage};
-        let dir = tempfile::tempdir().unwrap();
-        let vault = dir.path().join(".vault");
-        for (name, text) in [
+        let (dir, vault) = vault_of(&[
             ("adr/a.md", "one"),
             ("adr/a/inner.md", "folder named like a file"),
             ("adr/a.md.bak", "beside it"),
             ("plan/x.md", "a plan of some size"),
             ("_archive/plan/y.md", ""),
             ("top.md", "t"),
-        ] {
-            std::fs::create_dir_all(vault.join(name).parent().unwrap()).unwrap();
-            std::fs::write(vault.join(name), text).unwrap();
-        }
-        std::fs::create_dir_all(vault.join("empty")).unwrap();
+        ]);
         let later = racy_after(SystemTime::now() + RACY + Duration::from_secs(1));
         let listed = || {
             CapStorage::open(dir.path())
@@ -539,12 +556,7 @@ mod tests {
         std::fs::remove_file(&odd).unwrap();
 
         // Nor for a tree deeper than a listing enters.
-        let mut deep = vault.join("research");
-        for _ in 0..MAX_LIST_DEPTH {
-            deep.push("d");
-        }
-        std::fs::create_dir_all(&deep).unwrap();
-        std::fs::write(deep.join("n.md"), "deep").unwrap();
+        nest_past_the_depth(&vault);
         assert_eq!(settled_vault(&vault, later).1, None);
     }
 
@@ -642,20 +654,13 @@ mod tests {
     #[test]
     fn the_listing_made_from_a_survey_is_the_storage_s_own() {
         use vaultspec_vault::Storage;
-        let dir = tempfile::tempdir().unwrap();
-        let vault = dir.path().join(".vault");
-        for (path, text) in [
+        let (dir, vault) = vault_of(&[
             ("adr/a.md", "a"),
             ("adr/notes.txt", "notes"),
             ("_archive/plan/old-plan.md", "old"),
             ("research/deep/er/x.md", "deeper"),
             ("README.md", "top"),
-        ] {
-            let path = vault.join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        std::fs::create_dir_all(vault.join("empty")).unwrap();
+        ]);
         let storage = vaultspec_vault::CapStorage::open(dir.path()).unwrap();
         assert_eq!(
             survey(&vault).listing(),
@@ -674,12 +679,7 @@ mod tests {
 
         // Nor where the storage would not enter, as for the command line's
         // listing: past a listing's depth, the two would differ.
-        let mut deep = vault.join("research");
-        for _ in 0..MAX_LIST_DEPTH {
-            deep.push("d");
-        }
-        std::fs::create_dir_all(&deep).unwrap();
-        std::fs::write(deep.join("n.md"), "deep").unwrap();
+        nest_past_the_depth(&vault);
         let listed = storage.list(".vault").unwrap();
         assert!(
             !listed.iter().any(|f| f.path.ends_with("/n.md")),

@@ -241,24 +241,20 @@ fn select_docs<'d>(
 ) -> impl Iterator<Item = (NodeId, &'d GraphDoc, Option<&'d str>)> {
     let wanted = feature
         .map(crate::doc::feature_arg)
-        .filter(|f| !f.is_empty())
-        .map(str::to_owned);
-    let date = date.filter(|d| !d.is_empty()).map(str::to_owned);
-    let select = match select {
-        DocSelect::Type(t) => Some(t.to_owned()),
-        _ => None,
-    };
+        .filter(|f| !f.is_empty());
+    let date = date.filter(|d| !d.is_empty());
     docs.iter()
         .enumerate()
         .filter(move |(id, doc)| {
             keep.as_ref().is_none_or(|k| k.contains(id))
-                && select.as_deref().is_none_or(|t| doc.type_name() == t)
-                && date
-                    .as_deref()
-                    .is_none_or(|d| doc.listing_date() == Some(d))
+                && match select {
+                    DocSelect::Type(t) => doc.type_name() == t,
+                    _ => true,
+                }
+                && date.is_none_or(|d| doc.listing_date() == Some(d))
         })
         .map(|(id, doc)| (id, doc, doc.listing_feature()))
-        .filter(move |(_, _, f)| wanted.as_deref().is_none_or(|w| *f == Some(w)))
+        .filter(move |(_, _, f)| wanted.is_none_or(|w| *f == Some(w)))
 }
 
 /// The `vault list` rows of the selected documents.
