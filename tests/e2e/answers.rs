@@ -3,6 +3,7 @@
 //! edit of the same size in the same second, a file replaced by rename, a
 //! modification time set back, a new file outside `.vault/` the verb
 //! lists, a truncated entry or an entry from another workspace; and it writes nothing in the workspace.
+//! The per-document rows a listing keeps hold to the same rules.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -285,4 +286,97 @@ fn no_answer_depends_on_what_a_link_in_the_workspace_points_at() {
     assert!(listed.contains("2026-03-05-linked-adr"), "{listed}");
     assert!(listed.contains("symbolic link"), "{listed}");
     assert!(!listed.contains("first"), "{listed}");
+}
+
+/// The per-document results a listing keeps (`kept-results`), as the log
+/// tells them: how many of the corpus were recalled in one run.
+fn recalled(log: &str) -> &str {
+    let line = log
+        .lines()
+        .find(|l| l.contains("kept results:") && l.contains("recalled"))
+        .unwrap_or_else(|| panic!("no kept results were asked for:\n{log}"));
+    line.split("kept results: ").nth(1).unwrap()
+}
+
+/// After an edit the listing recalls every unchanged document's row and
+/// reads the edited file alone; an edit that leaves size and modification
+/// time as they were (only the change time moves) is never answered from
+/// the row kept before it, not even once it has settled.
+#[test]
+fn a_listing_after_an_edit_reads_only_the_edited_file_and_never_a_stale_row() {
+    let f = Fixture::settled();
+    let (first, log) = f.run(LIST);
+    assert_eq!(recalled(&log), "0 of 3 recalled");
+    assert!(log.contains("kept results: 3 stored"), "{log}");
+
+    let path = f.path(&f.adr);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replacen("2026-03-02", "2026-03-09", 1);
+    assert_eq!(text.len(), edited.len());
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    std::fs::write(&path, &edited).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    // Racy now: read again, and its row not kept.
+    let (now, log) = f.run(LIST);
+    assert_eq!(recalled(&log), "2 of 3 recalled");
+    assert!(!log.contains("stored"), "{log}");
+    assert_ne!(now, first);
+    assert_eq!(now, f.fresh(LIST));
+    // Settled: the same size and modification time as the kept row's, so
+    // only the change time tells the two apart.
+    std::thread::sleep(SETTLE);
+    let (settled, log) = f.run(LIST);
+    assert_eq!(recalled(&log), "2 of 3 recalled");
+    assert!(settled.contains("2026-03-09"), "{settled}");
+    assert_eq!(settled, now);
+    // Its new row is kept with the rest: a run with no answer to give
+    // recalls all three.
+    for entry in f.entries() {
+        std::fs::remove_file(entry).unwrap();
+    }
+    let (again, log) = f.run(LIST);
+    assert_eq!(recalled(&log), "3 of 3 recalled");
+    assert_eq!(again, now);
+}
+
+/// A store of kept rows that is truncated, corrupt or another workspace's
+/// is ignored: nothing is recalled from it and the listing is a fresh one.
+#[test]
+fn a_truncated_corrupt_or_foreign_store_of_kept_rows_gives_nothing() {
+    let f = Fixture::settled();
+    let (first, _) = f.run(LIST);
+    let stores = |f: &Fixture| -> Vec<PathBuf> {
+        let dir = f.cache.path().join("kept");
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect()
+    };
+    let [store] = stores(&f).try_into().expect("one store");
+    let bytes = std::fs::read(&store).unwrap();
+    let other = Fixture::settled();
+    other.run(LIST);
+    let [foreign] = stores(&other).try_into().expect("one store");
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 2;
+    flipped[last] ^= 0x01;
+    for (what, spoiled) in [
+        ("truncated", bytes[..bytes.len() / 2].to_vec()),
+        ("corrupt", flipped),
+        ("foreign", std::fs::read(&foreign).unwrap()),
+    ] {
+        std::fs::write(&store, &spoiled).unwrap();
+        for entry in f.entries() {
+            std::fs::remove_file(entry).unwrap();
+        }
+        let (out, log) = f.run(LIST);
+        assert_eq!(recalled(&log), "0 of 3 recalled", "{what}");
+        assert_eq!(out, first, "{what}");
+    }
 }

@@ -164,6 +164,9 @@ const GRANTED: [&str; 17] = [
 const READ: &str = "vaultspec:verb/workspace-read";
 /// Read-only like [`READ`]: the vault's history, read by the host.
 const HISTORY: &str = "vaultspec:verb/vault-history";
+/// Grants nothing beyond the files a verb may read: results it worked out
+/// from them, kept by the host.
+const KEPT: &str = "vaultspec:verb/kept-results";
 const WRITE: &str = "vaultspec:verb/workspace-write";
 /// The import only builtins are granted; see [`Capabilities::framework`].
 pub const FRAMEWORK: &str = "vaultspec:verb/framework-write";
@@ -183,9 +186,14 @@ pub fn capabilities(imports: &[String]) -> Result<Capabilities, Reason> {
             caps.framework = true;
         } else if name == HISTORY && major_ok("0.1.") {
             caps.read = true;
-        } else if (GRANTED.contains(&name) || name == "wasi:random/insecure") && major_ok("0.2.") {
         } else {
-            return Err(Reason::ImportNotGranted(import.clone()));
+            // Granted, and no workspace capability of their own.
+            let plain = (name == KEPT && major_ok("0.1."))
+                || ((GRANTED.contains(&name) || name == "wasi:random/insecure")
+                    && major_ok("0.2."));
+            if !plain {
+                return Err(Reason::ImportNotGranted(import.clone()));
+            }
         }
     }
     Ok(caps)
@@ -207,6 +215,7 @@ mod tests {
             "vaultspec:verb/workspace-read@0.1.0",
             "vaultspec:verb/workspace-write@0.1.0",
             "vaultspec:verb/vault-history@0.1.0",
+            "vaultspec:verb/kept-results@0.1.0",
         ]))
         .unwrap();
         assert_eq!(

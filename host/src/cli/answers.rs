@@ -40,13 +40,11 @@
 //! nothing.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use vaultspec_vault::Date;
-use vaultspec_vault::storage::FileEntry;
 
 use crate::catalog::{Origin, VerbComponent, VerbSpec};
 use crate::invocation::Invocation;
@@ -54,7 +52,7 @@ use crate::sandbox::{
     Chunk, HostOutput, OUTPUT_LIMIT, Outcome, Outside, own_folder, read_own_file,
 };
 use crate::workspace::Workspace;
-use crate::workspace::survey::{is_real_folder, racy_after, settled_vault, stamp};
+use crate::workspace::survey::{Listed, is_real_folder, racy_after, settled_vault, stamp};
 
 /// Entries kept in the answers folder; past it the oldest go.
 pub const MAX_ENTRIES: usize = 256;
@@ -97,15 +95,15 @@ pub struct Before {
     vault: Option<String>,
     /// The listing of `.vault/` the fingerprint was taken from, for the
     /// call to list instead of walking the folder again.
-    listing: Option<Vec<FileEntry>>,
+    listing: Option<Listed>,
 }
 
 impl Before {
     /// The listing of `.vault/` walked for the fingerprint (once): the call
     /// lists it instead of walking the folder again, and so lists what a
     /// kept answer is keyed by.
-    pub fn take_listing(&mut self) -> Option<Arc<Vec<FileEntry>>> {
-        self.listing.take().map(Arc::new)
+    pub fn take_listing(&mut self) -> Option<Listed> {
+        self.listing.take()
     }
 }
 
@@ -154,18 +152,7 @@ impl Answers {
             return None;
         }
         let root = workspace.root().canonicalize().ok()?;
-        let dir = std::path::absolute(crate::env::cache_base()?.join("answers")).ok()?;
-        if inside(&dir, &root) {
-            tracing::debug!(
-                "no answer cache: `{}` is inside the workspace",
-                dir.display()
-            );
-            return None;
-        }
-        if let Err(reason) = own_folder(&dir) {
-            tracing::debug!("no answer cache in `{}`: {reason}", dir.display());
-            return None;
-        }
+        let dir = cache_folder("answers", &root)?;
         let exe = std::env::current_exe()
             .and_then(std::fs::metadata)
             .map(|m| stamp(&m))
@@ -306,6 +293,25 @@ impl Answers {
     }
 }
 
+/// The folder `name` of the user's cache, made if need be, when it is this
+/// user's alone and outside the workspace at `root` (canonical): nothing
+/// kept is ever written inside a workspace.
+pub(super) fn cache_folder(name: &str, root: &Path) -> Option<PathBuf> {
+    let dir = std::path::absolute(crate::env::cache_base()?.join(name)).ok()?;
+    if inside(&dir, root) {
+        tracing::debug!(
+            "no {name} cache: `{}` is inside the workspace",
+            dir.display()
+        );
+        return None;
+    }
+    if let Err(reason) = own_folder(&dir) {
+        tracing::debug!("no {name} cache in `{}`: {reason}", dir.display());
+        return None;
+    }
+    Some(dir)
+}
+
 /// Whether `dir` (absolute) is or would be created inside `root`
 /// (canonical): its nearest existing folder, with links resolved, is.
 fn inside(dir: &Path, root: &Path) -> bool {
@@ -347,7 +353,7 @@ fn parse(bytes: &[u8]) -> Option<(Header, Vec<u8>)> {
 }
 
 /// Remove the oldest entries of `dir` past `keep`.
-fn prune(dir: &Path, keep: usize) {
+pub(super) fn prune(dir: &Path, keep: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

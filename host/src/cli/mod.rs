@@ -15,6 +15,7 @@ mod commands;
 mod docs;
 mod handoff;
 mod inputs;
+mod kept_store;
 mod matches;
 mod spelling;
 mod verbs_command;
@@ -22,6 +23,7 @@ mod verbs_command;
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Context;
 use clap::{Args, Command, FromArgMatches};
@@ -30,6 +32,7 @@ pub use commands::{NO_CACHE, NO_HINTS, command};
 
 use crate::report::{self, Reporter, exit, json_requested};
 use answers::Answers;
+use kept_store::KeptStore;
 pub use matches::verb_invocation;
 
 use crate::catalog::{self, LoadedCatalog};
@@ -37,6 +40,7 @@ use crate::invocation::{FlagValue, arguments};
 use crate::mcp::{self, McpArgs};
 use crate::sandbox::{CallOptions, Chunk, CompileCache, HostOutput, Output, Sandbox};
 use crate::workspace::Workspace;
+use crate::workspace::survey::Listed;
 use crate::{logging, workspace};
 
 /// The `mcp` command: what it serves and to whom.
@@ -240,6 +244,22 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         // What a killed write left behind goes before this one writes.
         workspace.sweep_stale_temps();
     }
+    // The listing walked for the answer cache: the call's first listing of
+    // `.vault`, and the stamps its kept results are checked against. A
+    // writer lists afresh, as it always has, and keeps nothing.
+    let listed = before
+        .as_mut()
+        .filter(|_| !component.capabilities.writes())
+        .and_then(answers::Before::take_listing);
+    let (vault_listing, kept) = match listed {
+        Some(Listed { files, settled }) => {
+            let files = Arc::new(files);
+            let kept = KeptStore::for_call(&component, workspace.root())
+                .map(|store| (store.open(files.clone(), settled), store));
+            (Some(files), kept)
+        }
+        None => (None, None),
+    };
     let sandbox = Sandbox::new(CompileCache::from_env())?;
     // The same deadline as an `invoke` that names none.
     let timeout = Some(std::time::Duration::from_secs_f64(
@@ -257,11 +277,8 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
         record: answers.is_some(),
         colour,
         builtin_env,
-        // A writer lists afresh, as it always has.
-        vault_listing: before
-            .as_mut()
-            .filter(|_| !component.capabilities.writes())
-            .and_then(answers::Before::take_listing),
+        vault_listing,
+        kept: kept.as_ref().map(|(results, _)| results.clone()),
         ..CallOptions::default()
     };
     let outcome = match sandbox.call(&component, &args, &workspace, &options).await {
@@ -270,6 +287,9 @@ async fn run_parsed(args: Vec<OsString>, reporter: Reporter) -> anyhow::Result<u
     };
     if let (Some(answers), Some(before)) = (&answers, before) {
         answers.keep(before, &outcome);
+    }
+    if let (Some((results, store)), Some(_)) = (&kept, outcome.exit_code) {
+        store.save(results);
     }
     Ok(match (outcome.exit_code, outcome.failure) {
         (Some(code), _) if reporter.json => {

@@ -86,6 +86,8 @@ mod history_calls;
 mod host_stdout;
 mod inputs;
 mod journal;
+mod kept;
+mod kept_calls;
 mod limiter;
 mod output;
 mod precompiled;
@@ -113,6 +115,7 @@ pub use engine::{Allocation, EPOCH_TICK, MEMORY_LIMIT};
 pub use host_stdout::{Chunk, HostOutput};
 pub use inputs::Inputs;
 pub use journal::Journal;
+pub use kept::{KeptEntry, KeptResults};
 use limiter::CallLimiter;
 pub use limiter::{MAX_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
 pub use output::{Capture, OUTPUT_LIMIT};
@@ -175,6 +178,10 @@ pub struct CallOptions {
     /// command line's answer cache walks it for its key): the verb's first
     /// listing of `.vault` is given it instead of a second walk.
     pub vault_listing: Option<Arc<Vec<vaultspec_vault::storage::FileEntry>>>,
+    /// What earlier runs of the component kept for files of `.vault/`, and
+    /// what this call keeps (`kept-results`; the command line stores it
+    /// after the call). Without it a verb recalls nothing.
+    pub kept: Option<Arc<Mutex<KeptResults>>>,
 }
 
 impl Default for CallOptions {
@@ -189,6 +196,7 @@ impl Default for CallOptions {
             colour: false,
             builtin_env: Vec::new(),
             vault_listing: None,
+            kept: None,
         }
     }
 }
@@ -612,6 +620,7 @@ impl Sandbox {
             changed: changed.clone(),
             inputs: options.inputs.clone(),
             vault_listing: options.vault_listing.clone(),
+            kept: options.kept.clone(),
             journal: Journal::default(),
             root: workspace.root().to_path_buf(),
             deadline: options.timeout.map(|t| std::time::Instant::now() + t),

@@ -39,6 +39,9 @@ pub struct CallState {
     /// The listing of `.vault/` taken just before the call, for its first
     /// listing of `.vault` ([`super::CallOptions::vault_listing`]).
     pub(super) vault_listing: Option<Arc<Vec<vaultspec_vault::storage::FileEntry>>>,
+    /// The results the verb may recall and keep for files of `.vault/`
+    /// ([`super::CallOptions::kept`]).
+    pub(super) kept: Option<Arc<Mutex<super::KeptResults>>>,
     /// What the call looked at outside `.vault/`.
     pub(super) journal: super::Journal,
     /// The workspace's root folder, for the repository `vault-history` reads.

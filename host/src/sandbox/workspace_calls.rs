@@ -46,6 +46,8 @@ wasmtime::component::bindgen!({
         "vaultspec:verb/framework-write.rename": async,
         "vaultspec:verb/framework-write.remove": async,
         "vaultspec:verb/vault-history.modified": trappable,
+        "vaultspec:verb/kept-results.recall": trappable,
+        "vaultspec:verb/kept-results.keep": trappable,
     },
 });
 
@@ -77,6 +79,7 @@ fn fs_error(err: StorageError) -> FsError {
 impl workspace_read::Host for CallState {
     fn read_file(&mut self, path: String) -> Result<Vec<u8>, FsError> {
         self.journal.note_file(&path);
+        self.note_kept_read(&path);
         if let Some(bytes) = self.inputs.get(&path) {
             return Ok(bytes.to_vec());
         }
@@ -88,7 +91,7 @@ impl workspace_read::Host for CallState {
         paths: Vec<String>,
     ) -> wasmtime::Result<Vec<Result<Vec<u8>, FsError>>> {
         self.charge_paths("read-files", &paths)?;
-        self.note_files(&paths);
+        self.note_reads(&paths);
         if !self.inputs.is_empty() {
             return Ok(paths.into_iter().map(|p| self.read_file(p)).collect());
         }
@@ -109,7 +112,7 @@ impl workspace_read::Host for CallState {
             );
         }
         self.charge_paths("read-ahead", &paths)?;
-        self.note_files(&paths);
+        self.note_reads(&paths);
         let reads = if self.in_flight < MAX_IN_FLIGHT {
             PendingReads::start(&self.storage, paths)
         } else {
@@ -189,6 +192,26 @@ impl CallState {
         }
     }
 
+    /// Files the call read: noted as [`CallState::note_files`] does, and
+    /// for the results it may keep of them.
+    fn note_reads(&mut self, paths: &[String]) {
+        self.note_files(paths);
+        if let Some(kept) = &self.kept {
+            let mut kept = kept.lock().expect("kept results lock poisoned");
+            for path in paths {
+                kept.note_read(path);
+            }
+        }
+    }
+
+    fn note_kept_read(&mut self, path: &str) {
+        if let Some(kept) = &self.kept {
+            kept.lock()
+                .expect("kept results lock poisoned")
+                .note_read(path);
+        }
+    }
+
     /// Charge the paths of one read request against [`HELD_BUDGET`], or
     /// stop the call when they would pass it.
     pub(super) fn charge_paths(&mut self, what: &str, paths: &[String]) -> wasmtime::Result<()> {
@@ -196,12 +219,17 @@ impl CallState {
             .iter()
             .map(|p| path_cost(p))
             .fold(0u64, u64::saturating_add);
+        self.charge(what, &format!("{} paths", paths.len()), cost)
+    }
+
+    /// Charge `cost` bytes (of `things`, for the message) against
+    /// [`HELD_BUDGET`], or stop the call when they would pass it.
+    pub(super) fn charge(&mut self, what: &str, things: &str, cost: u64) -> wasmtime::Result<()> {
         let total = self.held.saturating_add(cost);
         if total > HELD_BUDGET {
             wasmtime::bail!(
-                "{what} refused: {} paths would take what the host holds for this call past {HELD_BUDGET} bytes \
+                "{what} refused: {things} would take what the host holds for this call past {HELD_BUDGET} bytes \
                  ({} already held)",
-                paths.len(),
                 self.held
             );
         }

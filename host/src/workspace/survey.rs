@@ -36,6 +36,11 @@ struct Seen {
 }
 
 impl Seen {
+    /// A plain file that had not changed since `racy_after`.
+    fn settled(&self, racy_after: Duration) -> bool {
+        self.file && stamp_changed_at(&self.stamp) < racy_after
+    }
+
     // The fields' types differ by architecture (signed here, unsigned
     // there); the casts are the identity only on some.
     #[allow(clippy::unnecessary_cast)]
@@ -391,11 +396,9 @@ pub fn settled_print(dir: &Path, racy_after: Duration) -> Option<[u8; 32]> {
 /// that is not UTF-8 (the storage leaves it out), a folder it could not
 /// open (the storage's listing fails), or one deeper than a listing
 /// enters.
-pub fn settled_vault(
-    vault: &Path,
-    racy_after: Duration,
-) -> (Option<[u8; 32]>, Option<Vec<FileEntry>>) {
+pub fn settled_vault(vault: &Path, racy_after: Duration) -> (Option<[u8; 32]>, Option<Listed>) {
     let mut listing = Listing {
+        racy_after,
         utf8: true,
         ..Listing::default()
     };
@@ -404,21 +407,35 @@ pub fn settled_vault(
         mut files,
         folders,
         utf8,
+        ..
     } = listing;
     let listing = (utf8 && folders.walked_whole()).then(|| {
-        files.sort();
-        files
+        files.sort_unstable_by(|a, b| a.0.path.cmp(&b.0.path));
+        let (files, settled) = files.into_iter().unzip();
+        Listed { files, settled }
     });
     (print, listing)
+}
+
+/// The listing a settled walk gives of `.vault/` ([`settled_vault`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// Every file, as the workspace's storage lists it.
+    pub files: Vec<FileEntry>,
+    /// For each of `files`, its stamp when it is a plain file that had not
+    /// changed within [`RACY`] of the walk.
+    pub settled: Vec<Option<Stamp>>,
 }
 
 /// What a settled walk lists of `.vault/`, as [`settled_vault`] gives it.
 #[derive(Default)]
 struct Listing {
-    files: Vec<FileEntry>,
+    files: Vec<(FileEntry, Option<Stamp>)>,
     folders: Folders,
     /// No name that is not UTF-8.
     utf8: bool,
+    /// Files changed after this are not settled.
+    racy_after: Duration,
 }
 
 /// The walk behind [`settled_print`] and [`settled_vault`].
@@ -438,7 +455,7 @@ fn settled_walk(
         let Some(seen) = seen.filter(|_| settled) else {
             return;
         };
-        settled = seen.file && stamp_changed_at(&seen.stamp) < racy_after;
+        settled = seen.settled(racy_after);
         hash_entry(&mut hasher, relative, seen.stamp);
     };
     let mut enter = |_: &Path, _: &[u8]| {
@@ -459,13 +476,16 @@ fn note(listing: &mut Listing, relative: &[u8], seen: Option<&Seen>) {
     };
     match seen {
         None => listing.folders.met(relative),
-        Some(seen) => listing.files.push(FileEntry {
-            path: format!(".vault{relative}"),
-            size: match seen.file {
-                true => u64::try_from(seen.stamp[0]).unwrap_or(0),
-                false => 0,
+        Some(seen) => listing.files.push((
+            FileEntry {
+                path: format!(".vault{relative}"),
+                size: match seen.file {
+                    true => u64::try_from(seen.stamp[0]).unwrap_or(0),
+                    false => 0,
+                },
             },
-        }),
+            seen.settled(listing.racy_after).then_some(seen.stamp),
+        )),
     }
 }
 
@@ -530,11 +550,25 @@ mod tests {
         let (print, listing) = settled_vault(&vault, later);
         assert_eq!(print, settled_print(&vault, later));
         assert!(print.is_some());
-        assert_eq!(listing.unwrap(), listed(), "same files, sizes and order");
+        let listing = listing.unwrap();
+        assert_eq!(listing.files, listed(), "same files, sizes and order");
+        // Each settled file with the stamp a survey takes of it.
+        let surveyed = survey(&vault);
+        for (file, settled) in listing.files.iter().zip(&listing.settled) {
+            assert_eq!(
+                settled.as_ref(),
+                surveyed.stamps.get(&file.path),
+                "{}",
+                file.path
+            );
+        }
 
-        // Files still changing have no fingerprint, and are listed as they are.
+        // Files still changing have no fingerprint, are listed as they are,
+        // and none is settled.
         let (print, listing) = settled_vault(&vault, Duration::ZERO);
-        assert_eq!((print, listing), (None, Some(listed())));
+        let listing = listing.unwrap();
+        assert_eq!((print, &listing.files), (None, &listed()));
+        assert!(listing.settled.iter().all(Option::is_none));
 
         // A link and a pipe: listed as the storage lists them, with no size.
         std::os::unix::fs::symlink("../plan/x.md", vault.join("adr/link.md")).unwrap();
@@ -547,7 +581,13 @@ mod tests {
         )
         .unwrap();
         let (print, listing) = settled_vault(&vault, later);
-        assert_eq!((print, listing), (None, Some(listed())));
+        let listing = listing.unwrap();
+        assert_eq!((print, &listing.files), (None, &listed()));
+        // Neither is a plain file: neither is settled.
+        for (file, settled) in listing.files.iter().zip(&listing.settled) {
+            let special = file.path.ends_with("link.md") || file.path.ends_with("pipe.md");
+            assert_eq!(settled.is_none(), special, "{}", file.path);
+        }
 
         // A name the storage leaves out: the walk cannot stand for it.
         let odd = vault.join(std::ffi::OsStr::from_bytes(b"adr/\xff.md"));

@@ -11,4 +11,6 @@ wit_bindgen::generate!({
     world: "vaultspec:verb/capabilities",
 });
 
-pub use vaultspec::verb::{framework_write, vault_history, workspace_read, workspace_write};
+pub use vaultspec::verb::{
+    framework_write, kept_results, vault_history, workspace_read, workspace_write,
+};

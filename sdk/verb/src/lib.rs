@@ -24,6 +24,7 @@
 mod bindings;
 pub mod hints;
 pub mod history;
+pub mod kept;
 pub mod output;
 pub mod style;
 mod workspace_client;

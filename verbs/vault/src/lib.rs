@@ -7,6 +7,7 @@
 mod graph;
 mod list;
 mod report;
+mod rows;
 mod search;
 
 use exports::vaultspec::vault::{vault, vault_feature, vault_link};

@@ -4,13 +4,14 @@
 use vaultspec_sdk::Workspace;
 use vaultspec_sdk::serde_json::json;
 use vaultspec_sdk::vault::graph::{
-    DocSelect, FeatureFilter, Graph, list_corpus, load_graph, read_corpus,
+    DocSelect, FeatureFilter, Graph, load_graph, read_corpus, select_rows,
 };
 use vaultspec_sdk::vault::ops::link;
 use vaultspec_sdk::vault::{Corpus, Date, resolve};
 
 use crate::exports::vaultspec::vault::{vault, vault_feature, vault_link};
 use crate::report::{self, date_flag, done, fail, page};
+use crate::rows::corpus_rows;
 
 /// The document types and pseudo types `vault list` accepts.
 const LIST_TYPES: [&str; 9] = [
@@ -82,15 +83,22 @@ pub fn documents(options: vault::ListOptions, doc_type: Option<String>) -> u8 {
     };
     let select = DocSelect::parse(doc_type.as_deref());
     let (feature, date) = (options.feature.as_deref(), date.as_deref());
-    let (docs, archived) = match read_corpus(&Workspace::open()) {
-        Ok(read) => read,
-        Err(err) => return fail(json, err),
-    };
     // Only `orphaned` and `invalid` are read from the links: any other
-    // listing takes the documents as read, without building the graph.
-    let rows = match list_corpus(&docs, select, feature, date) {
-        Some(rows) => rows,
-        None => Graph::build(docs, &archived).list_documents(select, feature, date),
+    // listing is made from the documents' rows, without building the graph.
+    let workspace = Workspace::open();
+    let rows = match select {
+        DocSelect::Orphaned | DocSelect::Invalid => {
+            read_corpus(&workspace).map(|(docs, archived)| {
+                Graph::build(docs, &archived).list_documents(select, feature, date)
+            })
+        }
+        _ => corpus_rows(&workspace).map(|rows| {
+            select_rows(rows, select, feature, date).expect("a selection without links")
+        }),
+    };
+    let rows = match rows {
+        Ok(rows) => rows,
+        Err(err) => return fail(json, err),
     };
     let (rows, window) = page(&rows, json, options.limit, options.offset);
     let mut data = json!({ "documents": rows });

@@ -171,12 +171,12 @@ impl Graph {
 
     /// The documents [`list_documents`](Self::list_documents) lists, each
     /// with its listing feature.
-    fn selected(
+    fn selected<'f>(
         &self,
-        select: DocSelect<'_>,
-        feature: Option<&str>,
-        date: Option<&str>,
-    ) -> impl Iterator<Item = (NodeId, &GraphDoc, Option<&str>)> {
+        select: DocSelect<'f>,
+        feature: Option<&'f str>,
+        date: Option<&'f str>,
+    ) -> impl Iterator<Item = (NodeId, &GraphDoc, Option<&str>)> + use<'_, 'f> {
         let keep: Option<HashSet<NodeId>> = match select {
             DocSelect::Orphaned => Some(self.orphans().into_iter().collect()),
             DocSelect::Invalid => Some(self.dangling_links().into_iter().map(|(s, _)| s).collect()),
@@ -229,49 +229,157 @@ pub fn list_corpus(
     }
 }
 
-/// The documents of `docs` (a document's node is its place there, as in a
-/// graph) in `keep` when given, of the selected type, listing feature and
-/// listing date, each with its listing feature.
-fn select_docs<'d>(
-    docs: &'d [GraphDoc],
-    keep: Option<HashSet<NodeId>>,
+/// [`list_corpus`] over rows already made ([`DocRow::of`] each corpus
+/// document, in corpus order): the rows of the selection, or `None` for
+/// `orphaned` and `invalid`.
+pub fn select_rows(
+    rows: Vec<DocRow>,
     select: DocSelect<'_>,
     feature: Option<&str>,
     date: Option<&str>,
-) -> impl Iterator<Item = (NodeId, &'d GraphDoc, Option<&'d str>)> {
-    let wanted = feature
-        .map(crate::doc::feature_arg)
-        .filter(|f| !f.is_empty());
-    let date = date.filter(|d| !d.is_empty());
+) -> Option<Vec<DocRow>> {
+    if matches!(select, DocSelect::Orphaned | DocSelect::Invalid) {
+        return None;
+    }
+    let filter = Filter::new(select, feature, date);
+    Some(
+        rows.into_iter()
+            .filter(|r| filter.takes(&r.doc_type, r.date.as_deref(), r.feature.as_deref()))
+            .collect(),
+    )
+}
+
+/// What a listing filters on besides the links: the type, the listing date
+/// and the listing feature.
+#[derive(Clone, Copy)]
+struct Filter<'a> {
+    select: DocSelect<'a>,
+    feature: Option<&'a str>,
+    date: Option<&'a str>,
+}
+
+impl<'a> Filter<'a> {
+    fn new(select: DocSelect<'a>, feature: Option<&'a str>, date: Option<&'a str>) -> Self {
+        Self {
+            select,
+            feature: feature
+                .map(crate::doc::feature_arg)
+                .filter(|f| !f.is_empty()),
+            date: date.filter(|d| !d.is_empty()),
+        }
+    }
+
+    /// Whether a document of this type, listing date and listing feature
+    /// is listed.
+    fn takes(&self, doc_type: &str, date: Option<&str>, feature: Option<&str>) -> bool {
+        self.takes_kind(doc_type, date) && self.takes_feature(feature)
+    }
+
+    /// [`Filter::takes`] on the type and date alone.
+    fn takes_kind(&self, doc_type: &str, date: Option<&str>) -> bool {
+        (match self.select {
+            DocSelect::Type(t) => doc_type == t,
+            _ => true,
+        }) && self.date.is_none_or(|d| date == Some(d))
+    }
+
+    /// [`Filter::takes`] on the feature alone.
+    fn takes_feature(&self, feature: Option<&str>) -> bool {
+        self.feature.is_none_or(|w| feature == Some(w))
+    }
+}
+
+/// The documents of `docs` (a document's node is its place there, as in a
+/// graph) in `keep` when given, of the selected type, listing feature and
+/// listing date, each with its listing feature.
+fn select_docs<'d, 'f>(
+    docs: &'d [GraphDoc],
+    keep: Option<HashSet<NodeId>>,
+    select: DocSelect<'f>,
+    feature: Option<&'f str>,
+    date: Option<&'f str>,
+) -> impl Iterator<Item = (NodeId, &'d GraphDoc, Option<&'d str>)> + use<'d, 'f> {
+    let filter = Filter::new(select, feature, date);
     docs.iter()
         .enumerate()
         .filter(move |(id, doc)| {
             keep.as_ref().is_none_or(|k| k.contains(id))
-                && match select {
-                    DocSelect::Type(t) => doc.type_name() == t,
-                    _ => true,
-                }
-                && date.is_none_or(|d| doc.listing_date() == Some(d))
+                && filter.takes_kind(doc.type_name(), doc.listing_date())
         })
         .map(|(id, doc)| (id, doc, doc.listing_feature()))
-        .filter(move |(_, _, f)| wanted.is_none_or(|w| *f == Some(w)))
+        .filter(move |(_, _, f)| filter.takes_feature(*f))
 }
 
 /// The `vault list` rows of the selected documents.
 fn rows<'d>(
     selected: impl Iterator<Item = (NodeId, &'d GraphDoc, Option<&'d str>)>,
 ) -> Vec<DocRow> {
-    selected
-        .map(|(id, doc, feature)| DocRow {
+    selected.map(|(id, doc, _)| DocRow::of(id, doc)).collect()
+}
+
+impl DocRow {
+    /// The row of `doc`, node `node` of its graph.
+    pub fn of(node: NodeId, doc: &GraphDoc) -> DocRow {
+        DocRow {
             path: doc.path.clone(),
             doc_type: doc.type_name().to_owned(),
-            feature: feature.map(str::to_owned),
+            feature: doc.listing_feature().map(str::to_owned),
             date: doc.listing_date().map(str::to_owned),
             problem: doc.problem.as_ref().map(ToString::to_string),
             name: doc.stem().to_owned(),
-            node: id,
+            node,
+        }
+    }
+
+    /// What a verb keeps of the row between runs: the fields not read from
+    /// the path (feature, date, problem), each a presence byte, then its
+    /// length (u32, little-endian) and bytes. [`DocRow::from_kept`] reads it.
+    pub fn kept_form(&self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for field in [&self.feature, &self.date, &self.problem] {
+            match field {
+                None => bytes.push(0),
+                Some(text) => {
+                    bytes.push(1);
+                    bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
+                    bytes.extend_from_slice(text.as_bytes());
+                }
+            }
+        }
+        bytes
+    }
+
+    /// The row of the document at `path`, node `node`, from its
+    /// [`kept_form`](Self::kept_form); `None` for bytes of any other shape.
+    pub fn from_kept(path: &str, node: NodeId, mut bytes: &[u8]) -> Option<DocRow> {
+        let mut field = || -> Option<Option<String>> {
+            let (&present, rest) = bytes.split_first()?;
+            bytes = rest;
+            if present == 0 {
+                return Some(None);
+            }
+            let (len, rest) = bytes.split_at_checked(4)?;
+            let (text, rest) =
+                rest.split_at_checked(u32::from_le_bytes(len.try_into().ok()?) as usize)?;
+            bytes = rest;
+            Some(Some(std::str::from_utf8(text).ok()?.to_owned()))
+        };
+        let (feature, date, problem) = (field()?, field()?, field()?);
+        if !bytes.is_empty() {
+            return None;
+        }
+        Some(DocRow {
+            path: path.to_owned(),
+            doc_type: crate::doc::DocType::of_path(path)
+                .map_or("unknown", |t| t.as_str())
+                .to_owned(),
+            feature,
+            date,
+            problem,
+            name: crate::doc::stem_of(path).to_owned(),
+            node,
         })
-        .collect()
+    }
 }
 
 #[cfg(test)]
@@ -322,6 +430,10 @@ mod tests {
             (DocSelect::Type("adr"), Some("f"), Some("2026-01-03")),
             (DocSelect::All, None, Some("2026-01-01")),
         ];
+        // Each document's row as a verb recalls it from its kept form.
+        let recalled: Vec<DocRow> = (g.docs().iter().enumerate())
+            .map(|(id, d)| DocRow::from_kept(&d.path, id, &DocRow::of(id, d).kept_form()).unwrap())
+            .collect();
         for (select, feature, date) in selections {
             let rows = list_corpus(g.docs(), select, feature, date);
             assert_eq!(
@@ -329,6 +441,7 @@ mod tests {
                 Some(&g.list_documents(select, feature, date)[..]),
                 "{select:?} {feature:?} {date:?}"
             );
+            assert_eq!(select_rows(recalled.clone(), select, feature, date), rows);
         }
         assert_eq!(
             list_corpus(g.docs(), DocSelect::All, None, None)
@@ -338,7 +451,43 @@ mod tests {
         );
         for links in [DocSelect::Orphaned, DocSelect::Invalid] {
             assert_eq!(list_corpus(g.docs(), links, None, None), None);
+            assert_eq!(select_rows(recalled.clone(), links, None, None), None);
         }
+    }
+
+    #[test]
+    fn a_rows_kept_form_gives_the_row_back_and_nothing_else_does() {
+        let docs = [
+            GraphDoc::from_text(
+                ".vault/adr/2026-02-03-x-adr.md",
+                "---\ntags: [#adr, #x]\n---\n# X\n",
+            ),
+            GraphDoc::from_text(
+                ".vault/plan/p.md",
+                "---\ndate: 2026-01-01\ntags: [\n---\nbroken\n",
+            ),
+            GraphDoc::from_text(".vault/notes.md", "no frontmatter, ünïcode"),
+            GraphDoc::from_vec(".vault/adr/bad.md", vec![0xff, 0xfe]),
+        ];
+        for (id, doc) in docs.iter().enumerate() {
+            let row = DocRow::of(id, doc);
+            let form = row.kept_form();
+            assert_eq!(DocRow::from_kept(&doc.path, id, &form).as_ref(), Some(&row));
+            for cut in 0..form.len() {
+                assert_eq!(
+                    DocRow::from_kept(&doc.path, id, &form[..cut]),
+                    None,
+                    "cut at {cut}"
+                );
+            }
+            let mut longer = form.clone();
+            longer.push(0);
+            assert_eq!(DocRow::from_kept(&doc.path, id, &longer), None);
+        }
+        assert!(
+            DocRow::of(1, &docs[1]).problem.is_some(),
+            "a malformed one keeps its problem"
+        );
     }
 
     #[test]

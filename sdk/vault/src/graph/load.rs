@@ -101,7 +101,7 @@ pub fn read_vault_listed(
             None => missing.push(*entry),
         }
     }
-    let read = read_all(storage, &missing, threads)?;
+    let read = read_docs(storage, &missing, threads)?;
     let docs = if held.is_empty() {
         read
     } else {
@@ -156,12 +156,14 @@ fn to_doc(path: &str, read: Result<Vec<u8>, StorageError>) -> Result<GraphDoc, S
     }
 }
 
-/// Reads every entry (in parallel where the storage can) and parses each
-/// file on the thread that read it. Results come back in path order.
+/// Reads every entry (in parallel where the storage can, on `threads`
+/// threads natively) and parses each file on the thread that read it.
+/// Results come back in the order of `entries`; only the call's read
+/// budget running out fails the read.
 ///
 /// In a verb (`wasm32`, one thread) the storage reads batches of files on
 /// the host, the next batch while the verb parses this one.
-fn read_all(
+pub fn read_docs(
     storage: &dyn Storage,
     entries: &[&FileEntry],
     threads: usize,

@@ -1,0 +1,36 @@
+//! The host side of `vaultspec:verb/kept-results`: a call recalls and keeps
+//! through its [`KeptResults`](super::KeptResults), or, without one (over
+//! MCP, for a third-party verb, under `--no-cache`), recalls nothing and
+//! keeps nothing.
+
+use super::state::CallState;
+use super::workspace_calls::vaultspec::verb::kept_results;
+
+impl kept_results::Host for CallState {
+    fn recall(
+        &mut self,
+        kind: String,
+        paths: Vec<String>,
+    ) -> wasmtime::Result<Vec<Option<Vec<u8>>>> {
+        self.charge_paths("recall", &paths)?;
+        Ok(match &self.kept {
+            Some(kept) => kept
+                .lock()
+                .expect("kept results lock poisoned")
+                .recall(&kind, &paths),
+            None => vec![None; paths.len()],
+        })
+    }
+
+    fn keep(&mut self, kind: String, path: String, value: Vec<u8>) -> wasmtime::Result<()> {
+        // What the host may hold of it counts like the paths handed in.
+        let size = path.len() + kind.len() + value.len();
+        self.charge("keep", "the results kept", size as u64)?;
+        if let Some(kept) = &self.kept {
+            kept.lock()
+                .expect("kept results lock poisoned")
+                .keep(kind, &path, value);
+        }
+        Ok(())
+    }
+}
