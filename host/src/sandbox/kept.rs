@@ -175,19 +175,13 @@ impl KeptResults {
         if fresh.is_empty() {
             return None;
         }
-        let files = &self.files;
-        let settled = &self.settled;
-        let unchanged = |e: &KeptEntry| {
-            files
-                .binary_search_by(|f| f.path.as_str().cmp(&e.path))
-                .is_ok_and(|at| settled[at] == Some(e.stamp))
-        };
         // This call's first: the stable sort keeps them ahead of an earlier
         // result of the same file and kind, which `dedup` then drops.
+        let earlier = std::mem::take(&mut self.earlier);
         fresh.extend(
-            std::mem::take(&mut self.earlier)
+            earlier
                 .into_iter()
-                .filter(unchanged),
+                .filter(|e| self.settled(&e.path) == Some(e.stamp)),
         );
         fresh.sort_by(|a, b| a.key().cmp(&b.key()));
         fresh.dedup_by(|a, b| a.key() == b.key());

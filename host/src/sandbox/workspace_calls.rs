@@ -78,8 +78,7 @@ fn fs_error(err: StorageError) -> FsError {
 
 impl workspace_read::Host for CallState {
     fn read_file(&mut self, path: String) -> Result<Vec<u8>, FsError> {
-        self.journal.note_file(&path);
-        self.note_kept_read(&path);
+        self.note_reads(std::slice::from_ref(&path));
         if let Some(bytes) = self.inputs.get(&path) {
             return Ok(bytes.to_vec());
         }
@@ -201,14 +200,6 @@ impl CallState {
             for path in paths {
                 kept.note_read(path);
             }
-        }
-    }
-
-    fn note_kept_read(&mut self, path: &str) {
-        if let Some(kept) = &self.kept {
-            kept.lock()
-                .expect("kept results lock poisoned")
-                .note_read(path);
         }
     }
 
