@@ -380,3 +380,102 @@ fn a_truncated_corrupt_or_foreign_store_of_kept_rows_gives_nothing() {
         assert_eq!(out, first, "{what}");
     }
 }
+
+/// Rounds of random changes, behind our back and through our verbs: edits
+/// that move a document's date or feature (some of the same size with the
+/// modification time put back), renames, removals, new documents, broken
+/// frontmatter and `vault set-frontmatter`. After each round, once it has
+/// settled and again at once after a further edit, the listing with its kept
+/// rows is the listing run afresh.
+#[test]
+fn after_random_changes_the_kept_rows_list_what_a_fresh_run_lists() {
+    let f = Fixture::settled();
+    let full = ["vault", "list", "--json", "--limit", "500"];
+    f.run(&full);
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let docs = |f: &Fixture| -> Vec<PathBuf> {
+        let mut docs: Vec<PathBuf> = ["adr", "research", "plan"]
+            .iter()
+            .flat_map(|t| {
+                std::fs::read_dir(f.path(&format!(".vault/{t}")))
+                    .into_iter()
+                    .flatten()
+            })
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        docs.sort();
+        docs
+    };
+    for round in 0..3 {
+        for step in 0..4 {
+            let all = docs(&f);
+            let path = all[next(all.len())].clone();
+            let before = std::fs::read_to_string(&path).unwrap_or_default();
+            match next(7) {
+                0 => {
+                    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+                    std::fs::write(&path, before.replacen("2026-03-0", "2026-04-0", 1)).unwrap();
+                    std::fs::File::options()
+                        .write(true)
+                        .open(&path)
+                        .unwrap()
+                        .set_modified(mtime)
+                        .unwrap();
+                }
+                1 => std::fs::write(&path, before.replace("#cache-layer", "#moved-on")).unwrap(),
+                2 => {
+                    let renamed =
+                        path.with_file_name(format!("2026-05-0{step}-renamed-{round}-adr.md"));
+                    std::fs::rename(&path, renamed).unwrap();
+                }
+                3 if all.len() > 2 => std::fs::remove_file(&path).unwrap(),
+                4 => {
+                    f.vault.doc(
+                        "research",
+                        &format!("2026-06-0{step}"),
+                        "fresh",
+                        Some(&format!("r{round}")),
+                    );
+                }
+                5 => std::fs::write(
+                    &path,
+                    before.replacen("tags:", "tags: [\"#broken\"\n  - x", 1),
+                )
+                .unwrap(),
+                _ => {
+                    let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+                    let out = f.run_with(
+                        f.cache.path(),
+                        &[
+                            "vault",
+                            "set-frontmatter",
+                            &stem,
+                            "--date",
+                            "2026-07-01",
+                            "--json",
+                        ],
+                    );
+                    assert!(out.status.code().is_some(), "{}", text(&out.stderr));
+                }
+            }
+        }
+        std::thread::sleep(SETTLE);
+        let (listed, _) = f.run(&full);
+        assert_eq!(listed, f.fresh(&full), "round {round}, settled");
+        // One more edit, not settled: read afresh, the rest recalled.
+        let all = docs(&f);
+        let path = &all[next(all.len())];
+        let mut file = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+        std::io::Write::write_all(&mut file, b"\nanother line\n").unwrap();
+        let (listed, log) = f.run(&full);
+        assert!(!recalled(&log).starts_with("0 of"), "{log}");
+        assert_eq!(listed, f.fresh(&full), "round {round}, racy");
+    }
+}
