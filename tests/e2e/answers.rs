@@ -111,6 +111,22 @@ impl Fixture {
 
 const LIST: &[&str] = &["vault", "list", "--json"];
 
+/// Replace the first `from` in the file at `path` with `to`, of the same
+/// length, and set its modification time back to what it was: only the
+/// contents and the change time (which nobody can set) differ.
+fn edit_in_place(path: &Path, from: &str, to: &str) {
+    assert_eq!(from.len(), to.len());
+    let text = std::fs::read_to_string(path).unwrap();
+    let mtime = std::fs::metadata(path).unwrap().modified().unwrap();
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+}
+
 /// Every file under `root` with its bytes, for comparing a tree before and
 /// after.
 fn tree(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
@@ -157,20 +173,7 @@ fn an_unchanged_vault_is_answered_from_the_cache_and_the_workspace_is_untouched(
 fn an_edit_of_the_same_size_within_the_same_second_is_seen() {
     let f = Fixture::settled();
     let before = f.kept(LIST);
-    let path = f.path(&f.adr);
-    let text = std::fs::read_to_string(&path).unwrap();
-    let edited = text.replacen("2026-03-02", "2026-03-09", 1);
-    assert_eq!(text.len(), edited.len());
-    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
-    std::fs::write(&path, &edited).unwrap();
-    // The modification time set back to what it was: only the change time
-    // (which nobody can set) and the contents differ.
-    std::fs::File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(mtime)
-        .unwrap();
+    edit_in_place(&f.path(&f.adr), "2026-03-02", "2026-03-09");
     let after = f.not_stale(LIST, &before);
     assert!(after.contains("2026-03-09"), "{after}");
     // The edit is racy, so that answer was not kept; once it settles the
@@ -309,18 +312,7 @@ fn a_listing_after_an_edit_reads_only_the_edited_file_and_never_a_stale_row() {
     assert_eq!(recalled(&log), "0 of 3 recalled");
     assert!(log.contains("kept results: 3 stored"), "{log}");
 
-    let path = f.path(&f.adr);
-    let text = std::fs::read_to_string(&path).unwrap();
-    let edited = text.replacen("2026-03-02", "2026-03-09", 1);
-    assert_eq!(text.len(), edited.len());
-    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
-    std::fs::write(&path, &edited).unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(mtime)
-        .unwrap();
+    edit_in_place(&f.path(&f.adr), "2026-03-02", "2026-03-09");
     // Racy now: read again, and its row not kept.
     let (now, log) = f.run(LIST);
     assert_eq!(recalled(&log), "2 of 3 recalled");
@@ -419,16 +411,7 @@ fn after_random_changes_the_kept_rows_list_what_a_fresh_run_lists() {
             let path = all[next(all.len())].clone();
             let before = std::fs::read_to_string(&path).unwrap_or_default();
             match next(7) {
-                0 => {
-                    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
-                    std::fs::write(&path, before.replacen("2026-03-0", "2026-04-0", 1)).unwrap();
-                    std::fs::File::options()
-                        .write(true)
-                        .open(&path)
-                        .unwrap()
-                        .set_modified(mtime)
-                        .unwrap();
-                }
+                0 => edit_in_place(&path, "2026-03-0", "2026-04-0"),
                 1 => std::fs::write(&path, before.replace("#cache-layer", "#moved-on")).unwrap(),
                 2 => {
                     let renamed =
