@@ -105,17 +105,24 @@ impl KeptResults {
 
     /// What earlier runs kept under `kind` for each of `paths`, for the
     /// files unchanged since.
+    ///
+    /// Paths asked in listing order (as a verb asks for a whole folder)
+    /// are each found by one comparison after the last one found; any
+    /// other is searched for.
     pub fn recall(&mut self, kind: &str, paths: &[String]) -> Vec<Option<Vec<u8>>> {
+        // Where the next path and its result are looked for first.
+        let (mut next_file, mut next_entry) = (0, 0);
         let given: Vec<Option<Vec<u8>>> = paths
             .iter()
             .map(|path| {
-                let stamp = self.settled(path)?;
-                let found = self
-                    .earlier
-                    .binary_search_by(|e| e.key().cmp(&(path.as_str(), kind)))
-                    .ok()?;
-                let entry = &self.earlier[found];
-                (entry.stamp == stamp).then(|| entry.value.clone())
+                let file = next_or_search(&self.files, next_file, |f| f.path.as_str().cmp(path))?;
+                next_file = file + 1;
+                let stamp = self.settled[file]?;
+                let entry =
+                    next_or_search(&self.earlier, next_entry, |e| e.key().cmp(&(path, kind)))?;
+                next_entry = entry + 1;
+                let kept = &self.earlier[entry];
+                (kept.stamp == stamp).then(|| kept.value.clone())
             })
             .collect();
         self.recalls.0 += paths.len();
@@ -199,6 +206,20 @@ impl KeptResults {
     }
 }
 
+/// The place in `items` (sorted) where `order` finds equal: `at` when it is
+/// there, else searched for; a walk in order that asks for the place after
+/// the last one costs one comparison a step.
+fn next_or_search<T>(
+    items: &[T],
+    at: usize,
+    order: impl Fn(&T) -> std::cmp::Ordering,
+) -> Option<usize> {
+    match items.get(at).map(&order) {
+        Some(std::cmp::Ordering::Equal) => Some(at),
+        _ => items.binary_search_by(order).ok(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,6 +281,19 @@ mod tests {
             vec![Some(b"same".to_vec()), None, None, None]
         );
         assert_eq!(kept.recall("other", &asked), vec![None; 4], "by kind");
+        // In any order, and asked twice over.
+        let mixed = strings(&[
+            ".vault/adr/gone.md",
+            ".vault/adr/same.md",
+            ".vault/adr/edited.md",
+            ".vault/adr/same.md",
+            ".vault/adr/same.md",
+        ]);
+        let same = Some(b"same".to_vec());
+        assert_eq!(
+            kept.recall("row", &mixed),
+            vec![None, same.clone(), None, same.clone(), same]
+        );
     }
 
     #[test]
