@@ -288,7 +288,7 @@ impl Answers {
         let mut temp = tempfile::NamedTempFile::new_in(dir)?;
         std::io::Write::write_all(&mut temp, &bytes)?;
         temp.persist(&self.entry)?;
-        prune(dir, MAX_ENTRIES);
+        prune(dir, MAX_ENTRIES, u64::MAX);
         Ok(())
     }
 }
@@ -352,21 +352,27 @@ fn parse(bytes: &[u8]) -> Option<(Header, Vec<u8>)> {
     (total == body.len()).then(|| (header, body.to_vec()))
 }
 
-/// Remove the oldest entries of `dir` past `keep`.
-pub(super) fn prune(dir: &Path, keep: usize) {
+/// Remove the oldest entries of `dir` past the newest `keep`, and past the
+/// newest that together hold at most `max_bytes`.
+pub(super) fn prune(dir: &Path, keep: usize, max_bytes: u64) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut entries: Vec<(SystemTime, PathBuf)> = entries
+    let mut entries: Vec<(SystemTime, u64, PathBuf)> = entries
         .flatten()
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            Some((meta.modified().ok()?, meta.len(), e.path()))
+        })
         .collect();
-    if entries.len() <= keep {
-        return;
-    }
-    entries.sort();
-    for (_, path) in &entries[..entries.len() - keep] {
-        let _ = std::fs::remove_file(path);
+    // Newest first.
+    entries.sort_by(|a, b| b.cmp(a));
+    let mut held = 0u64;
+    for (at, (_, len, path)) in entries.iter().enumerate() {
+        held = held.saturating_add(*len);
+        if at >= keep || held > max_bytes {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
@@ -414,6 +420,40 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(b'x');
         assert!(parse(&longer).is_none());
+    }
+
+    #[test]
+    fn pruning_keeps_the_newest_entries_by_count_and_by_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        for (i, len) in [4usize, 3, 2, 1].iter().enumerate() {
+            let path = dir.path().join(format!("e{i}"));
+            std::fs::write(&path, vec![0; *len]).unwrap();
+            let file = std::fs::File::options().write(true).open(&path).unwrap();
+            file.set_modified(now - std::time::Duration::from_secs(10 * (4 - i as u64)))
+                .unwrap();
+        }
+        let left = |dir: &Path| {
+            let mut names: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().into_string().unwrap())
+                .collect();
+            names.sort();
+            names
+        };
+        prune(dir.path(), 3, u64::MAX);
+        assert_eq!(
+            left(dir.path()),
+            ["e1", "e2", "e3"],
+            "the oldest past three"
+        );
+        prune(dir.path(), 3, 3);
+        assert_eq!(
+            left(dir.path()),
+            ["e2", "e3"],
+            "the newest within three bytes"
+        );
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! temporary name and renamed, read without following a link, and carries
 //! its key and a SHA-256 of its contents, so a truncated, corrupt or foreign
 //! file is ignored (and replaced by the next call that keeps something),
-//! never trusted. Files past [`MAX_STORES`] go, oldest first.
+//! never trusted. Files past [`MAX_STORES`], or past [`MAX_TOTAL_BYTES`]
+//! together, go, oldest first.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -29,6 +30,9 @@ pub const MAX_STORES: usize = 64;
 /// The largest store written: a vault whose results would pass it keeps
 /// the ones it had.
 pub const MAX_STORE_BYTES: usize = 64 << 20;
+
+/// What the stores may hold together; past it the oldest go.
+pub const MAX_TOTAL_BYTES: u64 = 256 << 20;
 
 /// The first bytes of every store (its format's version included).
 const MAGIC: &[u8] = b"vaultspec-kept-1\n";
@@ -113,7 +117,7 @@ impl KeptStore {
         match written {
             Ok(()) => {
                 tracing::debug!("kept results: {} stored", entries.len());
-                prune(dir, MAX_STORES);
+                prune(dir, MAX_STORES, MAX_TOTAL_BYTES);
             }
             Err(err) => tracing::debug!(
                 "could not store the kept results in `{}`: {err}",
