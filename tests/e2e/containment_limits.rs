@@ -1,7 +1,8 @@
 //! Hostile calls against the sandbox's limits: a verb asleep past its
 //! deadline, writers stuck behind a held lock, a flood of sleepers taking
 //! the pool, memories and tables past the per-call ceiling, `read-ahead`
-//! handles hoarded by the thousand, and read-only calls that must leave the
+//! handles hoarded by the thousand, results kept for files never read and
+//! floods of keeps and recalls, and read-only calls that must leave the
 //! workspace untouched. Each attack is contained and the next call on the
 //! same host still succeeds.
 
@@ -671,5 +672,100 @@ fn checks_without_fix_leave_the_workspace_untouched_through_invoke() -> anyhow::
         ))
         .map_err(anyhow::Error::msg)?;
     assert_ne!(reply["error"]["kind"], "timeout", "{reply}");
+    assert_host_still_serves(&vault)
+}
+
+// ---- results a verb asks the host to keep -------------------------------
+
+/// Kept results over the vault at `root` as a walk lists it now, every file
+/// settled, with nothing kept before.
+fn kept_over(root: &Path) -> std::sync::Arc<Mutex<vaultspec_host::sandbox::KeptResults>> {
+    use vaultspec_host::workspace::survey::{racy_after, settled_vault};
+    let later = racy_after(SystemTime::now() + Duration::from_secs(60));
+    let listed = settled_vault(&root.join(".vault"), later)
+        .1
+        .expect("a listing");
+    std::sync::Arc::new(Mutex::new(vaultspec_host::sandbox::KeptResults::new(
+        std::sync::Arc::new(listed.files),
+        listed.settled,
+        Vec::new(),
+    )))
+}
+
+/// What a call's kept results would store, every file still as it was.
+fn stored(
+    root: &Path,
+    kept: &Mutex<vaultspec_host::sandbox::KeptResults>,
+) -> Vec<(String, String, Vec<u8>)> {
+    use vaultspec_host::workspace::survey::stamp;
+    let now = |path: &str| {
+        std::fs::symlink_metadata(root.join(path))
+            .ok()
+            .map(|m| stamp(&m))
+    };
+    kept.lock()
+        .unwrap()
+        .settle(now)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|e| (e.path, e.kind, e.value))
+        .collect()
+}
+
+#[test]
+fn a_verb_keeps_only_what_it_read_within_the_limits_and_a_flood_is_stopped() -> anyhow::Result<()> {
+    let vault = TestVault::new();
+    let first = vault.doc("adr", "2026-03-02", "cache-layer", Some("use-lru"));
+    vault.doc("research", "2026-03-01", "cache-layer", Some("eviction"));
+    let hoarder = load(guests::HOARDER)?;
+    let root = vault.root().to_owned();
+    let keeping = |mode: &str| {
+        let kept = kept_over(&root);
+        let options = CallOptions {
+            kept: Some(kept.clone()),
+            ..CallOptions::default()
+        };
+        (
+            call_at(&hoarder, "hoarder keep", &[mode], &root, options),
+            kept,
+        )
+    };
+
+    // Results for files it never read: none is stored.
+    let (outcome, kept) = keeping("unread");
+    assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
+    assert_eq!(stored(&root, &kept), []);
+
+    // The file it read: within the size and the kinds a file may have.
+    let (outcome, kept) = keeping("read-one");
+    assert_eq!(outcome.exit_code, Some(0), "{}", stdout(&outcome));
+    let kinds: Vec<(String, String)> = stored(&root, &kept)
+        .into_iter()
+        .map(|(path, kind, _)| (path, kind))
+        .collect();
+    let expected: Vec<(String, String)> = ["k1", "k2", "k3", "row"]
+        .iter()
+        .map(|k| (first.clone(), (*k).to_owned()))
+        .collect();
+    assert_eq!(kinds, expected, "no oversized value and no fifth kind");
+
+    // Floods of keeps and of recalls run into what the host holds for one
+    // call, and stop it.
+    for (mode, refused) in [
+        ("flood", "keep refused"),
+        ("recall-flood", "recall refused"),
+    ] {
+        let (outcome, _) = keeping(mode);
+        let failure = outcome
+            .failure
+            .as_ref()
+            .unwrap_or_else(|| panic!("{mode} was not stopped: {}", stdout(&outcome)));
+        assert_eq!(failure.kind, FailureKind::Trap, "{mode}");
+        assert!(
+            failure.message.contains(refused),
+            "{mode}: {}",
+            failure.message
+        );
+    }
     assert_host_still_serves(&vault)
 }
