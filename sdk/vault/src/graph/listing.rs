@@ -213,25 +213,10 @@ impl Graph {
 }
 
 /// [`Graph::list_documents`] for a selection that needs no links (every
-/// document, or those of one type), from the corpus documents alone, in
-/// path order as a load gives them: the same rows without building the
-/// graph. `None` for `orphaned` and `invalid`, which are read from the
-/// links.
-pub fn list_corpus(
-    docs: &[GraphDoc],
-    select: DocSelect<'_>,
-    feature: Option<&str>,
-    date: Option<&str>,
-) -> Option<Vec<DocRow>> {
-    match select {
-        DocSelect::Orphaned | DocSelect::Invalid => None,
-        _ => Some(rows(select_docs(docs, None, select, feature, date))),
-    }
-}
-
-/// [`list_corpus`] over rows already made ([`DocRow::of`] each corpus
-/// document, in corpus order): the rows of the selection, or `None` for
-/// `orphaned` and `invalid`.
+/// document, or those of one type), from the rows of the corpus documents
+/// alone ([`DocRow::of`] each, in path order as a load gives them): the
+/// same rows without building the graph. `None` for `orphaned` and
+/// `invalid`, which are read from the links.
 pub fn select_rows(
     rows: Vec<DocRow>,
     select: DocSelect<'_>,
@@ -430,28 +415,27 @@ mod tests {
             (DocSelect::Type("adr"), Some("f"), Some("2026-01-03")),
             (DocSelect::All, None, Some("2026-01-01")),
         ];
-        // Each document's row as a verb recalls it from its kept form.
-        let recalled: Vec<DocRow> = (g.docs().iter().enumerate())
-            .map(|(id, d)| DocRow::from_kept(&d.path, id, &DocRow::of(id, d).kept_form()).unwrap())
+        let read: Vec<DocRow> = (g.docs().iter().enumerate())
+            .map(|(id, d)| DocRow::of(id, d))
             .collect();
+        // Each document's row as a verb recalls it from its kept form.
+        let recalled: Vec<DocRow> = (read.iter())
+            .map(|r| DocRow::from_kept(&r.path, r.node, &r.kept_form()).unwrap())
+            .collect();
+        assert_eq!(recalled, read);
         for (select, feature, date) in selections {
-            let rows = list_corpus(g.docs(), select, feature, date);
             assert_eq!(
-                rows.as_deref(),
-                Some(&g.list_documents(select, feature, date)[..]),
+                select_rows(read.clone(), select, feature, date),
+                Some(g.list_documents(select, feature, date)),
                 "{select:?} {feature:?} {date:?}"
             );
-            assert_eq!(select_rows(recalled.clone(), select, feature, date), rows);
         }
         assert_eq!(
-            list_corpus(g.docs(), DocSelect::All, None, None)
-                .unwrap()
-                .len(),
-            6
+            select_rows(read.clone(), DocSelect::All, None, None).map(|r| r.len()),
+            Some(6)
         );
         for links in [DocSelect::Orphaned, DocSelect::Invalid] {
-            assert_eq!(list_corpus(g.docs(), links, None, None), None);
-            assert_eq!(select_rows(recalled.clone(), links, None, None), None);
+            assert_eq!(select_rows(read.clone(), links, None, None), None);
         }
     }
 

@@ -48,7 +48,7 @@ pub use export::ExportOptions;
 pub use features::{FeatureFilter, FeatureRow, FindFeatureRow};
 pub use find::{FIND_DEFAULT_TYPES, FindQuery};
 pub use input::{DOC_TYPES, GraphDoc, is_directory_tag, position};
-pub use listing::{DocRow, DocSelect, Stats, list_corpus, select_rows};
+pub use listing::{DocRow, DocSelect, Stats, select_rows};
 pub use load::{
     LoadError, VaultRead, default_threads, load_graph, load_graph_listed, read_corpus,
     read_corpus_with, read_doc, read_docs, read_vault, read_vault_keeping, read_vault_listed,
