@@ -688,7 +688,7 @@ fn kept_over(root: &Path) -> std::sync::Arc<Mutex<vaultspec_host::sandbox::KeptR
     std::sync::Arc::new(Mutex::new(vaultspec_host::sandbox::KeptResults::new(
         std::sync::Arc::new(listed.files),
         listed.settled,
-        Vec::new(),
+        Vec::new,
     )))
 }
 

@@ -39,17 +39,18 @@
 //! written inside the workspace; `--no-cache` runs the verb and keeps
 //! nothing.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use vaultspec_vault::Date;
 
+use super::cache_files::{cache_folder, prune, seal, unseal};
 use crate::catalog::{Origin, VerbComponent, VerbSpec};
 use crate::invocation::Invocation;
 use crate::sandbox::{
-    Chunk, HostOutput, OUTPUT_LIMIT, Outcome, Outside, own_folder, read_own_file,
+    Chunk, HostOutput, OUTPUT_LIMIT, Outcome, Outside, read_own_file, write_own_file,
 };
 use crate::workspace::Workspace;
 use crate::workspace::survey::{Listed, is_real_folder, racy_after, settled_vault, stamp};
@@ -283,45 +284,18 @@ impl Answers {
     }
 
     fn write(&self, header: &Header, chunks: &[Chunk]) -> anyhow::Result<()> {
-        let dir = self.entry.parent().expect("entries live in a folder");
-        let bytes = encode(header, chunks)?;
-        let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-        std::io::Write::write_all(&mut temp, &bytes)?;
-        temp.persist(&self.entry)?;
-        prune(dir, MAX_ENTRIES, u64::MAX);
+        write_own_file(&self.entry, &encode(header, chunks)?)?;
+        prune(
+            self.entry.parent().expect("entries live in a folder"),
+            MAX_ENTRIES,
+            u64::MAX,
+        );
         Ok(())
     }
 }
 
-/// The folder `name` of the user's cache, made if need be, when it is this
-/// user's alone and outside the workspace at `root` (canonical): nothing
-/// kept is ever written inside a workspace.
-pub(super) fn cache_folder(name: &str, root: &Path) -> Option<PathBuf> {
-    let dir = std::path::absolute(crate::env::cache_base()?.join(name)).ok()?;
-    if inside(&dir, root) {
-        tracing::debug!(
-            "no {name} cache: `{}` is inside the workspace",
-            dir.display()
-        );
-        return None;
-    }
-    if let Err(reason) = own_folder(&dir) {
-        tracing::debug!("no {name} cache in `{}`: {reason}", dir.display());
-        return None;
-    }
-    Some(dir)
-}
-
-/// Whether `dir` (absolute) is or would be created inside `root`
-/// (canonical): its nearest existing folder, with links resolved, is.
-fn inside(dir: &Path, root: &Path) -> bool {
-    dir.ancestors()
-        .find_map(|at| at.canonicalize().ok())
-        .is_some_and(|at| at.starts_with(root))
-}
-
-/// An entry: [`MAGIC`], the SHA-256 of the rest, then the header's length
-/// (u32, little-endian), the header (JSON) and the output bytes.
+/// An entry, [`seal`]ed under [`MAGIC`]: the header's length (u32,
+/// little-endian), the header (JSON) and the output bytes.
 fn encode(header: &Header, chunks: &[Chunk]) -> anyhow::Result<Vec<u8>> {
     let json = serde_json::to_vec(header)?;
     let mut rest =
@@ -331,49 +305,18 @@ fn encode(header: &Header, chunks: &[Chunk]) -> anyhow::Result<Vec<u8>> {
     for chunk in chunks {
         rest.extend_from_slice(&chunk.bytes);
     }
-    let mut bytes = MAGIC.to_vec();
-    bytes.extend_from_slice(&Sha256::digest(&rest));
-    bytes.extend_from_slice(&rest);
-    Ok(bytes)
+    Ok(seal(MAGIC, &rest))
 }
 
 /// [`encode`] undone, or `None` for anything else.
 fn parse(bytes: &[u8]) -> Option<(Header, Vec<u8>)> {
-    let bytes = bytes.strip_prefix(MAGIC)?;
-    let (sum, rest) = bytes.split_at_checked(32)?;
-    if Sha256::digest(rest).as_slice() != sum {
-        return None;
-    }
+    let rest = unseal(MAGIC, bytes)?;
     let (len, rest) = rest.split_at_checked(4)?;
     let len = u32::from_le_bytes(len.try_into().ok()?) as usize;
     let (json, body) = rest.split_at_checked(len)?;
     let header: Header = serde_json::from_slice(json).ok()?;
     let total: usize = header.chunks.iter().map(|(_, n)| n).sum();
     (total == body.len()).then(|| (header, body.to_vec()))
-}
-
-/// Remove the oldest entries of `dir` past the newest `keep`, and past the
-/// newest that together hold at most `max_bytes`.
-pub(super) fn prune(dir: &Path, keep: usize, max_bytes: u64) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<(SystemTime, u64, PathBuf)> = entries
-        .flatten()
-        .filter_map(|e| {
-            let meta = e.metadata().ok()?;
-            Some((meta.modified().ok()?, meta.len(), e.path()))
-        })
-        .collect();
-    // Newest first.
-    entries.sort_by(|a, b| b.cmp(a));
-    let mut held = 0u64;
-    for (at, (_, len, path)) in entries.iter().enumerate() {
-        held = held.saturating_add(*len);
-        if at >= keep || held > max_bytes {
-            let _ = std::fs::remove_file(path);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -420,52 +363,5 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(b'x');
         assert!(parse(&longer).is_none());
-    }
-
-    #[test]
-    fn pruning_keeps_the_newest_entries_by_count_and_by_size() {
-        let dir = tempfile::tempdir().unwrap();
-        let now = SystemTime::now();
-        for (i, len) in [4usize, 3, 2, 1].iter().enumerate() {
-            let path = dir.path().join(format!("e{i}"));
-            std::fs::write(&path, vec![0; *len]).unwrap();
-            let file = std::fs::File::options().write(true).open(&path).unwrap();
-            file.set_modified(now - std::time::Duration::from_secs(10 * (4 - i as u64)))
-                .unwrap();
-        }
-        let left = |dir: &Path| {
-            let mut names: Vec<String> = std::fs::read_dir(dir)
-                .unwrap()
-                .flatten()
-                .map(|e| e.file_name().into_string().unwrap())
-                .collect();
-            names.sort();
-            names
-        };
-        prune(dir.path(), 3, u64::MAX);
-        assert_eq!(
-            left(dir.path()),
-            ["e1", "e2", "e3"],
-            "the oldest past three"
-        );
-        prune(dir.path(), 3, 3);
-        assert_eq!(
-            left(dir.path()),
-            ["e2", "e3"],
-            "the newest within three bytes"
-        );
-    }
-
-    #[test]
-    fn a_cache_folder_inside_the_workspace_is_recognised_before_it_exists() {
-        let root = tempfile::tempdir().unwrap();
-        let root = root.path().canonicalize().unwrap();
-        assert!(inside(&root.join("cache/answers"), &root));
-        assert!(inside(&root, &root));
-        let elsewhere = tempfile::tempdir().unwrap();
-        assert!(!inside(&elsewhere.path().join("cache/answers"), &root));
-        let link = elsewhere.path().join("link");
-        std::os::unix::fs::symlink(&root, &link).unwrap();
-        assert!(inside(&link.join("answers"), &root));
     }
 }

@@ -19,10 +19,10 @@ use sha2::{Digest, Sha256};
 use vaultspec_vault::FileEntry;
 
 use crate::catalog::{Origin, VerbComponent};
-use crate::sandbox::{KeptEntry, KeptResults, read_own_file};
+use crate::sandbox::{KeptEntry, KeptResults, read_own_file, write_own_file};
 use crate::workspace::survey::{Stamp, stamp};
 
-use super::answers::{cache_folder, prune};
+use super::cache_files::{cache_folder, prune, seal, unseal};
 
 /// Stores kept in the folder; past it the oldest go.
 pub const MAX_STORES: usize = 64;
@@ -62,25 +62,24 @@ impl KeptStore {
         Some(Self { root, key, file })
     }
 
-    /// What earlier runs kept, over the listing walked before the call
-    /// (`files`, shared with the call's first listing, and the stamp of each
-    /// settled one): ready for [`crate::sandbox::CallOptions::kept`].
+    /// The call's kept results over the listing walked before it (`files`,
+    /// shared with the call's first listing, and the stamp of each settled
+    /// one), ready for [`crate::sandbox::CallOptions::kept`]. The store is
+    /// read only if the verb recalls or keeps something.
     pub fn open(
         &self,
         files: Arc<Vec<FileEntry>>,
         settled: Vec<Option<Stamp>>,
     ) -> Arc<Mutex<KeptResults>> {
-        let earlier = match read_own_file(&self.file) {
-            Ok(Some(bytes)) => decode(&bytes, &self.key).unwrap_or_else(|| {
-                tracing::debug!("ignoring the kept results `{}`", self.file.display());
+        let (file, key) = (self.file.clone(), self.key.clone());
+        let earlier = move || match read_own_file(&file) {
+            Ok(Some(bytes)) => decode(&bytes, &key).unwrap_or_else(|| {
+                tracing::debug!("ignoring the kept results `{}`", file.display());
                 Vec::new()
             }),
             Ok(None) => Vec::new(),
             Err(reason) => {
-                tracing::debug!(
-                    "ignoring the kept results `{}`: {reason}",
-                    self.file.display()
-                );
+                tracing::debug!("ignoring the kept results `{}`: {reason}", file.display());
                 Vec::new()
             }
         };
@@ -108,15 +107,10 @@ impl KeptStore {
             );
             return;
         }
-        let dir = self.file.parent().expect("stores live in a folder");
-        let written = tempfile::NamedTempFile::new_in(dir).and_then(|mut temp| {
-            std::io::Write::write_all(&mut temp, &bytes)?;
-            temp.persist(&self.file).map_err(|e| e.error)?;
-            Ok(())
-        });
-        match written {
+        match write_own_file(&self.file, &bytes) {
             Ok(()) => {
                 tracing::debug!("kept results: {} stored", entries.len());
+                let dir = self.file.parent().expect("stores live in a folder");
                 prune(dir, MAX_STORES, MAX_TOTAL_BYTES);
             }
             Err(err) => tracing::debug!(
@@ -127,8 +121,7 @@ impl KeptStore {
     }
 }
 
-/// A store: [`MAGIC`], the SHA-256 of the rest, then the rest: the key and
-/// every entry (path, kind, stamp, value), strings and values each behind
+/// A store, [`seal`]ed under [`MAGIC`]: the key and every entry (path, kind, stamp, value), strings and values each behind
 /// their length (u32, little-endian), the stamp as six i64.
 fn encode(key: &str, entries: &[KeptEntry]) -> Vec<u8> {
     let mut rest = Vec::new();
@@ -148,19 +141,12 @@ fn encode(key: &str, entries: &[KeptEntry]) -> Vec<u8> {
             .collect::<Vec<u8>>());
         put(&entry.value);
     }
-    let mut bytes = MAGIC.to_vec();
-    bytes.extend_from_slice(&Sha256::digest(&rest));
-    bytes.extend_from_slice(&rest);
-    bytes
+    seal(MAGIC, &rest)
 }
 
 /// [`encode`] undone for the store of `key`, or `None` for anything else.
 fn decode(bytes: &[u8], key: &str) -> Option<Vec<KeptEntry>> {
-    let bytes = bytes.strip_prefix(MAGIC)?;
-    let (sum, mut rest) = bytes.split_at_checked(32)?;
-    if Sha256::digest(rest).as_slice() != sum {
-        return None;
-    }
+    let mut rest = unseal(MAGIC, bytes)?;
     let mut take = || -> Option<&[u8]> {
         let (len, after) = rest.split_at_checked(4)?;
         let len = u32::from_le_bytes(len.try_into().ok()?) as usize;

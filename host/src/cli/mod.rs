@@ -11,6 +11,7 @@
 //! untrusted component's verbs are on the command line but refuse to run.
 
 mod answers;
+mod cache_files;
 mod commands;
 mod docs;
 mod handoff;

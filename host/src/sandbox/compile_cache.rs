@@ -186,12 +186,16 @@ pub(crate) fn read_own_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
 }
 
 fn store(path: &Path, component: &Component) -> anyhow::Result<()> {
+    Ok(write_own_file(path, &component.serialize()?)?)
+}
+
+/// Write a cache entry whole: a fresh temporary file beside it (`O_EXCL`,
+/// mode 0600), renamed over it, so a reader sees the old bytes or the new.
+pub(crate) fn write_own_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().expect("cache entries live in a folder");
-    let serialized = component.serialize()?;
-    // A fresh temporary file (`O_EXCL`, mode 0600), renamed over the entry.
     let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-    std::io::Write::write_all(&mut temp, &serialized)?;
-    temp.persist(path)?;
+    std::io::Write::write_all(&mut temp, bytes)?;
+    temp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
 

@@ -50,6 +50,40 @@ impl KeptEntry {
     }
 }
 
+/// The results of earlier runs: read from where they are kept on first use
+/// (most calls never recall or keep anything), then sorted by path and kind.
+enum Earlier {
+    Unread(Box<dyn FnOnce() -> Vec<KeptEntry> + Send>),
+    Read(Vec<KeptEntry>),
+}
+
+impl Earlier {
+    fn get(&mut self) -> &mut Vec<KeptEntry> {
+        if let Earlier::Unread(_) = self {
+            let Earlier::Unread(read) = std::mem::replace(self, Earlier::Read(Vec::new())) else {
+                unreachable!("matched just above");
+            };
+            let mut earlier = read();
+            earlier.sort_unstable_by(|a, b| a.key().cmp(&b.key()));
+            earlier.dedup_by(|a, b| a.key() == b.key());
+            *self = Earlier::Read(earlier);
+        }
+        match self {
+            Earlier::Read(earlier) => earlier,
+            Earlier::Unread(_) => unreachable!("read just above"),
+        }
+    }
+}
+
+impl std::fmt::Debug for Earlier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Earlier::Unread(_) => f.write_str("Unread"),
+            Earlier::Read(earlier) => write!(f, "Read({} results)", earlier.len()),
+        }
+    }
+}
+
 /// One call's kept results: those of earlier runs it may recall, and those
 /// it asked to keep.
 #[derive(Debug)]
@@ -58,10 +92,12 @@ pub struct KeptResults {
     files: Arc<Vec<FileEntry>>,
     /// Each file's stamp, where it was settled.
     settled: Vec<Option<Stamp>>,
-    /// Which of `files` the call read.
+    /// Which of `files` the call read, and where the next read is looked
+    /// for first (a verb reads a folder in listing order).
     read: Vec<bool>,
-    /// Results of earlier runs, by path and kind.
-    earlier: Vec<KeptEntry>,
+    next_read: usize,
+    /// Results of earlier runs.
+    earlier: Earlier,
     /// Results asked for and given back, for the log.
     recalls: (usize, usize),
     /// Results this call asked to keep, by the file's place in `files` and
@@ -72,20 +108,20 @@ pub struct KeptResults {
 impl KeptResults {
     /// A call's kept results over the listing walked before it (`files`,
     /// shared with the call's first listing of `.vault`, and the stamp of
-    /// each settled one) and what earlier runs kept.
+    /// each settled one) and what earlier runs kept, as `earlier` reads it
+    /// when the call first recalls or keeps.
     pub fn new(
         files: Arc<Vec<FileEntry>>,
         settled: Vec<Option<Stamp>>,
-        mut earlier: Vec<KeptEntry>,
+        earlier: impl FnOnce() -> Vec<KeptEntry> + Send + 'static,
     ) -> Self {
         assert_eq!(files.len(), settled.len(), "a stamp or none per file");
-        earlier.sort_unstable_by(|a, b| a.key().cmp(&b.key()));
-        earlier.dedup_by(|a, b| a.key() == b.key());
         Self {
             read: vec![false; files.len()],
+            next_read: 0,
             settled,
             files,
-            earlier,
+            earlier: Earlier::Unread(Box::new(earlier)),
             recalls: (0, 0),
             fresh: BTreeMap::new(),
         }
@@ -112,16 +148,16 @@ impl KeptResults {
     pub fn recall(&mut self, kind: &str, paths: &[String]) -> Vec<Option<Vec<u8>>> {
         // Where the next path and its result are looked for first.
         let (mut next_file, mut next_entry) = (0, 0);
+        let earlier = self.earlier.get();
         let given: Vec<Option<Vec<u8>>> = paths
             .iter()
             .map(|path| {
                 let file = next_or_search(&self.files, next_file, |f| f.path.as_str().cmp(path))?;
                 next_file = file + 1;
                 let stamp = self.settled[file]?;
-                let entry =
-                    next_or_search(&self.earlier, next_entry, |e| e.key().cmp(&(path, kind)))?;
+                let entry = next_or_search(earlier, next_entry, |e| e.key().cmp(&(path, kind)))?;
                 next_entry = entry + 1;
-                let kept = &self.earlier[entry];
+                let kept = &earlier[entry];
                 (kept.stamp == stamp).then(|| kept.value.clone())
             })
             .collect();
@@ -137,8 +173,10 @@ impl KeptResults {
 
     /// The call read the file at `path`.
     pub fn note_read(&mut self, path: &str) {
-        if let Some(at) = self.at(path) {
+        let found = next_or_search(&self.files, self.next_read, |f| f.path.as_str().cmp(path));
+        if let Some(at) = found {
             self.read[at] = true;
+            self.next_read = at + 1;
         }
     }
 
@@ -184,7 +222,7 @@ impl KeptResults {
         }
         // This call's first: the stable sort keeps them ahead of an earlier
         // result of the same file and kind, which `dedup` then drops.
-        let earlier = std::mem::take(&mut self.earlier);
+        let earlier = std::mem::take(self.earlier.get());
         fresh.extend(
             earlier
                 .into_iter()
@@ -260,16 +298,13 @@ mod tests {
             (".vault/adr/racy.md", None),
             (".vault/adr/same.md", Some(OLD)),
         ]);
-        let mut kept = KeptResults::new(
-            files,
-            settled,
-            vec![
-                entry(".vault/adr/same.md", "row", OLD, "same"),
-                entry(".vault/adr/edited.md", "row", OLD, "stale"),
-                entry(".vault/adr/racy.md", "row", OLD, "unsure"),
-                entry(".vault/adr/gone.md", "row", OLD, "gone"),
-            ],
-        );
+        let earlier = vec![
+            entry(".vault/adr/same.md", "row", OLD, "same"),
+            entry(".vault/adr/edited.md", "row", OLD, "stale"),
+            entry(".vault/adr/racy.md", "row", OLD, "unsure"),
+            entry(".vault/adr/gone.md", "row", OLD, "gone"),
+        ];
+        let mut kept = KeptResults::new(files, settled, move || earlier);
         let asked = strings(&[
             ".vault/adr/same.md",
             ".vault/adr/edited.md",
@@ -309,7 +344,7 @@ mod tests {
             entry(".vault/d.md", "row", OLD, "kept before"),
             entry(".vault/e.md", "row", NEW, "stale"),
         ];
-        let mut kept = KeptResults::new(files, settled, earlier);
+        let mut kept = KeptResults::new(files, settled, move || earlier);
         for path in [".vault/a.md", ".vault/c.md", ".vault/e.md"] {
             kept.note_read(path);
         }
@@ -338,7 +373,7 @@ mod tests {
     #[test]
     fn a_file_keeps_at_most_its_kinds_and_a_call_that_added_nothing_stores_nothing() {
         let (files, settled) = listed(&[(".vault/a.md", Some(OLD))]);
-        let mut kept = KeptResults::new(files.clone(), settled.clone(), Vec::new());
+        let mut kept = KeptResults::new(files.clone(), settled.clone(), Vec::new);
         kept.note_read(".vault/a.md");
         for kind in ["k1", "k2", "k3", "k4", "k5"] {
             kept.keep(kind.into(), ".vault/a.md", kind.as_bytes().to_vec());
@@ -347,7 +382,7 @@ mod tests {
         let kinds: Vec<&str> = stored.iter().map(|e| e.kind.as_str()).collect();
         assert_eq!(kinds, ["k1", "k2", "k3", "k4"]);
 
-        let mut again = KeptResults::new(files, settled, stored);
+        let mut again = KeptResults::new(files, settled, move || stored);
         assert_eq!(again.settle(|_| Some(OLD)), None);
     }
 }

@@ -15,7 +15,7 @@ impl kept_results::Host for CallState {
         // The paths are held only while they are looked up, and nothing is
         // kept of them after: their bytes are charged, not an error's.
         let bytes = paths.iter().map(|p| p.len() as u64).sum();
-        self.charge("recall", &format!("{} paths", paths.len()), bytes)?;
+        self.charge("recall", bytes, || format!("{} paths", paths.len()))?;
         Ok(match &self.kept {
             Some(kept) => kept
                 .lock()
@@ -28,7 +28,7 @@ impl kept_results::Host for CallState {
     fn keep(&mut self, kind: String, path: String, value: Vec<u8>) -> wasmtime::Result<()> {
         // What the host may hold of it counts like the paths handed in.
         let size = path.len() + kind.len() + value.len();
-        self.charge("keep", "the results kept", size as u64)?;
+        self.charge("keep", size as u64, || "the results kept".to_owned())?;
         if let Some(kept) = &self.kept {
             kept.lock()
                 .expect("kept results lock poisoned")

@@ -110,7 +110,7 @@ use wasmtime::{Engine, Store, Trap};
 use wasmtime_wasi::WasiCtxBuilder;
 
 pub use compile_cache::CompileCache;
-pub(crate) use compile_cache::{own_folder, read_own_file};
+pub(crate) use compile_cache::{own_folder, read_own_file, write_own_file};
 pub use engine::{Allocation, EPOCH_TICK, MEMORY_LIMIT};
 pub use host_stdout::{Chunk, HostOutput};
 pub use inputs::Inputs;

@@ -210,17 +210,23 @@ impl CallState {
             .iter()
             .map(|p| path_cost(p))
             .fold(0u64, u64::saturating_add);
-        self.charge(what, &format!("{} paths", paths.len()), cost)
+        self.charge(what, cost, || format!("{} paths", paths.len()))
     }
 
-    /// Charge `cost` bytes (of `things`, for the message) against
-    /// [`HELD_BUDGET`], or stop the call when they would pass it.
-    pub(super) fn charge(&mut self, what: &str, things: &str, cost: u64) -> wasmtime::Result<()> {
+    /// Charge `cost` bytes against [`HELD_BUDGET`], or stop the call when
+    /// they would pass it (`things` names them, for the message).
+    pub(super) fn charge(
+        &mut self,
+        what: &str,
+        cost: u64,
+        things: impl FnOnce() -> String,
+    ) -> wasmtime::Result<()> {
         let total = self.held.saturating_add(cost);
         if total > HELD_BUDGET {
             wasmtime::bail!(
-                "{what} refused: {things} would take what the host holds for this call past {HELD_BUDGET} bytes \
+                "{what} refused: {} would take what the host holds for this call past {HELD_BUDGET} bytes \
                  ({} already held)",
+                things(),
                 self.held
             );
         }
